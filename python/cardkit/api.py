@@ -1,0 +1,182 @@
+"""The common game API: what every cardkit game, state and agent looks like.
+
+A game is a ruleset with its options fixed; a state is one play of it, from the
+deal to the end. Chance (shuffles, redeals) is resolved from the state's seed, so
+``game.new_state(seed=7)`` followed by the same actions always gives the same game.
+The protocols below are what callers may rely on; :mod:`cardkit.games._base`
+holds the shared machinery the built-in games use to meet them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from cardkit._core import Card
+
+__all__ = ["Action", "Agent", "Game", "Observation", "State"]
+
+#: A JSON-serializable dict: what one seat may know, nothing more.
+Observation = dict[str, Any]
+
+
+class Action:
+    """One move, held in its canonical text form (``"play Qs"``, ``"bid 2"``, ``"pass"``).
+
+    Two actions are equal when their texts are, and an action equals its text, so
+    ``"pass" in state.legal_actions()`` works. ``kind`` is the first word and
+    ``args`` the rest.
+    """
+
+    __slots__ = ("_text",)
+
+    def __init__(self, text: str) -> None:
+        self._text = " ".join(str(text).split())
+
+    @property
+    def text(self) -> str:
+        """The canonical text, the form ``state.apply`` accepts."""
+        return self._text
+
+    @property
+    def kind(self) -> str:
+        """The action's verb: ``"play"``, ``"bid"``, ``"raise"`` ..."""
+        return self._text.split(" ", 1)[0]
+
+    @property
+    def args(self) -> tuple[str, ...]:
+        """The words after the verb."""
+        return tuple(self._text.split(" ")[1:])
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Action({self._text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Action):
+            return self._text == other._text
+        if isinstance(other, str):
+            return self._text == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._text)
+
+    def __lt__(self, other: Action) -> bool:
+        return self._text < other._text
+
+    def __reduce__(self) -> tuple[type[Action], tuple[str]]:
+        return (Action, (self._text,))
+
+
+@runtime_checkable
+class State(Protocol):
+    """One play of a game, from the deal to the end."""
+
+    @property
+    def game(self) -> Game:
+        """The game (rules and options) this state plays."""
+        ...
+
+    @property
+    def seed(self) -> int:
+        """The seed every chance event of this state derives from."""
+        ...
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or ``None`` when the game is over."""
+        ...
+
+    @property
+    def is_terminal(self) -> bool:
+        """True once the game (the deal, or the match in match mode) is over."""
+        ...
+
+    @property
+    def history(self) -> list[Action]:
+        """Every action applied so far; replaying them from the seed rebuilds the state."""
+        ...
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the current player may take (a representative list where
+        amounts are free, such as bet sizes; ``is_legal`` decides the rest)."""
+        ...
+
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether ``apply(action)`` would succeed."""
+        ...
+
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` for the current player.
+
+        Raises :class:`~cardkit.errors.IllegalActionError` (with the reason) and leaves
+        the state unchanged when the rules forbid it.
+        """
+        ...
+
+    def returns(self) -> list[float]:
+        """Each seat's result: zero before the end; zero-sum where the game is."""
+        ...
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know now, as a JSON-serializable dict."""
+        ...
+
+    def private_cards(self, seat: int) -> list[Card]:
+        """The cards only ``seat`` knows (its concealed hand)."""
+        ...
+
+    def zones(self) -> dict[str, list[Card]]:
+        """Every card of the deck, each in exactly one named zone (hands, table, ...)."""
+        ...
+
+    def score_breakdown(self) -> dict[str, Any]:
+        """How the result was computed (bids, multipliers, pots, bonuses ...)."""
+        ...
+
+    def clone(self) -> State:
+        """An independent copy."""
+        ...
+
+    def to_json(self) -> str:
+        """A JSON text that ``game.state_from_json`` turns back into an equal state."""
+        ...
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A ruleset with its options fixed. Make one with :func:`cardkit.games.make`."""
+
+    name: str
+    num_players: int
+    zero_sum: bool
+    deck_name: str
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        """The rule options, as keyword arguments that ``make`` accepts."""
+        ...
+
+    def new_state(self, seed: int | None = None, deal: str | Sequence[Any] | None = None) -> State:
+        """A fresh state; ``seed`` resolves every shuffle, ``deal`` fixes the top of the deck."""
+        ...
+
+    def state_from_json(self, text: str) -> State:
+        """The state that ``to_json`` wrote."""
+        ...
+
+    def parse_action(self, text: Action | str) -> Action:
+        """The action that ``text`` names, in canonical form."""
+        ...
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A player: picks one of the legal actions from what its seat may see."""
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """Choose an action; must return one of ``legal_actions`` (or another legal one)."""
+        ...

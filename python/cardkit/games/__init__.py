@@ -1,0 +1,59 @@
+"""The game registry: ``make(name, **options)`` and ``available()``.
+
+Built-in games are imported on first use, so ``import cardkit`` stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from cardkit.api import Game
+from cardkit.errors import RuleOptionError
+
+__all__ = ["available", "make", "register", "unregister"]
+
+# name -> "module:Class" of the built-in games.
+_BUILTIN: dict[str, str] = {}
+_REGISTERED: dict[str, Callable[..., Game]] = {}
+
+
+def register(name: str, factory: Callable[..., Game]) -> None:
+    """Make ``factory(**options)`` available as ``make(name, **options)``."""
+    if name in _BUILTIN:
+        raise RuleOptionError(f"{name!r} is a built-in game and cannot be replaced")
+    _REGISTERED[name] = factory
+
+
+def unregister(name: str) -> None:
+    """Remove a game added with :func:`register`."""
+    _REGISTERED.pop(name, None)
+
+
+def available() -> list[str]:
+    """The names ``make`` accepts, sorted."""
+    return sorted({*_BUILTIN, *_REGISTERED})
+
+
+def _factory(name: str) -> Callable[..., Game]:
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    if name in _BUILTIN:
+        module, cls = _BUILTIN[name].split(":")
+        factory: Callable[..., Game] = getattr(importlib.import_module(module), cls)
+        return factory
+    raise RuleOptionError(f"unknown game {name!r}: available games are {', '.join(available())}")
+
+
+def make(name: str, **options: Any) -> Game:
+    """The game ``name`` with the given rule options (see each game's docs).
+
+    Unknown games, unknown options and out-of-range values raise
+    :class:`~cardkit.errors.RuleOptionError`.
+    """
+    factory = _factory(name)
+    try:
+        return factory(**options)
+    except TypeError as exc:
+        raise RuleOptionError(f"bad options for {name}: {exc}") from exc

@@ -1,0 +1,269 @@
+"""Machinery every built-in game shares: seeding, dealing, apply-with-validation,
+replay-based JSON and option checks. Rules live in the game modules, not here.
+
+A game module subclasses :class:`BaseGame` (class attributes ``name``,
+``zero_sum``, ``deck_name``; a ``state_class``) and :class:`BaseState`
+(``_start``, ``current_player``, ``is_terminal``, ``legal_actions``, ``_apply``,
+``returns``, ``observation``, ``private_cards``, ``zones``, ``score_breakdown``).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import secrets
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from cardkit._core import Card, deck, derive_seed, parse_cards, shuffled_deck
+from cardkit.api import Action, Observation
+from cardkit.errors import IllegalActionError, InvalidSeatError, RuleOptionError
+
+__all__ = ["BaseGame", "BaseState", "check_choice", "check_int"]
+
+_MAX_SEED = 2**64 - 1
+
+
+def check_int(name: str, value: object, low: int, high: int) -> int:
+    """``value`` as an int in ``low..high``, or a :class:`RuleOptionError` naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleOptionError(f"option {name} must be an int, got {value!r}")
+    if not low <= value <= high:
+        raise RuleOptionError(f"option {name}={value} is out of range {low}..{high}")
+    return value
+
+
+def check_choice(name: str, value: object, choices: Sequence[str]) -> str:
+    """``value`` if it is one of ``choices``, else a :class:`RuleOptionError`."""
+    if not isinstance(value, str) or value not in choices:
+        raise RuleOptionError(f"option {name}={value!r} must be one of {', '.join(choices)}")
+    return value
+
+
+def _check_seed(seed: object) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MAX_SEED:
+        raise RuleOptionError(f"seed must be an int in 0..2**64-1, got {seed!r}")
+    return seed
+
+
+class BaseGame(ABC):
+    """A ruleset with fixed options; subclasses set the class attributes."""
+
+    name: ClassVar[str]
+    zero_sum: ClassVar[bool]
+    deck_name: ClassVar[str]
+    num_players: int
+
+    @property
+    @abstractmethod
+    def options(self) -> dict[str, Any]:
+        """The rule options, as keyword arguments that ``make`` accepts."""
+
+    @abstractmethod
+    def new_state(
+        self, seed: int | None = None, deal: str | Sequence[Any] | None = None
+    ) -> BaseState:
+        """A fresh state; ``seed`` resolves every shuffle, ``deal`` fixes the top of the deck."""
+
+    def parse_action(self, text: Action | str) -> Action:
+        """The canonical action for ``text``; games with shorthands override this."""
+        if isinstance(text, Action):
+            return text
+        if not isinstance(text, str):
+            raise IllegalActionError(f"an action is a string or Action, got {text!r}")
+        return Action(text)
+
+    def state_from_json(self, text: str) -> BaseState:
+        """Rebuild the state that ``to_json`` wrote by replaying its actions from its seed."""
+        try:
+            data = json.loads(text)
+            name, options = data["game"], data["options"]
+            seed, dealt, history = data["seed"], data["deal"], data["history"]
+        except (ValueError, TypeError, KeyError) as exc:
+            raise RuleOptionError(f"not a cardkit state JSON: {exc}") from exc
+        if name != self.name or options != json.loads(json.dumps(self.options)):
+            raise RuleOptionError(
+                f"state JSON is for {name} with {options}, not {self.name} with {self.options}"
+            )
+        state = self.new_state(seed=seed, deal=dealt)
+        for action in history:
+            state.apply(action)
+        return state
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"{type(self).__name__}({opts})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, BaseGame)
+            and type(other) is type(self)
+            and self.options == other.options
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, json.dumps(self.options, sort_keys=True)))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BaseGame:
+        # Games are immutable rule sets, so cloned states share theirs.
+        return self
+
+
+class BaseState(ABC):
+    """Shared state plumbing: seed, deck order, validated ``apply``, JSON by replay."""
+
+    def __init__(
+        self, game: BaseGame, seed: int | None = None, deal: str | Sequence[Any] | None = None
+    ) -> None:
+        self._game = game
+        self._seed = secrets.randbits(64) if seed is None else _check_seed(seed)
+        self._deal = None if deal is None else [str(c) for c in self._check_deal(deal)]
+        self._history: list[Action] = []
+        self._start()
+
+    # -- what each game provides ------------------------------------------------
+
+    @abstractmethod
+    def _start(self) -> None:
+        """Set up the first deal (use :meth:`deck_order`)."""
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """The seat to act, or ``None`` when the game is over."""
+
+    @property
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """The current player's legal actions."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Play a legal action (already checked by :meth:`apply`)."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Each seat's result."""
+
+    @abstractmethod
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know now."""
+
+    @abstractmethod
+    def private_cards(self, seat: int) -> list[Card]:
+        """The cards only ``seat`` knows."""
+
+    @abstractmethod
+    def zones(self) -> dict[str, list[Card]]:
+        """Every card of the deck in exactly one named zone."""
+
+    @abstractmethod
+    def score_breakdown(self) -> dict[str, Any]:
+        """How the result was computed."""
+
+    def illegal_reason(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now, or ``None`` when it is legal.
+
+        The default checks membership in :meth:`legal_actions`; games override it to
+        give rule-specific reasons or to accept free amounts.
+        """
+        if action in self.legal_actions():
+            return None
+        return f"{action} is not legal now"
+
+    # -- shared behaviour ---------------------------------------------------------
+
+    @property
+    def game(self) -> BaseGame:
+        """The game this state plays."""
+        return self._game
+
+    @property
+    def seed(self) -> int:
+        """The seed every chance event of this state derives from."""
+        return self._seed
+
+    @property
+    def history(self) -> list[Action]:
+        """Every action applied so far (a copy)."""
+        return list(self._history)
+
+    def deck_order(self, deal_number: int = 0) -> list[Card]:
+        """The deck for deal ``deal_number``: shuffled by ``derive_seed(seed, n)``.
+
+        For deal 0 the caller's ``deal`` cards come first, in the given order, and the
+        rest of the deck follows in its seeded shuffle order.
+        """
+        shuffled = shuffled_deck(self._game.deck_name, derive_seed(self._seed, deal_number))
+        if deal_number != 0 or not self._deal:
+            return shuffled
+        fixed = [Card(c) for c in self._deal]
+        rest = Counter(shuffled) - Counter(fixed)
+        tail = []
+        for card in shuffled:
+            if rest[card]:
+                rest[card] -= 1
+                tail.append(card)
+        return fixed + tail
+
+    def _check_deal(self, deal: str | Sequence[Any]) -> list[Card]:
+        cards = parse_cards(deal)
+        extra = Counter(cards) - Counter(deck(self._game.deck_name))
+        if extra:
+            names = " ".join(str(c) for c in sorted(extra.elements()))
+            raise RuleOptionError(f"deal has cards the {self._game.deck_name} deck lacks: {names}")
+        return cards
+
+    def check_seat(self, seat: object) -> int:
+        """``seat`` if it names a seat of this game, else :class:`InvalidSeatError`."""
+        n = self._game.num_players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise InvalidSeatError(f"seat must be an int in 0..{n - 1}, got {seat!r}")
+        return seat
+
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether ``apply(action)`` would succeed."""
+        try:
+            parsed = self._game.parse_action(action)
+        except IllegalActionError:
+            return False
+        return not self.is_terminal and self.illegal_reason(parsed) is None
+
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` for the current player; illegal -> IllegalActionError, no change."""
+        if self.is_terminal:
+            raise IllegalActionError(f"the game is over; {action} cannot be played")
+        parsed = self._game.parse_action(action)
+        reason = self.illegal_reason(parsed)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        self._apply(parsed)
+        self._history.append(parsed)
+
+    def clone(self) -> BaseState:
+        """An independent deep copy."""
+        return copy.deepcopy(self)
+
+    def to_json(self) -> str:
+        """Seed, fixed deal, options and actions: enough to rebuild this exact state."""
+        return json.dumps(
+            {
+                "game": self._game.name,
+                "options": self._game.options,
+                "seed": self._seed,
+                "deal": self._deal,
+                "history": [str(a) for a in self._history],
+            }
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} seed={self._seed} moves={len(self._history)} "
+            f"to_act={self.current_player}>"
+        )

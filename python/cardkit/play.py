@@ -1,0 +1,25 @@
+"""Running a game to the end with one agent per seat."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cardkit.api import Agent, Game, State
+from cardkit.errors import RuleOptionError
+
+__all__ = ["play"]
+
+
+def play(game: Game, agents: Sequence[Agent], seed: int | None = None) -> State:
+    """Play a new state of ``game`` from ``seed`` until it ends and return it.
+
+    ``agents[i]`` plays seat ``i``; each sees only ``state.observation(i)``.
+    """
+    if len(agents) != game.num_players:
+        raise RuleOptionError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")
+    state = game.new_state(seed=seed)
+    while not state.is_terminal:
+        seat = state.current_player
+        assert seat is not None  # a live state always has a player to act
+        state.apply(agents[seat].act(state.observation(seat), state.legal_actions()))
+    return state

@@ -1,0 +1,14 @@
+//! cardkit-engine: the hot, pure-Rust half of cardkit.
+//!
+//! Everything here is independent of Python so it can be tested, benchmarked and
+//! reused without an interpreter. The `cardkit-python` crate is a thin binding layer.
+
+pub mod cards;
+pub mod cardset;
+pub mod deck;
+pub mod error;
+pub mod rng;
+
+pub use cards::Card;
+pub use cardset::{CardCounts, CardSet};
+pub use error::{EngineError, Result};

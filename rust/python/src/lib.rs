@@ -1,0 +1,16 @@
+//! cardkit._core: PyO3 bindings of cardkit-engine and nothing else.
+//!
+//! Each submodule converts Python arguments into owned engine values, calls the
+//! engine and maps errors through `errors::to_py`.
+
+use pyo3::prelude::*;
+
+mod cards;
+mod errors;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    cards::register(m)?;
+    Ok(())
+}

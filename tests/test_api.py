@@ -1,0 +1,94 @@
+"""The common game API, registry, agents and CLI (issue 2)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import cardkit
+from cardkit import IllegalActionError, RuleOptionError, games
+from cardkit.agents import RandomAgent
+from cardkit.api import Action
+from cardkit.cli import main
+
+
+def test_action_value_semantics() -> None:
+    a = Action("  play   Qs ")
+    assert str(a) == "play Qs" and a.kind == "play" and a.args == ("Qs",)
+    assert a == "play Qs" and a == Action("play Qs") and hash(a) == hash("play Qs")
+    assert a in ["play Qs"] and "play Qs" in [a]
+    assert sorted([Action("b"), Action("a")]) == [Action("a"), Action("b")]
+
+
+def test_registry() -> None:
+    names = games.available()
+    assert names == sorted(names)
+    with pytest.raises(RuleOptionError, match="unknown game"):
+        games.make("no-such-game")
+    with pytest.raises(RuleOptionError):
+        games.make("test_highcard", cards=0)
+    with pytest.raises(RuleOptionError):
+        games.make("test_highcard", cards="3")
+    assert games.make("test_highcard", cards=4).options == {"cards": 4}
+
+
+def test_fixed_deal_puts_cards_on_top() -> None:
+    game = games.make("test_highcard")
+    state = game.new_state(seed=1, deal="As Ks Qs 2c 3c 4c")
+    assert sorted(map(str, state.private_cards(0))) == ["As", "Ks", "Qs"]
+    assert sorted(map(str, state.private_cards(1))) == ["2c", "3c", "4c"]
+    partial = game.new_state(seed=1, deal=["As"])
+    assert "As" in map(str, partial.private_cards(0))
+    assert json.loads(partial.to_json())["deal"] == ["As"]
+    with pytest.raises(RuleOptionError, match="lacks"):
+        game.new_state(seed=1, deal="As As")
+    with pytest.raises(cardkit.InvalidCardError):
+        game.new_state(seed=1, deal="Ax")
+
+
+def test_play_and_replay() -> None:
+    game = games.make("test_highcard")
+    agents = [RandomAgent(1), RandomAgent(2)]
+    state = cardkit.play(game, agents, seed=11)
+    assert state.is_terminal and state.current_player is None
+    with pytest.raises(IllegalActionError, match="over"):
+        state.apply("play As")
+    with pytest.raises(RuleOptionError):
+        cardkit.play(game, agents[:1], seed=1)
+
+
+def test_illegal_action_carries_reason() -> None:
+    state = games.make("test_highcard").new_state(seed=3)
+    with pytest.raises(IllegalActionError) as info:
+        state.apply("play RJ")
+    assert info.value.reason and "play RJ" in info.value.reason
+
+
+def test_random_agent_is_seeded() -> None:
+    legal = [Action(f"play {c}") for c in ("As", "Kd", "Qh", "Jc")]
+    picks = [RandomAgent(9).act({}, legal) for _ in range(3)]
+    assert len(set(picks)) == 1
+    with pytest.raises(IllegalActionError):
+        RandomAgent(1).act({}, [])
+
+
+def test_cli_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["deal", "french54", "--players", "3", "--seed", "7"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "french54, seed 7, 3 players"
+    hands = [line.split(": ")[1].split() for line in out[1:4]]
+    assert [len(h) for h in hands] == [18, 18, 18]
+    assert main(["deal", "standard52", "--players", "4", "--seed", "7", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert sum(len(h) for h in data["hands"]) == 52
+    assert main(["deal", "standard52", "--players", "5", "--cards", "20"]) == 2
+
+
+def test_cli_version_and_console_script() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "cardkit.cli", "--version"], capture_output=True, text=True
+    )
+    assert out.stdout.strip() == f"cardkit {cardkit.__version__}"
