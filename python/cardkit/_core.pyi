@@ -5,12 +5,12 @@ from typing import final
 
 __all__ = [
     "Card",
+    "__version__",
     "deck",
     "deck_names",
     "derive_seed",
     "parse_cards",
     "shuffled_deck",
-    "__version__",
 ]
 
 __version__: str
