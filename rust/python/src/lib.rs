@@ -6,11 +6,13 @@
 use pyo3::prelude::*;
 
 mod cards;
+mod climbing;
 mod errors;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     cards::register(m)?;
+    climbing::register(m)?;
     Ok(())
 }
