@@ -191,9 +191,7 @@ def _douzero_responses(hand: str, table: str) -> set[str]:
         if mt["type"] == 5:  # rocket
             out.add(move)
         elif mt["type"] == 4:  # bomb
-            if kind["type"] == 4 and mt["rank"] > kind["rank"]:
-                out.add(move)
-            elif kind["type"] not in (4, 5):
+            if (kind["type"] == 4 and mt["rank"] > kind["rank"]) or kind["type"] not in (4, 5):
                 out.add(move)
         elif (
             mt["type"] == kind["type"]

@@ -187,9 +187,7 @@ def test_bombs_double_the_multiplier() -> None:
         state = cardkit.play(GAME, agents, seed=seed)
         assert isinstance(state, DouDizhuState)
         bombs = sum(
-            1
-            for a in state.history
-            if a.kind == "play" and doudizhu.classify(a.args[0])[0].is_bomb
+            1 for a in state.history if a.kind == "play" and doudizhu.classify(a.args[0])[0].is_bomb
         )
         seen_bomb = seen_bomb or bombs > 0
         breakdown = state.score_breakdown()

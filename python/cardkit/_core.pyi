@@ -5,24 +5,12 @@ from typing import final
 
 __all__ = [
     "Card",
+    "__version__",
     "deck",
     "deck_names",
     "derive_seed",
     "parse_cards",
     "shuffled_deck",
-    "__version__",
-    "ClimbingView",
-    "Combination",
-    "climbing_beats",
-    "climbing_classify",
-    "climbing_leads",
-    "climbing_play_texts",
-    "climbing_random_playouts",
-    "climbing_responses",
-    "climbing_type_names",
-    "doudizhu_action_space_size",
-    "doudizhu_play_id",
-    "doudizhu_play_of_id",
 ]
 
 __version__: str
@@ -63,6 +51,21 @@ def deck_names() -> list[str]: ...
 
 # -- climbing games (Dou Dizhu, Zheng Shangyou) ---------------------------------
 
+__all__ += [
+    "ClimbingView",
+    "Combination",
+    "climbing_beats",
+    "climbing_classify",
+    "climbing_leads",
+    "climbing_play_texts",
+    "climbing_random_playouts",
+    "climbing_responses",
+    "climbing_type_names",
+    "doudizhu_action_space_size",
+    "doudizhu_play_id",
+    "doudizhu_play_of_id",
+]
+
 _Ranks = str | Iterable[Card | str]
 
 @final
@@ -99,7 +102,7 @@ class ClimbingView:
         table: Combination | None = None,
         table_owner: int = 0,
         passes: int = 0,
-        plays: Sequence[int] = [0, 0, 0],
+        plays: Sequence[int] = ...,
         landlord: int = 0,
         bid: int = 1,
         bombs: int = 0,

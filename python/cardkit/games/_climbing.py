@@ -211,9 +211,7 @@ class ClimbingState(BaseState):
         response = self.table is not None
         self.played[seat].extend(self._take_cards(seat, ranks))
         remaining = Counter(self.hand_ranks[seat]) - Counter(ranks)
-        self.hand_ranks[seat] = "".join(
-            sorted(remaining.elements(), key=_POSITION.__getitem__)
-        )
+        self.hand_ranks[seat] = "".join(sorted(remaining.elements(), key=_POSITION.__getitem__))
         self.plays_made[seat] += 1
         self.table = combo
         self.table_owner = seat
@@ -253,12 +251,16 @@ class ClimbingState(BaseState):
         return new
 
 
-def classify(rules: str, cards: str | Sequence[Card | str], opening: bool = False) -> list[Combination]:
+def classify(
+    rules: str, cards: str | Sequence[Card | str], opening: bool = False
+) -> list[Combination]:
     """Every reading of ``cards`` under ``rules`` (see the game modules)."""
     return climbing_classify(rules, cards, opening)
 
 
-def legal_leads(rules: str, hand: str | Sequence[Card | str], opening: bool = False) -> list[Combination]:
+def legal_leads(
+    rules: str, hand: str | Sequence[Card | str], opening: bool = False
+) -> list[Combination]:
     """Every legal lead from ``hand`` under ``rules``."""
     return climbing_leads(rules, hand, opening)
 
@@ -271,4 +273,3 @@ def legal_responses(
 ) -> list[Combination]:
     """Every play from ``hand`` that beats ``table`` under ``rules``."""
     return climbing_responses(rules, hand, table, opening)
-

@@ -257,7 +257,7 @@ class DouDizhuState(ClimbingState):
     def multiplier(self) -> int:
         """2 per bomb or rocket played, times 2 for spring or reverse spring."""
         doublings = self.bombs + self.rockets + int(self.spring or self.reverse_spring)
-        return 2**doublings
+        return 1 << doublings
 
     def returns(self) -> list[float]:
         """Each farmer wins or loses bid x multiplier; the landlord twice that."""

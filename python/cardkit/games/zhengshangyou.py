@@ -231,4 +231,3 @@ class ZhengShangyouState(ClimbingState):
         for s in range(3):
             zones[f"played{s}"] = list(self.played[s])
         return zones
-
