@@ -20,6 +20,7 @@ from cardkit._core import (
     climbing_leads,
     climbing_play_texts,
     climbing_responses,
+    deck,
 )
 from cardkit.api import Action
 from cardkit.errors import IllegalActionError
@@ -45,10 +46,18 @@ _CARD_RANK = {"BJ": "B", "RJ": "R"}
 PASS = Action("pass")
 
 
-def rank_char(card: Card) -> str:
-    """The climbing rank letter of ``card`` (``B``/``R`` for the jokers)."""
+def _rank_of(card: Card) -> str:
     r = card.rank
     return _CARD_RANK.get(r, r)
+
+
+# Looked up per card in every play, so computed once for the whole pack.
+_RANK_CHAR = {card: _rank_of(card) for card in deck("french54")}
+
+
+def rank_char(card: Card) -> str:
+    """The climbing rank letter of ``card`` (``B``/``R`` for the jokers)."""
+    return _RANK_CHAR[card]
 
 
 def rank_text(cards: Sequence[Card]) -> str:
@@ -118,6 +127,7 @@ class ClimbingState(BaseState):
         #: (seat, action text) of every card-play action of this deal.
         self.play_log: list[tuple[int, str]] = []
         self._legal: list[Action] | None = None
+        self._legal_texts: set[str] = set()
 
     # -- hooks the games fill in --------------------------------------------------
 
@@ -135,7 +145,7 @@ class ClimbingState(BaseState):
         taken: list[Card] = []
         for r in ranks:
             for i, card in enumerate(hand):
-                if rank_char(card) == r:
+                if _RANK_CHAR[card] == r:
                     taken.append(hand.pop(i))
                     break
         return taken
@@ -162,11 +172,13 @@ class ClimbingState(BaseState):
             if self.table is not None and (self._can_pass() or not legal):
                 legal.append(PASS)
             self._legal = legal
+            self._legal_texts = {a.text for a in legal}
         return list(self._legal)
 
     def _play_reason(self, action: Action) -> str | None:
         """Why the card-play ``action`` is illegal now, or ``None``."""
-        if action in self._play_actions():
+        self._play_actions()
+        if action.text in self._legal_texts:
             return None
         seat = self.to_move
         assert seat is not None
@@ -210,8 +222,10 @@ class ClimbingState(BaseState):
             combo = next(c for c in readings if climbing_beats(self._game.rules, c, table))
         response = self.table is not None
         self.played[seat].extend(self._take_cards(seat, ranks))
-        remaining = Counter(self.hand_ranks[seat]) - Counter(ranks)
-        self.hand_ranks[seat] = "".join(sorted(remaining.elements(), key=_POSITION.__getitem__))
+        remaining = self.hand_ranks[seat]
+        for r in ranks:
+            remaining = remaining.replace(r, "", 1)
+        self.hand_ranks[seat] = remaining
         self.plays_made[seat] += 1
         self.table = combo
         self.table_owner = seat
