@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from cardkit._core import ClimbingView, Combination, climbing_classify
+from cardkit._core import Card, ClimbingView, Combination, climbing_classify
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError
+from cardkit.games._climbing import rank_text
 
 __all__ = ["FULL_RANKS", "choose", "view_of"]
 
@@ -39,6 +40,15 @@ def view_of(game: str, obs: Observation) -> ClimbingView:
         seen.update(played)
     unknown = "".join((Counter(FULL_RANKS[game]) - seen).elements())
     table = _table(game, obs)
+    pinned = None
+    landlord = obs.get("landlord")
+    if landlord is not None and landlord != seat:
+        # The revealed bottom cards the landlord has not (as far as ranks tell) played.
+        bottom = Counter(rank_text([Card(c) for c in obs["bottom"]]))
+        held = bottom - Counter(obs["played_ranks"][landlord])
+        texts = ["", "", ""]
+        texts[int(landlord)] = "".join(held.elements())
+        pinned = texts
     return ClimbingView(
         game,
         seat,
@@ -54,6 +64,7 @@ def view_of(game: str, obs: Observation) -> ClimbingView:
         bombs=int(obs.get("bombs") or 0),
         opening=bool(obs.get("opening", False)),
         pending_bomb=bool(obs.get("pending_bomb", False)),
+        pinned=pinned,
     )
 
 

@@ -65,7 +65,7 @@ class DouDizhuSearchAgent:
     ``samples`` deals of the unseen cards are tried for every candidate move.
     """
 
-    def __init__(self, seed: int | None = None, samples: int = 24) -> None:
+    def __init__(self, seed: int | None = None, samples: int = 32) -> None:
         self._rng = random.Random(seed)
         self.samples = samples
 

@@ -40,7 +40,7 @@ class ZhengShangyouRuleAgent:
 class ZhengShangyouSearchAgent:
     """Determinized Monte Carlo search over rule playouts (seeded, so games replay)."""
 
-    def __init__(self, seed: int | None = None, samples: int = 24) -> None:
+    def __init__(self, seed: int | None = None, samples: int = 32) -> None:
         self._rng = random.Random(seed)
         self.samples = samples
 

@@ -302,6 +302,7 @@ fn climbing_random_playouts(
 pub struct PyClimbingView {
     deal: Deal,
     unknown: Ranks,
+    pinned: [Ranks; 3],
 }
 
 fn card_count_error(py: Python<'_>, what: &str) -> PyErr {
@@ -313,11 +314,12 @@ impl PyClimbingView {
     /// `seat` holds `hand`; `counts` are every seat's card counts; `unknown` is
     /// every card `seat` cannot see (split among the others by the search);
     /// `table` with its `table_owner` and `passes`; `plays` per seat; Dou Dizhu's
-    /// `landlord`, `bid` and `bombs`; Zheng Shangyou's `opening` and `pending_bomb`.
+    /// `landlord`, `bid` and `bombs`; Zheng Shangyou's `opening` and `pending_bomb`;
+    /// `pinned`: per seat, rank text of cards known to be in that hand.
     #[new]
     #[pyo3(signature = (game, seat, hand, counts, unknown, table=None, table_owner=0,
         passes=0, plays=[0, 0, 0], landlord=0, bid=1, bombs=0, opening=false,
-        pending_bomb=false))]
+        pending_bomb=false, pinned=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -335,6 +337,7 @@ impl PyClimbingView {
         bombs: u8,
         opening: bool,
         pending_bomb: bool,
+        pinned: Option<[String; 3]>,
     ) -> PyResult<Self> {
         let rules = rules(py, game)?;
         if seat > 2 || table_owner > 2 || landlord > 2 {
@@ -380,7 +383,17 @@ impl PyClimbingView {
         deal.bombs = bombs;
         deal.opening = opening && rules == Rules::ZhengShangyou;
         deal.pending_bomb = pending_bomb;
-        Ok(PyClimbingView { deal, unknown })
+        let mut pinned_ranks = [Ranks::default(); 3];
+        if let Some(texts) = pinned {
+            for (slot, text) in pinned_ranks.iter_mut().zip(texts.iter()) {
+                *slot = Ranks::parse(text).py_err(py)?;
+            }
+        }
+        Ok(PyClimbingView {
+            deal,
+            unknown,
+            pinned: pinned_ranks,
+        })
     }
 
     /// The rule-based policy's move: rank text, or None to pass.
@@ -390,11 +403,11 @@ impl PyClimbingView {
 
     /// The search's move after `samples` determinized deals (seeded): rank text or None.
     fn search_move(&self, py: Python<'_>, samples: u32, seed: u64) -> Option<String> {
-        let deal = &self.deal;
-        let unknown = &self.unknown;
+        let (deal, unknown, pinned) = (&self.deal, &self.unknown, &self.pinned);
         py.detach(|| {
             let mut rng = CardRng::new(seed);
-            playout::search_move(deal, unknown, samples, &mut rng).map(|c| c.cards.to_string())
+            playout::search_move(deal, unknown, pinned, samples, &mut rng)
+                .map(|c| c.cards.to_string())
         })
     }
 

@@ -277,25 +277,35 @@ fn run_cards(top: u8, len: u8, width: u8) -> Ranks {
 /// two of a rank (wings may pair but never hold a triple or a bomb) and never
 /// both jokers. Ranks with `avail == 0` (such as the core) are never used.
 fn single_wings(avail: &Ranks, n: u8, f: &mut impl FnMut(Ranks)) {
-    fn go(avail: &Ranks, rank: usize, left: u8, acc: &mut Ranks, f: &mut impl FnMut(Ranks)) {
+    struct Walk<'a> {
+        avail: &'a Ranks,
+        // room[r]: wing cards the ranks r.. can still give (at most two each).
+        room: [u8; NUM_RANKS + 1],
+    }
+    fn go(w: &Walk<'_>, rank: usize, left: u8, acc: &mut Ranks, f: &mut impl FnMut(Ranks)) {
         if left == 0 {
             f(*acc);
             return;
         }
-        if rank >= NUM_RANKS {
+        if rank >= NUM_RANKS || w.room[rank] < left {
             return;
         }
+        let avail = w.avail;
         let cap = avail.0[rank].min(2).min(left);
         let both_jokers = rank == RED_JOKER as usize && acc.0[BLACK_JOKER as usize] > 0;
         let cap = if both_jokers { 0 } else { cap };
         for k in 0..=cap {
             acc.0[rank] = k;
-            go(avail, rank + 1, left - k, acc, f);
+            go(w, rank + 1, left - k, acc, f);
         }
         acc.0[rank] = 0;
     }
+    let mut room = [0u8; NUM_RANKS + 1];
+    for r in (0..NUM_RANKS).rev() {
+        room[r] = room[r + 1] + avail.0[r].min(2);
+    }
     let mut acc = Ranks::default();
-    go(avail, 0, n, &mut acc, f);
+    go(&Walk { avail, room }, 0, n, &mut acc, f);
 }
 
 /// Every way to pick `n` pairs of distinct ranks from `avail`.

@@ -10,7 +10,7 @@
 //! +10 per bomb still held) and settles unbeaten response bombs at 20.
 
 use super::{doudizhu as ddz, zhengshangyou as zsy, Combination, Kind, Ranks};
-use super::{runs, ACE, BLACK_JOKER, NUM_RANKS, RED_JOKER, THREE, TWO};
+use super::{ACE, BLACK_JOKER, NUM_RANKS, RED_JOKER, THREE, TWO};
 use crate::rng::CardRng;
 
 /// Which game a [`Deal`] plays, with what bidding settled.
@@ -70,33 +70,31 @@ impl Deal {
         self.winner.is_some()
     }
 
-    /// Every legal move of the seat to act, plays first, pass last.
-    pub fn legal(&self) -> Vec<Move> {
+    /// Every play the seat to act may make (leads, or plays that beat the table).
+    pub fn plays(&self) -> Vec<Combination> {
         if self.is_over() {
             return Vec::new();
         }
         let hand = &self.hands[self.to_move as usize];
         match (&self.game, &self.table) {
-            (Game::DouDizhu { .. }, None) => ddz::leads(hand).into_iter().map(Some).collect(),
-            (Game::DouDizhu { .. }, Some(t)) => {
-                let mut v: Vec<Move> = ddz::responses(hand, t).into_iter().map(Some).collect();
-                v.push(None);
-                v
-            }
-            (Game::ZhengShangyou, None) => zsy::leads(hand, self.opening)
-                .into_iter()
-                .map(Some)
-                .collect(),
-            (Game::ZhengShangyou, Some(t)) => {
-                // ZSY-13, ZSY-14: beat the table if you can; pass only when unable.
-                let v: Vec<Move> = zsy::responses(hand, t).into_iter().map(Some).collect();
-                if v.is_empty() {
-                    vec![None]
-                } else {
-                    v
-                }
-            }
+            (Game::DouDizhu { .. }, None) => ddz::leads(hand),
+            (Game::DouDizhu { .. }, Some(t)) => ddz::responses(hand, t),
+            (Game::ZhengShangyou, None) => zsy::leads(hand, self.opening),
+            (Game::ZhengShangyou, Some(t)) => zsy::responses(hand, t),
         }
+    }
+
+    /// Every legal move of the seat to act, plays first, pass last.
+    pub fn legal(&self) -> Vec<Move> {
+        let plays = self.plays();
+        // DDZ-13: followers may pass; ZSY-13, ZSY-14: only when nothing beats the table.
+        let pass =
+            self.table.is_some() && !self.is_over() && (plays.is_empty() || is_ddz(self.game));
+        let mut out: Vec<Move> = plays.into_iter().map(Some).collect();
+        if pass {
+            out.push(None);
+        }
+        out
     }
 
     /// Play `mv` for the seat to act; the caller passes a legal move.
@@ -201,6 +199,24 @@ pub fn zsy_penalty(hand: &Ranks, never_played: bool) -> i32 {
     cards + two + 10 * (fours + aces)
 }
 
+/// The longest run (top rank, length) of at least `min_len` ranks in 3..A with
+/// `width` copies each; the lowest such run among equally long ones.
+fn longest_run(hand: &Ranks, width: u8, min_len: u8) -> Option<(u8, u8)> {
+    let mut best: Option<(u8, u8)> = None;
+    let mut streak = 0u8;
+    for r in 0..=ACE {
+        streak = if hand.count(r) >= width {
+            streak + 1
+        } else {
+            0
+        };
+        if streak >= min_len && best.is_none_or(|(_, l)| streak > l) {
+            best = Some((r, streak));
+        }
+    }
+    best
+}
+
 fn is_ddz(game: Game) -> bool {
     matches!(game, Game::DouDizhu { .. })
 }
@@ -218,7 +234,9 @@ pub fn plan(hand: &Ranks, game: Game) -> Vec<Combination> {
         out.push(Combination::new(kind, main, length, cards));
     };
     if ddz_rules && h.count(BLACK_JOKER) > 0 && h.count(RED_JOKER) > 0 {
-        let cards = Ranks::parse("BR").unwrap_or_default();
+        let mut cards = Ranks::default();
+        cards.add(BLACK_JOKER, 1);
+        cards.add(RED_JOKER, 1);
         take(&mut h, &mut out, Kind::Rocket, RED_JOKER, 1, cards);
     }
     for r in 0..=TWO {
@@ -240,21 +258,9 @@ pub fn plan(hand: &Ranks, game: Game) -> Vec<Combination> {
     run_kinds.push((Kind::Straight, 1, 5));
     run_kinds.push((Kind::PairRun, 2, if ddz_rules { 3 } else { 2 }));
     for (kind, width, min_len) in run_kinds {
-        loop {
-            let mut best: Option<(u8, u8)> = None;
-            runs(&h, width, ACE, min_len..=12, |top, len| {
-                // Longest run, lowest first among equals.
-                if best.is_none_or(|(_, l)| len > l) {
-                    best = Some((top, len));
-                }
-            });
-            match best {
-                Some((top, len)) => {
-                    let cards = super::run_cards(top, len, width);
-                    take(&mut h, &mut out, kind, top, len, cards);
-                }
-                None => break,
-            }
+        while let Some((top, len)) = longest_run(&h, width, min_len) {
+            let cards = super::run_cards(top, len, width);
+            take(&mut h, &mut out, kind, top, len, cards);
         }
     }
     for width in [3u8, 2, 1] {
@@ -309,18 +315,75 @@ fn attach_wings(plan: &mut Vec<Combination>) {
     }
 }
 
-/// How costly a hand is to play out: the number of plan groups, with low
-/// singles weighing more than high ones.
+/// How costly a hand is to play out: two per group of [`plan`] (after attachments),
+/// nothing for bombs, the rocket and single twos or jokers, plus one for any cards
+/// at all. Counted without building the plan, since the policies call it per move.
 fn cost(hand: &Ranks, game: Game) -> i32 {
-    plan(hand, game)
-        .iter()
-        .map(|c| match c.kind {
-            Kind::Single if c.main >= TWO => 0,
-            Kind::Bomb | Kind::Rocket | Kind::AceBomb => 0,
-            _ => 2,
-        })
-        .sum::<i32>()
-        + i32::from(!hand.is_empty())
+    if hand.is_empty() {
+        return 0;
+    }
+    let ddz_rules = is_ddz(game);
+    let mut h = *hand;
+    if ddz_rules && h.count(BLACK_JOKER) > 0 && h.count(RED_JOKER) > 0 {
+        h.0[BLACK_JOKER as usize] = 0;
+        h.0[RED_JOKER as usize] = 0;
+    }
+    for r in 0..=TWO as usize {
+        if h.0[r] >= 4 {
+            h.0[r] -= 4;
+        }
+    }
+    if !ddz_rules && h.count(ACE) >= 3 {
+        h.0[ACE as usize] -= 3;
+    }
+    let mut groups = 0i32;
+    // Airplane lengths in plan order: each carries one attachment per triple.
+    let mut carriers: [u8; 8] = [0; 8];
+    let mut n_carriers = 0usize;
+    let run_kinds: &[(u8, u8)] = if ddz_rules {
+        &[(3, 2), (1, 5), (2, 3)]
+    } else {
+        &[(1, 5), (2, 2)]
+    };
+    for &(width, min_len) in run_kinds {
+        while let Some((top, len)) = longest_run(&h, width, min_len) {
+            for r in (top + 1 - len)..=top {
+                h.0[r as usize] -= width;
+            }
+            groups += 1;
+            if width == 3 && n_carriers < carriers.len() {
+                carriers[n_carriers] = len;
+                n_carriers += 1;
+            }
+        }
+    }
+    let mut low_singles = 0u8;
+    let mut low_pairs = 0u8;
+    for r in 0..NUM_RANKS as u8 {
+        match h.count(r) {
+            3 => {
+                groups += 1;
+                if n_carriers < carriers.len() {
+                    carriers[n_carriers] = 1;
+                    n_carriers += 1;
+                }
+            }
+            2 if r < TWO => low_pairs += 1,
+            2 => groups += 1,
+            1 if r < TWO => low_singles += 1,
+            _ => {}
+        }
+    }
+    if ddz_rules {
+        for &need in &carriers[..n_carriers] {
+            if low_singles >= need {
+                low_singles -= need;
+            } else if low_pairs >= need {
+                low_pairs -= need;
+            }
+        }
+    }
+    2 * (groups + i32::from(low_singles) + i32::from(low_pairs)) + 1
 }
 
 fn fewest_cards_among_opponents(deal: &Deal, seat: u8) -> usize {
@@ -338,17 +401,17 @@ fn fewest_cards_among_opponents(deal: &Deal, seat: u8) -> usize {
 pub fn rule_move(deal: &Deal) -> Move {
     let seat = deal.to_move;
     let hand = deal.hands[seat as usize];
-    let legal = deal.legal();
-    if legal.len() <= 1 {
-        return legal.into_iter().next().flatten();
-    }
-    // Going out at once wins outright.
-    if let Some(finish) = legal.iter().flatten().find(|c| c.cards == hand) {
-        return Some(*finish);
-    }
     let danger = fewest_cards_among_opponents(deal, seat);
     match deal.table {
         None => {
+            // Going out at once wins outright.
+            let whole = match deal.game {
+                Game::DouDizhu { .. } => ddz::classify(&hand),
+                Game::ZhengShangyou => zsy::classify(&hand, deal.opening),
+            };
+            if let Some(c) = whole.first() {
+                return Some(*c);
+            }
             let groups = plan(&hand, deal.game);
             let ordinary: Vec<&Combination> = groups.iter().filter(|c| !c.kind.is_bomb()).collect();
             let pick = if ordinary.is_empty() {
@@ -363,14 +426,21 @@ pub fn rule_move(deal: &Deal) -> Move {
                     .min_by_key(|c| (c.main, std::cmp::Reverse(c.cards.len())))
                     .map(|c| **c)
             };
-            // The plan only uses legal shapes, but the opening play of Zheng
-            // Shangyou must hold a three: fall back to the cheapest legal lead.
+            // Planned groups are legal shapes, but the opening play of Zheng Shangyou
+            // must hold a three: then fall back to the cheapest legal lead.
             match pick {
-                Some(c) if legal.contains(&Some(c)) => Some(c),
-                _ => cheapest(&legal, &hand, deal.game),
+                Some(c) if !deal.opening || c.cards.count(THREE) > 0 => Some(c),
+                _ => cheapest(&deal.legal(), &hand, deal.game),
             }
         }
         Some(table) => {
+            let plays = deal.plays();
+            if plays.is_empty() {
+                return None;
+            }
+            if let Some(finish) = plays.iter().find(|c| c.cards == hand) {
+                return Some(*finish);
+            }
             let partner_leads = deal.partners(deal.table_owner, seat);
             let must = deal.game == Game::ZhengShangyou;
             if partner_leads && !must {
@@ -378,11 +448,10 @@ pub fn rule_move(deal: &Deal) -> Move {
             }
             let base = cost(&hand, deal.game);
             let mut best: Option<(i32, Combination)> = None;
-            for c in legal.iter().flatten() {
-                let bomb = c.kind.is_bomb();
+            for c in &plays {
                 let after = hand.minus(&c.cards);
                 let mut score = cost(&after, deal.game) * 4 + i32::from(c.main);
-                if bomb {
+                if c.kind.is_bomb() {
                     score += 60;
                 }
                 if best.is_none_or(|(s, _)| score < s) {
@@ -450,18 +519,44 @@ pub fn playout(deal: &mut Deal, policy: Policy, rng: &mut CardRng) {
 }
 
 fn random_move(deal: &Deal, rng: &mut CardRng) -> Move {
-    let legal = deal.legal();
-    if legal.is_empty() {
+    let plays = deal.plays();
+    // Dou Dizhu followers may always pass; Zheng Shangyou only when nothing beats.
+    let pass = deal.table.is_some() && (plays.is_empty() || is_ddz(deal.game));
+    let n = plays.len() + usize::from(pass);
+    if n == 0 {
         return None;
     }
-    legal[rng.below(legal.len() as u64) as usize]
+    plays.get(rng.below(n as u64) as usize).copied()
 }
 
 /// Deal the `unknown` ranks at random to every seat but `seat`, each getting as
-/// many cards as it holds in `deal`.
-pub fn determinize(deal: &Deal, seat: u8, unknown: &Ranks, rng: &mut CardRng) -> Deal {
-    let mut pool: Vec<u8> = Vec::with_capacity(unknown.len());
-    for (r, &n) in unknown.0.iter().enumerate() {
+/// many cards as it holds in `deal`; `pinned[s]` (cards known to be in seat `s`'s
+/// hand, such as the landlord's revealed bottom cards) go to that seat first.
+pub fn determinize(
+    deal: &Deal,
+    seat: u8,
+    unknown: &Ranks,
+    pinned: &[Ranks; 3],
+    rng: &mut CardRng,
+) -> Deal {
+    let mut rest = *unknown;
+    let mut start = [Ranks::default(); 3];
+    for s in 0..3usize {
+        if s != seat as usize {
+            // Only cards that really are unknown, and no more than the seat holds.
+            let mut p = Ranks::default();
+            let mut room = deal.hands[s].len();
+            for r in 0..NUM_RANKS {
+                let k = pinned[s].0[r].min(rest.0[r]).min(room as u8);
+                p.0[r] = k;
+                rest.0[r] -= k;
+                room -= k as usize;
+            }
+            start[s] = p;
+        }
+    }
+    let mut pool: Vec<u8> = Vec::with_capacity(rest.len());
+    for (r, &n) in rest.0.iter().enumerate() {
         pool.extend(std::iter::repeat_n(r as u8, n as usize));
     }
     rng.shuffle(&mut pool);
@@ -471,8 +566,8 @@ pub fn determinize(deal: &Deal, seat: u8, unknown: &Ranks, rng: &mut CardRng) ->
         if s == seat {
             continue;
         }
-        let need = deal.hands[s as usize].len();
-        let mut h = Ranks::default();
+        let mut h = start[s as usize];
+        let need = deal.hands[s as usize].len().saturating_sub(h.len());
         for &r in pool.iter().skip(next).take(need) {
             h.0[r as usize] += 1;
         }
@@ -508,11 +603,22 @@ fn candidates(deal: &Deal) -> Vec<Move> {
     out
 }
 
+/// The playout policy of [`search_move`]: the rule policy, a random move one time in 32.
+pub const SEARCH_PLAYOUT: Policy = Policy::Rule {
+    epsilon_inverse: 32,
+};
+
 /// Determinized Monte Carlo search for the seat to act: for each of `samples`
 /// deals of `unknown` to the other seats, play every candidate move and finish with
 /// rule playouts; return the move with the best mean score for the seat.
 /// `deal.hands` of the other seats only give their card counts.
-pub fn search_move(deal: &Deal, unknown: &Ranks, samples: u32, rng: &mut CardRng) -> Move {
+pub fn search_move(
+    deal: &Deal,
+    unknown: &Ranks,
+    pinned: &[Ranks; 3],
+    samples: u32,
+    rng: &mut CardRng,
+) -> Move {
     let seat = deal.to_move;
     let moves = candidates(deal);
     if moves.len() <= 1 {
@@ -520,11 +626,11 @@ pub fn search_move(deal: &Deal, unknown: &Ranks, samples: u32, rng: &mut CardRng
     }
     let mut totals = vec![0i64; moves.len()];
     for _ in 0..samples.max(1) {
-        let world = determinize(deal, seat, unknown, rng);
+        let world = determinize(deal, seat, unknown, pinned, rng);
         for (i, mv) in moves.iter().enumerate() {
             let mut trial = world.clone();
             trial.apply(*mv);
-            playout(&mut trial, Policy::Rule { epsilon_inverse: 8 }, rng);
+            playout(&mut trial, SEARCH_PLAYOUT, rng);
             totals[i] += i64::from(trial.scores()[seat as usize]);
         }
     }
@@ -640,6 +746,30 @@ mod tests {
         assert_eq!(deal.scores(), [-10 - 1, 20 + 1 + 4, -10 - 4]);
     }
 
+    /// The plan-based cost that `cost` counts without building the plan.
+    fn cost_from_plan(hand: &Ranks, game: Game) -> i32 {
+        let groups: i32 = plan(hand, game)
+            .iter()
+            .map(|c| match c.kind {
+                Kind::Single if c.main >= TWO => 0,
+                Kind::Bomb | Kind::Rocket | Kind::AceBomb => 0,
+                _ => 2,
+            })
+            .sum();
+        groups + i32::from(!hand.is_empty())
+    }
+
+    #[test]
+    fn cost_counts_the_plan() {
+        let mut rng = CardRng::new(5);
+        for i in 0..2000 {
+            let deal = random_deal(i % 2 == 0, &mut rng);
+            for h in &deal.hands {
+                assert_eq!(cost(h, deal.game), cost_from_plan(h, deal.game), "{h}");
+            }
+        }
+    }
+
     #[test]
     fn rule_and_search_moves_are_legal() {
         let mut rng = CardRng::new(11);
@@ -657,7 +787,8 @@ mod tests {
                     }
                 }
                 let mv = if deal.plays.iter().sum::<u16>() < 3 {
-                    search_move(&deal, &unknown, 2, &mut rng)
+                    let pinned = [Ranks::default(); 3];
+                    search_move(&deal, &unknown, &pinned, 2, &mut rng)
                 } else {
                     rule
                 };
