@@ -15,7 +15,10 @@ from cardkit.errors import RuleOptionError
 __all__ = ["available", "make", "register", "unregister"]
 
 # name -> "module:Class" of the built-in games.
-_BUILTIN: dict[str, str] = {}
+_BUILTIN: dict[str, str] = {
+    "doudizhu": "cardkit.games.doudizhu:DouDizhu",
+    "zhengshangyou": "cardkit.games.zhengshangyou:ZhengShangyou",
+}
 _REGISTERED: dict[str, Callable[..., Game]] = {}
 
 

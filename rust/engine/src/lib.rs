@@ -5,6 +5,7 @@
 
 pub mod cards;
 pub mod cardset;
+pub mod climbing;
 pub mod deck;
 pub mod error;
 pub mod poker;
