@@ -15,7 +15,10 @@ from cardkit.errors import RuleOptionError
 __all__ = ["available", "make", "register", "unregister"]
 
 # name -> "module:Class" of the built-in games.
-_BUILTIN: dict[str, str] = {}
+_BUILTIN: dict[str, str] = {
+    "hearts": "cardkit.games.hearts:Hearts",
+    "spades": "cardkit.games.spades:Spades",
+}
 _REGISTERED: dict[str, Callable[..., Game]] = {}
 
 

@@ -8,6 +8,7 @@ pub mod cardset;
 pub mod deck;
 pub mod error;
 pub mod rng;
+pub mod trick;
 
 pub use cards::Card;
 pub use cardset::{CardCounts, CardSet};
