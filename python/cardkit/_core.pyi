@@ -11,6 +11,12 @@ __all__ = [
     "parse_cards",
     "shuffled_deck",
     "__version__",
+    "hearts_playouts",
+    "hearts_search",
+    "spades_playouts",
+    "spades_search",
+    "spades_team_score",
+    "trick_winner",
 ]
 
 __version__: str
@@ -48,3 +54,44 @@ def deck(name: str) -> list[Card]: ...
 def shuffled_deck(name: str, seed: int) -> list[Card]: ...
 def derive_seed(seed: int, stream: int) -> int: ...
 def deck_names() -> list[str]: ...
+
+# -- trick-taking core (trick.rs) -------------------------------------------------
+
+def trick_winner(cards: list[Card | str], trump: str | None = None) -> int: ...
+def hearts_search(
+    seat: int,
+    known: list[int],
+    unknown: int,
+    sizes: list[int],
+    voids: list[int],
+    leader: int,
+    trick: list[int],
+    taken: list[int],
+    broken: bool,
+    tricks_played: int,
+    candidates: list[int],
+    worlds: int,
+    seed: int,
+    epsilon: float = 0.1,
+) -> list[float]: ...
+def spades_search(
+    seat: int,
+    known: list[int],
+    unknown: int,
+    sizes: list[int],
+    voids: list[int],
+    leader: int,
+    trick: list[int],
+    played: int,
+    bids: list[int],
+    tricks: list[int],
+    bags: list[int],
+    broken: bool,
+    candidates: list[int],
+    worlds: int,
+    seed: int,
+    epsilon: float = 0.1,
+) -> list[float]: ...
+def hearts_playouts(deals: int, seed: int, epsilon: float = 1.0) -> list[int]: ...
+def spades_playouts(deals: int, seed: int, bid: int = 3, epsilon: float = 1.0) -> list[int]: ...
+def spades_team_score(bids: list[int], tricks: list[int], bags: int) -> tuple[int, int]: ...
