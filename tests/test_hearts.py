@@ -9,8 +9,8 @@ import pytest
 import cardkit
 from cardkit import IllegalActionError, RuleOptionError, games
 from cardkit._core import trick_winner
-from cardkit.api import Action
 from cardkit.agents import RandomAgent
+from cardkit.api import Action
 from cardkit.games.hearts import PASS_DIRECTIONS, Hearts, HeartsState, penalty_points
 
 # Worked example deal (seat 0's 13 cards, then seats 1, 2, 3): trick 1 is
@@ -61,7 +61,7 @@ def test_pass_cycle_left_right_across_hold() -> None:
         if obs["deal"] == len(seen):
             seen.append(obs["pass_direction"])
             hands = [state.observation(s)["hand"] for s in range(4)]
-            name, offset = PASS_DIRECTIONS[obs["deal"] % 4]
+            _name, offset = PASS_DIRECTIONS[obs["deal"] % 4]
             if offset:
                 for _ in range(4):
                     seat = state.current_player
@@ -133,9 +133,17 @@ def test_worked_example_ace_of_clubs_collects_14() -> None:
     state.apply("play Kc")
     state.apply("play 5c")
     # Seat 3 is void in clubs: no heart on the first trick while a safe card remains.
-    assert set(state.legal_actions()) == {"play 2s", "play 3s", "play 4s", "play 5s",
-                                          "play 6s", "play 7s", "play 8s", "play Kd",
-                                          "play Ad"}
+    assert set(state.legal_actions()) == {
+        "play 2s",
+        "play 3s",
+        "play 4s",
+        "play 5s",
+        "play 6s",
+        "play 7s",
+        "play 8s",
+        "play Kd",
+        "play Ad",
+    }
     with pytest.raises(IllegalActionError, match="first trick"):
         state.apply("play 2h")
     state.apply("play Kd")

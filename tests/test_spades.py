@@ -192,7 +192,9 @@ def test_dealer_rotates_and_options() -> None:
 
 def test_lose_at_ends_hopeless_matches() -> None:
     for seed in range(5):
-        state = cardkit.play(games.make("spades"), [RandomAgent(seed + i) for i in range(4)], seed=seed)
+        state = cardkit.play(
+            games.make("spades"), [RandomAgent(seed + i) for i in range(4)], seed=seed
+        )
         a, b = state.scores
         assert a != b and (max(a, b) >= 500 or min(a, b) <= -200)
         json.dumps(state.score_breakdown())

@@ -17,7 +17,8 @@ from cardkit._core import (
 from cardkit.agents import RandomAgent
 from cardkit.agents.hearts import HeartsRuleAgent, HeartsSearchAgent
 from cardkit.agents.spades import SpadesRuleAgent, SpadesSearchAgent, rule_bid
-from cardkit.games._tricks import mask_of, trick_winner as py_trick_winner
+from cardkit.games._tricks import mask_of
+from cardkit.games._tricks import trick_winner as py_trick_winner
 
 FULL = (1 << 52) - 1
 
@@ -65,9 +66,19 @@ def test_search_rejects_inconsistent_views() -> None:
     hand = mask_of([0, 4, 8])  # 2c 3c 4c
     rest = FULL & ~hand
     good = dict(
-        seat=0, known=[hand, 0, 0, 0], unknown=rest, sizes=[13, 13, 13, 13], voids=[0] * 4,
-        leader=0, trick=[], taken=[0] * 4, broken=False, tricks_played=0, candidates=[0],
-        worlds=4, seed=1,
+        seat=0,
+        known=[hand, 0, 0, 0],
+        unknown=rest,
+        sizes=[13, 13, 13, 13],
+        voids=[0] * 4,
+        leader=0,
+        trick=[],
+        taken=[0] * 4,
+        broken=False,
+        tricks_played=0,
+        candidates=[0],
+        worlds=4,
+        seed=1,
     )
     good["sizes"] = [3, 13, 13, 13]
     with pytest.raises(RuleOptionError, match="add up"):
@@ -95,8 +106,19 @@ def test_search_prefers_ducking_under_the_queen() -> None:
     unknown = mask_of([0, 4, 8])
     taken = FULL & ~hand & ~mask_of(trick) & ~unknown
     values = hearts_search(
-        0, [hand, 0, 0, 0], unknown, [2, 1, 1, 1], [0] * 4,
-        1, trick, [0, 0, taken, 0], True, 11, [51, 3], 64, 7,
+        0,
+        [hand, 0, 0, 0],
+        unknown,
+        [2, 1, 1, 1],
+        [0] * 4,
+        1,
+        trick,
+        [0, 0, taken, 0],
+        True,
+        11,
+        [51, 3],
+        64,
+        7,
     )
     # Winning with As takes Q♠ (13 points); ducking with 2s does not.
     assert values[1] > values[0]
@@ -112,15 +134,33 @@ def test_spades_search_runs_and_is_seeded() -> None:
     assert a.act(obs, state.legal_actions()) == b.act(obs, state.legal_actions())
     with pytest.raises(RuleOptionError):
         spades_search(
-            0, [0, 0, 0, 0], FULL, [13] * 4, [0] * 4, 0, [], 0, [14, 1, 1, 1], [0] * 4,
-            [0, 0], False, [0], 4, 1,
+            0,
+            [0, 0, 0, 0],
+            FULL,
+            [13] * 4,
+            [0] * 4,
+            0,
+            [],
+            0,
+            [14, 1, 1, 1],
+            [0] * 4,
+            [0, 0],
+            False,
+            [0],
+            4,
+            1,
         )
 
 
 @pytest.mark.parametrize(
     "agents",
     [
-        lambda s: [HeartsSearchAgent(s, worlds=8), HeartsRuleAgent(), RandomAgent(s), HeartsRuleAgent()],
+        lambda s: [
+            HeartsSearchAgent(s, worlds=8),
+            HeartsRuleAgent(),
+            RandomAgent(s),
+            HeartsRuleAgent(),
+        ],
     ],
 )
 def test_hearts_agents_play_legal_seeded_games(agents: object) -> None:
@@ -131,20 +171,27 @@ def test_hearts_agents_play_legal_seeded_games(agents: object) -> None:
         assert a.history == b.history and a.is_terminal
 
 
+def _spades_table(seed: int) -> list[object]:
+    return [
+        SpadesSearchAgent(seed, 8),
+        SpadesRuleAgent(),
+        SpadesSearchAgent(seed + 1, 8),
+        SpadesRuleAgent(),
+    ]
+
+
 def test_spades_agents_play_legal_seeded_games() -> None:
     game = games.make("spades", target=200)
     for seed in range(2):
-        mk = lambda: [SpadesSearchAgent(seed, 8), SpadesRuleAgent(), SpadesSearchAgent(seed + 1, 8),
-                      SpadesRuleAgent()]  # noqa: E731
-        a = cardkit.play(game, mk(), seed=seed)
-        b = cardkit.play(game, mk(), seed=seed)
+        a = cardkit.play(game, _spades_table(seed), seed=seed)  # type: ignore[arg-type]
+        b = cardkit.play(game, _spades_table(seed), seed=seed)  # type: ignore[arg-type]
         assert a.history == b.history and a.is_terminal
 
 
 def test_rule_bids() -> None:
-    strong = "As Ks Qs Js Ts Ah Kh Ad Kd Ac Kc 2h 2d".split()
+    strong = ["As", "Ks", "Qs", "Js", "Ts", "Ah", "Kh", "Ad", "Kd", "Ac", "Kc", "2h", "2d"]
     assert rule_bid(strong, None) >= 9
-    weak = "2s 3s 2h 3h 4h 5h 2d 3d 4d 5d 2c 3c 4c".split()
+    weak = ["2s", "3s", "2h", "3h", "4h", "5h", "2d", "3d", "4d", "5d", "2c", "3c", "4c"]
     assert rule_bid(weak, None) == 0
     assert rule_bid(weak, 0) >= 1
     for agent in (HeartsRuleAgent(), SpadesRuleAgent(), HeartsSearchAgent(1), SpadesSearchAgent(1)):

@@ -5,14 +5,14 @@ from typing import final
 
 __all__ = [
     "Card",
+    "__version__",
     "deck",
     "deck_names",
     "derive_seed",
-    "parse_cards",
-    "shuffled_deck",
-    "__version__",
     "hearts_playouts",
     "hearts_search",
+    "parse_cards",
+    "shuffled_deck",
     "spades_playouts",
     "spades_search",
     "spades_team_score",

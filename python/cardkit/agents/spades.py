@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from cardkit._core import spades_search
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError
-from cardkit.games._tricks import NAMES, PLAY_INDEX, SUIT_MASKS, bits
+from cardkit.games._tricks import NAMES, PLAY_INDEX, bits
 from cardkit.games.spades import BID_ACTIONS
 
 from ._trickview import TrickView, mask_of_names
@@ -48,13 +48,7 @@ def rule_bid(hand_names: list[str], partner_bid: int | None) -> int:
     high = [c for c in bits(hand) if _rank(c) >= 11]
     top_spade = spade_ranks[0] if spade_ranks else -1
     # Nil: nothing high, no spade above the ten and few spades, partner covering.
-    if (
-        tricks < 1.2
-        and not high
-        and top_spade < 8
-        and len(spades) <= 3
-        and partner_bid != 0
-    ):
+    if tricks < 1.2 and not high and top_spade < 8 and len(spades) <= 3 and partner_bid != 0:
         return 0
     return max(1, min(13, round(tricks)))
 

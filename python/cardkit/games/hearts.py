@@ -414,8 +414,10 @@ class HeartsState(BaseState):
         """Each finished deal (pass, penalties taken, moon, points, totals) and the match."""
         return {
             "deals": [dict(d) for d in self._deals],
-            "current_deal": {"deal": self._deal_number, "taken": [
-                penalty_points(t) for t in self._taken]},
+            "current_deal": {
+                "deal": self._deal_number,
+                "taken": [penalty_points(t) for t in self._taken],
+            },
             "totals": list(self._scores),
             "winners": self.winners(),
             "returns": self.returns(),
