@@ -63,7 +63,7 @@ def test_pass_cycle_left_right_across_hold() -> None:
             hands = [state.observation(s)["hand"] for s in range(4)]
             _name, offset = PASS_DIRECTIONS[obs["deal"] % 4]
             if offset:
-                for _ in range(4):
+                for _ in range(12):
                     seat = state.current_player
                     assert seat is not None
                     state.apply(agents[seat].act(state.observation(seat), state.legal_actions()))
@@ -84,15 +84,27 @@ def test_pass_cycle_left_right_across_hold() -> None:
 @pytest.mark.rule("HRT-05")
 def test_passes_are_hidden_until_exchanged() -> None:
     state = games.make("hearts").new_state(seed=8)
-    assert len(state.legal_actions()) == 286
-    first = state.legal_actions()[0]
-    state.apply(first)
+    hand = state.observation(0)["hand"]
+    assert state.legal_actions() == [f"pass {c}" for c in hand]
+    state.apply(f"pass {hand[5]}")
+    assert state.current_player == 0
+    assert state.observation(0)["my_pass"] == [hand[5]]
+    with pytest.raises(IllegalActionError, match="one card at a time"):
+        state.apply(f"pass {hand[0]} {hand[1]} {hand[2]}")
+    state.apply(f"pass {hand[0]}")
+    state.apply(f"pass {hand[1]}")
+    assert state.current_player == 1
+    mine = {hand[0], hand[1], hand[5]}
     for other in (1, 2, 3):
         obs = state.observation(other)
-        assert obs["my_pass"] is None
-        assert not set(first.args) & set(json.dumps(obs).replace('"', " ").split())
-    assert state.observation(0)["my_pass"] == list(first.args)
+        assert obs["my_pass"] == []
+        assert not mine & set(json.dumps(obs).replace('"', " ").split())
     assert state.observation(1)["passes_chosen"] == [True, False, False, False]
+    # The three-card form passes a whole hand's worth at once.
+    other_hand = state.observation(1)["hand"]
+    state.apply(f"pass {other_hand[2]} {other_hand[0]} {other_hand[1]}")
+    assert state.current_player == 2
+    assert state.history[-1] == f"pass {other_hand[0]} {other_hand[1]} {other_hand[2]}"
 
 
 def test_pass_actions_parse_and_reject() -> None:
@@ -103,7 +115,8 @@ def test_pass_actions_parse_and_reject() -> None:
     before = state.to_json()
     hand = state.observation(0)["hand"]
     other = next(c for c in state.observation(1)["hand"])
-    for bad in (f"pass {hand[0]} {hand[1]} {other}", f"pass {hand[0]} {hand[1]}", "play 2c"):
+    bad_actions = (f"pass {hand[0]} {hand[1]} {other}", f"pass {hand[0]} {hand[1]}", "play 2c")
+    for bad in (*bad_actions, f"pass {other}"):
         with pytest.raises(IllegalActionError):
             state.apply(bad)
     with pytest.raises(IllegalActionError):
@@ -253,7 +266,7 @@ def test_single_deal_and_breakdown() -> None:
 def test_private_cards_exclude_cards_known_to_the_passer() -> None:
     state = games.make("hearts").new_state(seed=11)
     agents = [RandomAgent(i) for i in range(4)]
-    for _ in range(4):
+    for _ in range(12):
         seat = state.current_player
         assert seat is not None
         state.apply(agents[seat].act(state.observation(seat), state.legal_actions()))
@@ -268,4 +281,4 @@ def test_clone_is_independent() -> None:
     copy = state.clone()
     copy.apply(copy.legal_actions()[0])
     assert state.history == [] and len(copy.history) == 1
-    assert state.observation(0)["my_pass"] is None
+    assert state.observation(0)["my_pass"] == []

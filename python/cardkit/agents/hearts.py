@@ -12,7 +12,7 @@ from cardkit._core import hearts_search
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError
 from cardkit.games._tricks import NAMES, PLAY_INDEX, SUIT_MASKS, bits
-from cardkit.games.hearts import PASS_DIRECTIONS, penalty_points
+from cardkit.games.hearts import PASS_DIRECTIONS, PASS_ONE, penalty_points
 
 from ._trickview import INDEX, TrickView, mask_of_names
 
@@ -53,8 +53,13 @@ def _choose_pass(hand: int) -> list[int]:
     return sorted(sorted(cards, key=danger, reverse=True)[:3])
 
 
-def _pass_action(cards: list[int]) -> Action:
-    return Action("pass " + " ".join(NAMES[c] for c in sorted(cards)))
+def _next_pass(observation: Observation) -> Action:
+    """The next card of the chosen pass (passes are offered one card at a time)."""
+    picked = mask_of_names(observation["my_pass"])
+    for card in _choose_pass(mask_of_names(observation["hand"]) | picked):
+        if not picked >> card & 1:
+            return PASS_ONE[card]
+    raise IllegalActionError("the pass is already complete")
 
 
 def _moon_threat(obs: Observation, seat: int) -> int | None:
@@ -138,7 +143,7 @@ class HeartsRuleAgent:
         if not legal_actions:
             raise IllegalActionError("no legal action to choose from")
         if legal_actions[0].kind == "pass":
-            return _pass_action(_choose_pass(mask_of_names(observation["hand"])))
+            return _next_pass(observation)
         legal = 0
         for a in legal_actions:
             legal |= 1 << PLAY_INDEX[a.text]
@@ -161,7 +166,7 @@ class HeartsSearchAgent:
         if not legal_actions:
             raise IllegalActionError("no legal action to choose from")
         if legal_actions[0].kind == "pass":
-            return _pass_action(_choose_pass(mask_of_names(observation["hand"])))
+            return _next_pass(observation)
         if len(legal_actions) == 1:
             return legal_actions[0]
         view = TrickView.from_observation(observation)
