@@ -193,27 +193,18 @@ impl TrickPlay for SpadesDeal {
         let i = trick_winner(&self.trick, Some(SPADES));
         let winning = self.trick[i];
         let partner_winning = (self.leader + i) % 4 == (seat + 2) % 4;
-        let mut trial = self.trick.clone();
-        let winners: Vec<Card> = legal
-            .iter()
-            .filter(|&c| {
-                trial.push(c);
-                let wins = trick_winner(&trial, Some(SPADES)) == trial.len() - 1;
-                trial.pop();
-                wins
-            })
-            .collect();
-        let losers = legal.difference(CardSet::from_cards(winners.iter().copied()));
+        // Cards that would take the lead: higher in the winning card's suit, or
+        // any spade over a non-spade.
+        let same = suit_cards(legal, suit_of(winning));
+        let mut winners = CardSet(same.0 & !((2u64 << winning.index()) - 1));
+        if suit_of(winning) != SPADES {
+            winners = winners.union(suit_cards(legal, SPADES));
+        }
+        let losers = legal.difference(winners);
         if want && !partner_winning && !winners.is_empty() {
-            // The cheapest winning card: lowest of its suit, a trump only if needed.
-            let led_winners: Vec<&Card> = winners
-                .iter()
-                .filter(|c| suit_of(**c) == suit_of(winning))
-                .collect();
-            return match led_winners.first() {
-                Some(c) => **c,
-                None => winners[0],
-            };
+            // The cheapest winning card: in the winning card's suit if possible.
+            let pool = CardSet(winners.0 & same.0);
+            return lowest(if pool.is_empty() { winners } else { pool });
         }
         if losers.is_empty() {
             return lowest(legal);
