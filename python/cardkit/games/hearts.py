@@ -23,6 +23,7 @@ higher return and the returns add up to zero.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -143,6 +144,9 @@ class HeartsState(BaseState):
     _game: Hearts
 
     def _start(self) -> None:
+        # Action texts kept alongside the base class's history so that to_json,
+        # called often on long matches, does not re-render every action.
+        self._history_texts: list[str] = []
         self._scores = [0, 0, 0, 0]
         self._deals: list[dict[str, Any]] = []
         self._over = False
@@ -276,6 +280,7 @@ class HeartsState(BaseState):
         return f"no heart or Qs on the first trick while a safe card remains ({name})"
 
     def _apply(self, action: Action) -> None:
+        self._history_texts.append(action.text)
         if self._passing:
             seat = self._passer()
             one = _PASS_ONE_INDEX.get(action.text)
@@ -424,11 +429,24 @@ class HeartsState(BaseState):
             "returns": self.returns(),
         }
 
+    def to_json(self) -> str:
+        """Seed, fixed deal, options and actions: enough to rebuild this exact state."""
+        return json.dumps(
+            {
+                "game": self._game.name,
+                "options": self._game.options,
+                "seed": self._seed,
+                "deal": self._deal,
+                "history": self._history_texts,
+            }
+        )
+
     def clone(self) -> HeartsState:
         """A cheap independent copy (ints and tuples are shared, lists copied)."""
         new = object.__new__(HeartsState)
         new.__dict__.update(self.__dict__)
         new._history = list(self._history)
+        new._history_texts = list(self._history_texts)
         new._scores = list(self._scores)
         new._deals = list(self._deals)
         new._hands = list(self._hands)
