@@ -10,11 +10,17 @@ __all__ = [
     "deck",
     "deck_names",
     "derive_seed",
+    "hearts_playouts",
+    "hearts_search",
     "parse_cards",
     "poker_compare",
     "poker_evaluate",
     "poker_winners",
     "shuffled_deck",
+    "spades_playouts",
+    "spades_search",
+    "spades_team_score",
+    "trick_winner",
 ]
 
 __version__: str
@@ -161,3 +167,44 @@ def climbing_type_names() -> list[str]: ...
 def doudizhu_action_space_size() -> int: ...
 def doudizhu_play_id(cards: _Ranks) -> int | None: ...
 def doudizhu_play_of_id(id: int) -> Combination | None: ...
+
+# -- trick-taking core (trick.rs) -------------------------------------------------
+
+def trick_winner(cards: list[Card | str], trump: str | None = None) -> int: ...
+def hearts_search(
+    seat: int,
+    known: list[int],
+    unknown: int,
+    sizes: list[int],
+    voids: list[int],
+    leader: int,
+    trick: list[int],
+    taken: list[int],
+    broken: bool,
+    tricks_played: int,
+    candidates: list[int],
+    worlds: int,
+    seed: int,
+    epsilon: float = 0.1,
+) -> list[float]: ...
+def spades_search(
+    seat: int,
+    known: list[int],
+    unknown: int,
+    sizes: list[int],
+    voids: list[int],
+    leader: int,
+    trick: list[int],
+    played: int,
+    bids: list[int],
+    tricks: list[int],
+    bags: list[int],
+    broken: bool,
+    candidates: list[int],
+    worlds: int,
+    seed: int,
+    epsilon: float = 0.1,
+) -> list[float]: ...
+def hearts_playouts(deals: int, seed: int, epsilon: float = 1.0) -> list[int]: ...
+def spades_playouts(deals: int, seed: int, bid: int = 3, epsilon: float = 1.0) -> list[int]: ...
+def spades_team_score(bids: list[int], tricks: list[int], bags: int) -> tuple[int, int]: ...

@@ -18,6 +18,8 @@ __all__ = ["available", "make", "register", "unregister"]
 _BUILTIN: dict[str, str] = {
     "doudizhu": "cardkit.games.doudizhu:DouDizhu",
     "zhengshangyou": "cardkit.games.zhengshangyou:ZhengShangyou",
+    "hearts": "cardkit.games.hearts:Hearts",
+    "spades": "cardkit.games.spades:Spades",
 }
 _REGISTERED: dict[str, Callable[..., Game]] = {}
 

@@ -10,6 +10,7 @@ pub mod deck;
 pub mod error;
 pub mod poker;
 pub mod rng;
+pub mod trick;
 
 pub use cards::Card;
 pub use cardset::{CardCounts, CardSet};

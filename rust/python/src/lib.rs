@@ -9,6 +9,7 @@ mod cards;
 mod climbing;
 mod errors;
 mod poker;
+mod trick;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -16,5 +17,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     cards::register(m)?;
     poker::register(m)?;
     climbing::register(m)?;
+    trick::register(m)?;
     Ok(())
 }
