@@ -8,6 +8,7 @@ fast. ``--exhaustive`` runs ten times as many playouts with every check at every
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections import Counter
@@ -43,16 +44,20 @@ def _strings(obj: Any) -> Iterator[str]:
             yield from _strings(v)
 
 
+@functools.lru_cache(maxsize=65536)
+def _cards_in_token(token: str) -> tuple[Card, ...]:
+    try:
+        return tuple(cardkit.parse_cards(token))
+    except cardkit.InvalidCardError:
+        return ()
+
+
 def _card_mentions(obs: dict[str, Any]) -> Counter[Card]:
     """How many times each card is named in an observation (as a whole token)."""
     seen: Counter[Card] = Counter()
     for text in _strings(obs):
         for token in text.replace(",", " ").replace("/", " ").split():
-            try:
-                cards = cardkit.parse_cards(token)
-            except cardkit.InvalidCardError:
-                continue
-            seen.update(cards)
+            seen.update(_cards_in_token(token))
     return seen
 
 
@@ -141,17 +146,26 @@ def _playout(game: api.Game, seed: int, thorough: bool) -> tuple[api.State, set[
     return state, pool
 
 
+def _variants(name: str, playouts: int) -> list[tuple[api.Game, int]]:
+    """The game with default options, and, for games that play a whole match by
+    default, its single-deal form: most playouts go to single deals so that every
+    rule is hit often while the suite stays fast; a tenth play whole matches."""
+    game = games.make(name)
+    if game.options.get("match") is True:
+        return [(games.make(name, match=False), playouts), (game, max(10, playouts // 10))]
+    return [(game, playouts)]
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_random_playouts(name: str, exhaustive: bool) -> None:
-    game = games.make(name)
-    n = PLAYOUTS * (10 if exhaustive else 1)
-    for seed in range(n):
-        state, _ = _playout(game, seed, thorough=exhaustive or seed < 3)
-        returns = state.returns()
-        assert len(returns) == game.num_players
-        if game.zero_sum:
-            assert abs(sum(returns)) < 1e-9, f"seed {seed}: returns {returns} not zero-sum"
-        json.dumps(state.score_breakdown())
+    for game, n in _variants(name, PLAYOUTS * (10 if exhaustive else 1)):
+        for seed in range(n):
+            state, _ = _playout(game, seed, thorough=exhaustive or seed < 2)
+            returns = state.returns()
+            assert len(returns) == game.num_players
+            if game.zero_sum:
+                assert abs(sum(returns)) < 1e-9, f"seed {seed}: returns {returns} not zero-sum"
+            json.dumps(state.score_breakdown())
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -200,7 +214,7 @@ def test_protocols_and_errors(name: str) -> None:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**64 - 1))
 def test_any_seed_plays_out(name: str, seed: int) -> None:
-    game = games.make(name)
+    game, _ = _variants(name, 1)[0]
     state, _ = _playout(game, seed, thorough=False)
     if game.zero_sum:
         assert abs(sum(state.returns())) < 1e-9
