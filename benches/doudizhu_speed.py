@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import cardkit
 from cardkit._core import climbing_leads, climbing_play_texts, climbing_random_playouts
+from cardkit.games.doudizhu import legal_action_ids_batch
 
 DECK = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR"
 DZ = {**{str(i): i for i in range(3, 10)}, "T": 10, "J": 11, "Q": 12, "K": 13}
@@ -45,6 +46,7 @@ def movegen(hands: int) -> None:
     print(f"All leads of a random 20-card hand ({hands} hands), hands/s; ratio = cardkit / peer")
     ours_obj = rate(lambda: sum(1 for h in sample if climbing_leads("doudizhu", h)))
     ours_txt = rate(lambda: sum(1 for h in sample if climbing_play_texts("doudizhu", h, None)))
+    ours_ids = rate(lambda: len(legal_action_ids_batch(sample)))
     try:
         from douzero.env.move_generator import MovesGener
 
@@ -66,6 +68,7 @@ def movegen(hands: int) -> None:
     for name, ours in (
         ("cardkit leads -> Combination objects", ours_obj),
         ("cardkit leads -> rank texts", ours_txt),
+        ("cardkit batch leads -> action-id bytes", ours_ids),
     ):
         row(name, ours, None, "/s")
         if douzero:
