@@ -188,8 +188,9 @@ def _douzero_responses(hand: str, table: str) -> set[str]:
     out = set()
     for move in _douzero_leads(hand):
         mt = get_move_type([_DZ_RANK[r] for r in move])
-        if mt["type"] == 5:  # rocket
-            out.add(move)
+        if mt["type"] == 5:  # rocket, over anything but a rocket
+            if kind["type"] != 5:
+                out.add(move)
         elif mt["type"] == 4:  # bomb
             if (kind["type"] == 4 and mt["rank"] > kind["rank"]) or kind["type"] not in (4, 5):
                 out.add(move)

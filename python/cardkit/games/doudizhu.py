@@ -185,7 +185,7 @@ class DouDizhuState(ClimbingState):
         if self.winner is not None:
             return []
         if self.phase == "bid":
-            return [PASS, *(Action(f"bid {n}") for n in range(self.bid + 1, 4))]
+            return [PASS, *(self._game.parse_action(f"bid {n}") for n in range(self.bid + 1, 4))]
         return self._play_actions()
 
     def illegal_reason(self, action: Action) -> str | None:
