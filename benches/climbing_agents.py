@@ -1,10 +1,12 @@
 """Agent strength for Dou Dizhu and Zheng Shangyou: search > rule > random.
 
 Each matchup plays every seeded deal three times, the stronger agent in one seat and
-the weaker in the other two, rotating the seat. It reports the stronger agent's mean
-return per deal with a 95% confidence interval (a gap is shown when the interval
-excludes zero); for Dou Dizhu also split by whether it was the landlord or a farmer
-(the farmer row: the stronger agent is one farmer, partnered with a weaker one).
+the weaker in the other two, rotating the seat, and once more with the weaker agent in
+every seat (the baseline). The gap is the stronger agent's return minus the baseline
+return of the same seat on the same deal (paired, so seat and deal luck cancel),
+averaged with a 95% confidence interval; "gap>0" when the interval excludes zero. For
+Dou Dizhu the gap is also split by the stronger agent's role in its game: landlord, or
+farmer (partnered with a weaker agent).
 
 Run: python benches/climbing_agents.py [--deals N] [--samples S]  (issue target: N=10000)
 """
@@ -53,10 +55,11 @@ def matchup(game_name: str, strong: Factory, weak: Factory, deals: int) -> dict[
     game = cardkit.games.make(game_name)
     out: dict[str, list[float]] = {"all": [], "landlord": [], "farmer": []}
     for seed in range(deals):
+        baseline = cardkit.play(game, [weak(seed * 3 + s) for s in range(3)], seed=seed).returns()
         for hero in range(3):
             agents = [strong(seed * 3 + s) if s == hero else weak(seed * 3 + s) for s in range(3)]
             state = cardkit.play(game, agents, seed=seed)
-            value = state.returns()[hero]
+            value = state.returns()[hero] - baseline[hero]
             out["all"].append(value)
             if game_name == "doudizhu":
                 landlord = state.score_breakdown()["landlord"]
@@ -71,7 +74,7 @@ def main() -> None:
     parser.add_argument("--games", nargs="*", default=["doudizhu", "zhengshangyou"])
     args = parser.parse_args()
     print(f"deals per matchup: {args.deals} (x3 seat rotations); search samples {args.samples}")
-    print(f"{'game':<14} {'matchup':<18} {'as':<9} {'n':>6} {'mean':>8} {'95% CI':>18} gap>0")
+    print(f"{'game':<14} {'matchup':<18} {'as':<9} {'n':>6} {'gap':>8} {'95% CI':>18} gap>0")
     for name in args.games:
         agents = _agents(name, args.samples)
         for strong, weak in (("rule", "random"), ("search", "rule")):

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import cardkit
 from cardkit._core import climbing_leads, climbing_play_texts, climbing_random_playouts
+from cardkit.games.doudizhu import legal_action_ids_batch
 
 DECK = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR"
 DZ = {**{str(i): i for i in range(3, 10)}, "T": 10, "J": 11, "Q": 12, "K": 13}
@@ -45,6 +46,7 @@ def movegen(hands: int) -> None:
     print(f"All leads of a random 20-card hand ({hands} hands), hands/s; ratio = cardkit / peer")
     ours_obj = rate(lambda: sum(1 for h in sample if climbing_leads("doudizhu", h)))
     ours_txt = rate(lambda: sum(1 for h in sample if climbing_play_texts("doudizhu", h, None)))
+    ours_ids = rate(lambda: len(legal_action_ids_batch(sample)))
     try:
         from douzero.env.move_generator import MovesGener
 
@@ -66,6 +68,7 @@ def movegen(hands: int) -> None:
     for name, ours in (
         ("cardkit leads -> Combination objects", ours_obj),
         ("cardkit leads -> rank texts", ours_txt),
+        ("cardkit batch leads -> action-id bytes", ours_ids),
     ):
         row(name, ours, None, "/s")
         if douzero:
@@ -100,29 +103,35 @@ def openspiel_games(n: int) -> int:
     return n
 
 
-def rlcard_games(n: int) -> int:
+def rlcard_runner() -> Callable[[int], int]:
+    """RLCard's environment, built once (building it loads its action tables)."""
     import rlcard
     from rlcard.agents import RandomAgent
 
-    env = rlcard.make("doudizhu", config={"seed": n})
+    env = rlcard.make("doudizhu", config={"seed": 1})
     env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(3)])
-    for _ in range(n):
-        env.run(is_training=False)
-    return n
+
+    def run(n: int) -> int:
+        for _ in range(n):
+            env.run(is_training=False)
+        return n
+
+    return run
 
 
 def games(count: int) -> None:
     print("Random full games through each library's Python API, games/s")
     ours = rate(lambda: cardkit_games(count))
     peers: dict[str, float | None] = {}
-    for name, fn, k in (
-        ("OpenSpiel dou_dizhu", openspiel_games, count),
-        ("RLCard doudizhu env", rlcard_games, max(1, count // 20)),
-    ):
-        try:
-            peers[name] = rate(lambda fn=fn, k=k: fn(k))
-        except ImportError:
-            peers[name] = None
+    try:
+        peers["OpenSpiel dou_dizhu"] = rate(lambda: openspiel_games(count))
+    except ImportError:
+        peers["OpenSpiel dou_dizhu"] = None
+    try:
+        run = rlcard_runner()
+        peers["RLCard doudizhu env"] = rate(lambda: run(max(1, count // 20)))
+    except ImportError:
+        peers["RLCard doudizhu env"] = None
     row("cardkit State API (bidding included)", ours, None, "/s")
     for name, value in peers.items():
         row(name, value, None, "/s")

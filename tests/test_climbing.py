@@ -188,8 +188,9 @@ def _douzero_responses(hand: str, table: str) -> set[str]:
     out = set()
     for move in _douzero_leads(hand):
         mt = get_move_type([_DZ_RANK[r] for r in move])
-        if mt["type"] == 5:  # rocket
-            out.add(move)
+        if mt["type"] == 5:  # rocket, over anything but a rocket
+            if kind["type"] != 5:
+                out.add(move)
         elif mt["type"] == 4:  # bomb
             if (kind["type"] == 4 and mt["rank"] > kind["rank"]) or kind["type"] not in (4, 5):
                 out.add(move)
@@ -228,3 +229,45 @@ def test_cross_check_douzero_sample() -> None:
 @pytest.mark.exhaustive
 def test_cross_check_douzero_100k() -> None:
     _cross_check(100_000, seed=2)
+
+
+def test_batch_legal_ids_match_the_game() -> None:
+    game = cardkit.games.make("doudizhu")
+    hands, tables, expected = [], [], []
+    for seed in range(15):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            if state.phase == "play":
+                seat = state.current_player
+                assert seat is not None
+                hands.append(state.hand_ranks[seat])
+                tables.append(state.table)
+                expected.append(sorted(doudizhu.action_to_id(a) for a in state.legal_actions()))
+            state.apply(rng.choice(state.legal_actions()))
+    packed = doudizhu.legal_action_ids_batch(hands, tables)
+    for blob, want in zip(packed, expected, strict=True):
+        ids = [int.from_bytes(blob[i : i + 2], "little") for i in range(0, len(blob), 2)]
+        assert sorted(ids) == want
+    with pytest.raises(cardkit.IllegalActionError):
+        doudizhu.legal_action_ids_batch(["33"], [None, None])
+
+
+@pytest.mark.parametrize("name", ["doudizhu", "zhengshangyou"])
+def test_rust_playout_view_agrees_with_the_python_flow(name: str) -> None:
+    """The Rust deal state the agents search from lists the same legal moves as the
+    Python game at every card-play step (must-beat, passes and openings included)."""
+    from cardkit.agents._climbing import view_of
+
+    game = cardkit.games.make(name)
+    for seed in range(10):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            seat = state.current_player
+            assert seat is not None
+            obs = state.observation(seat)
+            if obs.get("phase", "play") == "play":
+                rust = {"pass" if m is None else f"play {m}" for m in view_of(name, obs).legal()}
+                assert rust == {a.text for a in state.legal_actions()}
+            state.apply(rng.choice(state.legal_actions()))

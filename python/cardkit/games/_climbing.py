@@ -35,6 +35,7 @@ __all__ = [
     "legal_leads",
     "legal_responses",
     "normalize_ranks",
+    "play_action",
     "rank_char",
     "rank_text",
 ]
@@ -44,6 +45,19 @@ RANK_ORDER = "3456789TJQKA2BR"
 _POSITION = {r: i for i, r in enumerate(RANK_ORDER)}
 _CARD_RANK = {"BJ": "B", "RJ": "R"}
 PASS = Action("pass")
+
+# Canonical action text -> its Action. Actions are immutable, so states share them;
+# building an Action per listed play dominated the game loop before.
+_KNOWN: dict[str, Action] = {"pass": PASS, **{f"bid {n}": Action(f"bid {n}") for n in (1, 2, 3)}}
+
+
+def play_action(ranks: str) -> Action:
+    """The shared ``play <ranks>`` action (``ranks`` in canonical order)."""
+    text = "play " + ranks
+    action = _KNOWN.get(text)
+    if action is None:
+        action = _KNOWN[text] = Action(text)
+    return action
 
 
 def _rank_of(card: Card) -> str:
@@ -87,6 +101,10 @@ class ClimbingGame(BaseGame):
         """``pass``, ``bid N``, or a play: ``play 3334`` or just ``3334`` (any order)."""
         if isinstance(text, Action):
             text = text.text
+        if isinstance(text, str):
+            known = _KNOWN.get(text)
+            if known is not None:
+                return known
         if not isinstance(text, str):
             raise IllegalActionError(f"an action is a string or Action, got {text!r}")
         words = text.split()
@@ -103,7 +121,7 @@ class ClimbingGame(BaseGame):
             raise IllegalActionError(
                 f"{text!r} is not an action: expected pass, bid N or ranks such as 33344"
             )
-        return Action(f"play {ranks}")
+        return play_action(ranks)
 
 
 class ClimbingState(BaseState):
@@ -168,7 +186,7 @@ class ClimbingState(BaseState):
             texts = climbing_play_texts(
                 self._game.rules, self.hand_ranks[seat], self.table, self._opening()
             )
-            legal = [Action(f"play {t}") for t in texts]
+            legal = [play_action(t) for t in texts]
             if self.table is not None and (self._can_pass() or not legal):
                 legal.append(PASS)
             self._legal = legal

@@ -23,6 +23,7 @@ from cardkit._core import (
     Combination,
     derive_seed,
     doudizhu_action_space_size,
+    doudizhu_legal_ids_batch,
     doudizhu_play_id,
     doudizhu_play_of_id,
 )
@@ -39,6 +40,7 @@ __all__ = [
     "action_to_id",
     "classify",
     "id_to_action",
+    "legal_action_ids_batch",
     "legal_leads",
     "legal_responses",
 ]
@@ -102,6 +104,15 @@ def id_to_action(action_id: int) -> Action:
             f"action id {action_id} is out of range 0..{action_space_size() - 1}"
         )
     return Action(f"play {play.cards}")
+
+
+def legal_action_ids_batch(
+    hands: Sequence[str], tables: Sequence[Combination | None] | None = None
+) -> list[bytes]:
+    """For learning code: per hand (rank text) and table (``None`` when leading), the
+    action-index ids of every legal move, pass included when following, packed as
+    little-endian ``u16`` (``numpy.frombuffer(b, "<u2")``). One call, GIL released."""
+    return doudizhu_legal_ids_batch(list(hands), None if tables is None else list(tables))
 
 
 class DouDizhu(ClimbingGame):
@@ -174,7 +185,7 @@ class DouDizhuState(ClimbingState):
         if self.winner is not None:
             return []
         if self.phase == "bid":
-            return [PASS, *(Action(f"bid {n}") for n in range(self.bid + 1, 4))]
+            return [PASS, *(self._game.parse_action(f"bid {n}") for n in range(self.bid + 1, 4))]
         return self._play_actions()
 
     def illegal_reason(self, action: Action) -> str | None:

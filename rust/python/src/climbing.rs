@@ -10,7 +10,7 @@ use cardkit_engine::climbing::{
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::EngineError;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyBytes, PyString};
 
 /// One reading of a play: `type`, `main_rank`, `length` and `cards` (rank text).
 #[pyclass(frozen, module = "cardkit._core", name = "Combination", eq, hash)]
@@ -259,6 +259,63 @@ fn doudizhu_play_of_id(id: i64) -> Option<PyCombination> {
     ddz::action_index().play(id).copied().map(PyCombination)
 }
 
+/// For each hand (rank text) and its table (`None`: leading), the fixed action-index
+/// ids of every legal Dou Dizhu move (pass, id 0, included when following) as
+/// little-endian `u16`s: `numpy.frombuffer(b, "<u2")`. Runs without the GIL.
+#[pyfunction]
+#[pyo3(signature = (hands, tables=None))]
+fn doudizhu_legal_ids_batch(
+    py: Python<'_>,
+    hands: Vec<String>,
+    tables: Option<Vec<Option<Bound<'_, PyCombination>>>>,
+) -> PyResult<Vec<Py<PyBytes>>> {
+    let parsed: Vec<Ranks> = hands
+        .iter()
+        .map(|h| Ranks::parse(h))
+        .collect::<Result<_, _>>()
+        .py_err(py)?;
+    let tables: Vec<Option<Combination>> = match tables {
+        None => vec![None; parsed.len()],
+        Some(t) if t.len() == parsed.len() => {
+            t.iter().map(|c| c.as_ref().map(|c| c.get().0)).collect()
+        }
+        Some(_) => {
+            return Err(to_py(
+                py,
+                EngineError::IllegalAction("tables must match hands one to one".into()),
+            ))
+        }
+    };
+    let encoded: Vec<Vec<u8>> = py.detach(|| {
+        let index = ddz::action_index();
+        parsed
+            .iter()
+            .zip(tables.iter())
+            .map(|(hand, table)| {
+                let plays = match table {
+                    None => ddz::leads(hand),
+                    Some(t) => ddz::responses(hand, t),
+                };
+                let mut out = Vec::with_capacity(2 * plays.len() + 2);
+                if table.is_some() {
+                    out.extend_from_slice(&0u16.to_le_bytes());
+                }
+                for c in &plays {
+                    // Hands of more than 20 cards can form plays outside the index.
+                    if let Some(id) = index.play_id(&c.cards) {
+                        out.extend_from_slice(&(id as u16).to_le_bytes());
+                    }
+                }
+                out
+            })
+            .collect()
+    });
+    Ok(encoded
+        .into_iter()
+        .map(|b| PyBytes::new(py, &b).unbind())
+        .collect())
+}
+
 fn policy(py: Python<'_>, name: &str) -> PyResult<Policy> {
     match name {
         "random" => Ok(Policy::Random),
@@ -440,5 +497,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(doudizhu_action_space_size, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_play_id, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_play_of_id, m)?)?;
+    m.add_function(wrap_pyfunction!(doudizhu_legal_ids_batch, m)?)?;
     Ok(())
 }

@@ -11,6 +11,7 @@
 use super::{pair_wings, run_cards, runs, single_wings, Combination, Kind, Ranks};
 use super::{ACE, BLACK_JOKER, NUM_RANKS, RED_JOKER, TWO};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 /// Longest runs a hand can make: 3..A is twelve ranks.
@@ -235,7 +236,30 @@ pub fn classify(cards: &Ranks) -> Vec<Combination> {
 /// ordered by type (the order of [`KINDS`]), length, main rank, then wing ranks.
 pub struct ActionIndex {
     plays: Vec<Combination>,
-    ids: HashMap<u64, u32>,
+    ids: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+}
+
+/// A multiply-xorshift hasher for the index's `u64` rank keys: the keys are not
+/// attacker-chosen, and SipHash dominated the cost of batch id lookups.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(self.0 ^ u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        let mut z = (self.0 ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z ^= z >> 29;
+        self.0 = z.wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (z >> 32);
+    }
 }
 
 /// Ids before the plays: pass and the three bids.
