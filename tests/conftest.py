@@ -1,12 +1,9 @@
-"""Shared pytest setup: the ``rule`` marker, the ``--exhaustive`` flag and the
-test-only game the conformance suite runs until real games are registered."""
+"""Shared pytest setup: the ``--exhaustive`` flag (the ``rule`` and ``exhaustive``
+markers are registered in pyproject.toml)."""
 
 from __future__ import annotations
 
 import pytest
-
-from cardkit import games
-from tests.toygame import HighCard
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -30,6 +27,3 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def exhaustive(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--exhaustive"))
-
-
-games.register("test_highcard", HighCard)

@@ -29,17 +29,19 @@ def test_registry() -> None:
     with pytest.raises(RuleOptionError, match="unknown game"):
         games.make("no-such-game")
     with pytest.raises(RuleOptionError):
-        games.make("test_highcard", cards=0)
+        games.make("doudizhu", bidding="auction")
     with pytest.raises(RuleOptionError):
-        games.make("test_highcard", cards="3")
-    assert games.make("test_highcard", cards=4).options == {"cards": 4}
+        games.make("doudizhu", bidding=3)
+    assert games.make("doudizhu", bidding="single_round").options == {"bidding": "single_round"}
 
 
 def test_fixed_deal_puts_cards_on_top() -> None:
-    game = games.make("test_highcard")
-    state = game.new_state(seed=1, deal="As Ks Qs 2c 3c 4c")
-    assert sorted(map(str, state.private_cards(0))) == ["As", "Ks", "Qs"]
-    assert sorted(map(str, state.private_cards(1))) == ["2c", "3c", "4c"]
+    # Dou Dizhu deals in blocks: seat 0 takes the first 17 cards of the deck order.
+    game = games.make("doudizhu")
+    top = cardkit.parse_cards("RJ BJ 2s 2h 2d 2c As Ah Ad Ac Ks Kh Kd Kc Qs Qh Qd Jc")
+    state = game.new_state(seed=1, deal=top)
+    assert sorted(state.private_cards(0)) == sorted(top[:17])
+    assert top[17] in state.private_cards(1)
     partial = game.new_state(seed=1, deal=["As"])
     assert "As" in map(str, partial.private_cards(0))
     assert json.loads(partial.to_json())["deal"] == ["As"]
@@ -50,21 +52,23 @@ def test_fixed_deal_puts_cards_on_top() -> None:
 
 
 def test_play_and_replay() -> None:
-    game = games.make("test_highcard")
-    agents = [RandomAgent(1), RandomAgent(2)]
+    game = games.make("doudizhu")
+    agents = [RandomAgent(1), RandomAgent(2), RandomAgent(3)]
     state = cardkit.play(game, agents, seed=11)
     assert state.is_terminal and state.current_player is None
     with pytest.raises(IllegalActionError, match="over"):
-        state.apply("play As")
+        state.apply("pass")
     with pytest.raises(RuleOptionError):
         cardkit.play(game, agents[:1], seed=1)
 
 
 def test_illegal_action_carries_reason() -> None:
-    state = games.make("test_highcard").new_state(seed=3)
+    state = games.make("doudizhu").new_state(seed=3)
+    before = state.to_json()
     with pytest.raises(IllegalActionError) as info:
-        state.apply("play RJ")
-    assert info.value.reason and "play RJ" in info.value.reason
+        state.apply("bid 4")
+    assert info.value.reason and str(info.value) == info.value.reason
+    assert state.to_json() == before
 
 
 def test_random_agent_is_seeded() -> None:
@@ -97,20 +101,20 @@ def test_cli_version_and_console_script() -> None:
 def test_simulation_is_reproducible_and_worker_independent() -> None:
     from cardkit.sim import simulate
 
-    one = simulate("test_highcard", 40, seed=3, workers=1)
-    two = simulate("test_highcard", 40, seed=3, workers=2)
+    one = simulate("doudizhu", 40, seed=3, workers=1)
+    two = simulate("doudizhu", 40, seed=3, workers=2)
     assert one.returns == two.returns
     assert one.mean_returns == two.mean_returns
     assert len(one.returns) == 40
     assert abs(sum(one.mean_returns)) < 1e-9
     assert "games/s" in one.table()
     with pytest.raises(RuleOptionError):
-        simulate("test_highcard", 0)
+        simulate("doudizhu", 0)
     with pytest.raises(RuleOptionError):
-        simulate("test_highcard", 5, agents=[RandomAgent])
+        simulate("doudizhu", 5, agents=[RandomAgent])
 
 
 def test_cli_simulate(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "test_highcard", "--games", "20", "--workers", "1"]) == 0
+    assert main(["simulate", "doudizhu", "--games", "20", "--workers", "1"]) == 0
     assert "20 games from seed 0" in capsys.readouterr().out
     assert main(["simulate", "no-such-game", "--games", "2"]) == 2
