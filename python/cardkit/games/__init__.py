@@ -15,7 +15,9 @@ from cardkit.errors import RuleOptionError
 __all__ = ["available", "make", "register", "unregister"]
 
 # name -> "module:Class" of the built-in games.
-_BUILTIN: dict[str, str] = {}
+_BUILTIN: dict[str, str] = {
+    "onepoker": "cardkit.games.onepoker:OnePoker",
+}
 _REGISTERED: dict[str, Callable[..., Game]] = {}
 
 
