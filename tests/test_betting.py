@@ -74,6 +74,7 @@ def test_raise_is_a_total_and_increases_by_the_last_full_increment() -> None:
 def test_check_only_when_nothing_is_owed() -> None:
     b = table(1000, 1000)
     assert betting_actions(b, 0, ()) == ["check", "bet 20", "bet 1000"]
+    assert betting_actions(b, 0, (0.5, 1.0)) == ["check", "bet 20", "bet 1000"]
     assert "nothing is owed" in illegal(b, "call")
     assert "nothing is owed" in illegal(b, "fold")
     assert "no bet yet" in illegal(b, "raise 40")
@@ -221,7 +222,7 @@ def test_random_betting_conserves_chips(stacks: list[int], seed: int) -> None:
             b.start_round(0)
         while b.to_act is not None:
             seat = b.to_act
-            options = betting_actions(b, seat, (0.5, 1.0))
+            options = [a.text for a in betting_actions(b, seat, (0.5, 1.0))]
             bounds = b.raise_range(seat)
             if bounds is not None and rng.random() < 0.3:
                 verb = "raise" if b.current_bet else "bet"

@@ -28,13 +28,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from cardkit.api import Action
+
 __all__ = [
     "Betting",
     "Pot",
     "PotResult",
+    "action",
     "apply_betting_action",
     "betting_actions",
     "betting_illegal_reason",
+    "is_canonical",
     "parse_betting_action",
     "split_amount",
 ]
@@ -76,11 +80,13 @@ class Betting:
     __slots__ = (
         "_acted_at",
         "_pending",
+        "_range",
         "bets",
         "committed",
         "current_bet",
         "folded",
         "full_raise",
+        "idle_turns",
         "min_bet",
         "n",
         "returned",
@@ -100,10 +106,15 @@ class Betting:
         self.full_raise = min_bet
         self.returned = [0] * self.n
         self.to_act: int | None = None
+        # Seats passed over after an action because they owed nothing and could not
+        # raise (hand histories that give every seat a turn record a check there).
+        self.idle_turns: list[int] = []
         # The round's highest bet when the seat last acted, or -1 while the seat
         # has not acted since the last full bet or raise (so it may raise).
         self._acted_at = [-1] * self.n
         self._pending = [False] * self.n
+        # The bet-or-raise range of ``to_act``, worked out once per turn.
+        self._range: tuple[int, int] | None = None
 
     def copy(self) -> Betting:
         """An independent copy (cheaper than deepcopy)."""
@@ -118,8 +129,10 @@ class Betting:
         other.full_raise = self.full_raise
         other.returned = self.returned[:]
         other.to_act = self.to_act
+        other.idle_turns = self.idle_turns[:]
         other._acted_at = self._acted_at[:]
         other._pending = self._pending[:]
+        other._range = self._range
         return other
 
     # -- forced bets --------------------------------------------------------------
@@ -171,7 +184,7 @@ class Betting:
         self.full_raise = self.min_bet
         self._acted_at = [-1] * self.n
         self._pending = [self.can_bet(s) for s in range(self.n)]
-        self._advance(first - 1)
+        self._advance(first - 1, after_action=False)
 
     def can_raise(self, seat: int) -> bool:
         """Whether ``seat`` may bet or raise now.
@@ -180,46 +193,59 @@ class Betting:
         in, and raising open to it: it has not acted since the last full bet or
         raise, or the bets it faces have since grown by at least a full raise.
         """
-        if self.stacks[seat] + self.bets[seat] <= self.current_bet:
-            return False
-        acted_at = self._acted_at[seat]
-        if acted_at >= 0 and self.current_bet - acted_at < self.full_raise:
-            return False
-        cb = self.current_bet
-        return any(
-            s != seat and not self.folded[s] and self.stacks[s] + self.bets[s] > cb
-            for s in range(self.n)
-        )
+        if seat == self.to_act:
+            return self._range is not None
+        return self._compute_range(seat) is not None
 
     def raise_range(self, seat: int) -> tuple[int, int] | None:
         """The legal (min, max) total bet for a bet or raise, or ``None`` if none is.
 
         The minimum is a full bet or raise, or the all-in total when that is smaller.
         """
-        if not self.can_raise(seat):
-            return None
-        all_in = self.stacks[seat] + self.bets[seat]
-        low = self.min_bet if self.current_bet == 0 else self.current_bet + self.full_raise
-        return (min(low, all_in), all_in)
+        if seat == self.to_act:
+            return self._range
+        return self._compute_range(seat)
 
-    def _advance(self, last: int) -> None:
+    def _compute_range(self, seat: int) -> tuple[int, int] | None:
+        cb = self.current_bet
+        all_in = self.stacks[seat] + self.bets[seat]
+        if all_in <= cb:
+            return None
+        acted_at = self._acted_at[seat]
+        if acted_at >= 0 and cb - acted_at < self.full_raise:
+            return None
+        stacks, bets, folded = self.stacks, self.bets, self.folded
+        for s in range(self.n):
+            if s != seat and not folded[s] and stacks[s] + bets[s] > cb:
+                break
+        else:
+            return None
+        low = self.min_bet if cb == 0 else cb + self.full_raise
+        return (low if low < all_in else all_in, all_in)
+
+    def _advance(self, last: int, after_action: bool = True) -> None:
         """Pass the turn clockwise from ``last`` to the next seat that must act."""
         n = self.n
-        if sum(1 for f in self.folded if not f) <= 1:
+        self.to_act = None
+        self._range = None
+        if self.folded.count(False) <= 1:
             self._pending = [False] * n
-            self.to_act = None
             return
+        pending, bets, cb = self._pending, self.bets, self.current_bet
         for step in range(1, n + 1):
             seat = (last + step) % n
-            if not self._pending[seat]:
+            if not pending[seat]:
                 continue
-            if self.bets[seat] >= self.current_bet and not self.can_raise(seat):
+            bounds = self._compute_range(seat)
+            if bounds is None and bets[seat] >= cb:
                 # Owes nothing and may not raise: no decision to make.
-                self._pending[seat] = False
+                pending[seat] = False
+                if after_action:
+                    self.idle_turns.append(seat)
                 continue
             self.to_act = seat
+            self._range = bounds
             return
-        self.to_act = None
 
     def fold(self, seat: int) -> None:
         """``seat`` gives up the hand; its chips stay in the pot."""
@@ -260,9 +286,14 @@ class Betting:
 
         Returns the chips handed back (0 when every chip was matched).
         """
-        top = max(range(self.n), key=lambda s: self.committed[s])
-        second = max((self.committed[s] for s in range(self.n) if s != top), default=0)
-        excess = self.committed[top] - second
+        committed = self.committed
+        top, first, second = 0, -1, 0
+        for s, c in enumerate(committed):
+            if c > first:
+                top, first, second = s, c, first if first > 0 else 0
+            elif c > second:
+                second = c
+        excess = first - second
         if excess > 0:
             self.committed[top] -= excess
             self.stacks[top] += excess
@@ -270,6 +301,7 @@ class Betting:
         self.bets = [0] * self.n
         self.current_bet = 0
         self.to_act = None
+        self._range = None
         return excess
 
     # -- settlement ---------------------------------------------------------------
@@ -284,6 +316,10 @@ class Betting:
         live = self.live()
         if len(live) == 1:
             return [Pot(self.pot, (live[0],))] if self.pot else []
+        top = max(self.committed)
+        if all(self.committed[s] == top for s in live):
+            # Every live seat put in the most: one pot, whatever the folded seats gave.
+            return [Pot(self.pot, tuple(live))]
         levels = sorted({c for c in self.committed if c > 0})
         result: list[Pot] = []
         prev = 0
@@ -368,26 +404,47 @@ def apply_betting_action(betting: Betting, seat: int, text: str) -> None:
         betting.bet_to(seat, int(text.partition(" ")[2]))
 
 
-def betting_actions(betting: Betting, seat: int, pot_fractions: Sequence[float]) -> list[str]:
+def betting_actions(betting: Betting, seat: int, pot_fractions: Sequence[float]) -> list[Action]:
     """The listed choices: fold/check/call, then the minimum bet or raise, the given
     fractions of the pot (a raise of ``f`` pot is to ``call + f * pot after calling``)
     and all-in; any other legal amount is accepted by :func:`betting_illegal_reason`."""
-    owed = betting.current_bet - betting.bets[seat]
-    actions = ["fold", "call"] if owed > 0 else ["check"]
+    cb = betting.current_bet
+    owed = cb - betting.bets[seat]
+    actions = [_FOLD, _CALL] if owed > 0 else [_CHECK]
     bounds = betting.raise_range(seat)
     if bounds is not None:
         low, high = bounds
-        verb = "raise" if betting.current_bet > 0 else "bet"
-        pot_after_call = betting.pot + max(owed, 0)
-        sizes = [low]
+        verb = "raise " if cb > 0 else "bet "
+        actions.append(action(verb + str(low)))
+        pot_after_call = sum(betting.committed) + (owed if owed > 0 else 0)
+        last = low
         for f in pot_fractions:
-            size = betting.current_bet + int(f * pot_after_call)
-            if low < size < high:
-                sizes.append(size)
-        sizes.append(high)
-        seen: set[int] = set()
-        for size in sorted(sizes):
-            if size not in seen:
-                seen.add(size)
-                actions.append(f"{verb} {size}")
+            size = cb + int(f * pot_after_call)
+            if last < size < high:
+                actions.append(action(verb + str(size)))
+                last = size
+        if high > low:
+            actions.append(action(verb + str(high)))
     return actions
+
+
+_ACTIONS: dict[str, Action] = {}
+
+
+def action(text: str) -> Action:
+    """The :class:`Action` for canonical ``text``, shared rather than rebuilt (actions
+    are immutable; listing them is the hot path of every random playout)."""
+    found = _ACTIONS.get(text)
+    if found is None:
+        found = Action(text)
+        if len(_ACTIONS) < 100_000:
+            _ACTIONS[text] = found
+    return found
+
+
+def is_canonical(act: Action) -> bool:
+    """Whether ``act`` was built by :func:`action` (so it needs no parsing)."""
+    return _ACTIONS.get(act.text) is act
+
+
+_FOLD, _CALL, _CHECK = action("fold"), action("call"), action("check")

@@ -24,9 +24,11 @@ from cardkit.errors import IllegalActionError, InvalidCardError, RuleOptionError
 from cardkit.games._base import BaseGame, BaseState, check_int
 from cardkit.games._betting import (
     Betting,
+    action,
     apply_betting_action,
     betting_actions,
     betting_illegal_reason,
+    is_canonical,
     parse_betting_action,
 )
 
@@ -94,6 +96,8 @@ class OnePoker(BaseGame):
     def parse_action(self, text: Action | str) -> Action:
         """Canonical ``lock <card>``, ``fold``, ``check``, ``call``, ``bet N``, ``raise N``."""
         if isinstance(text, Action):
+            if is_canonical(text):
+                return text
             raw = text.text
         elif isinstance(text, str):
             raw = text
@@ -101,11 +105,11 @@ class OnePoker(BaseGame):
             raise IllegalActionError(f"an action is a string or Action, got {text!r}")
         canonical = parse_betting_action(raw)
         if canonical is not None:
-            return Action(canonical)
+            return action(canonical)
         words = raw.split()
         if len(words) == 2 and words[0].lower() == "lock":
             try:
-                return Action(f"lock {Card(words[1])}")
+                return action(f"lock {Card(words[1])}")
             except InvalidCardError as exc:
                 raise IllegalActionError(f"cannot lock {words[1]!r}: {exc}") from exc
         raise IllegalActionError(
@@ -188,8 +192,8 @@ class OnePokerState(BaseState):
         if seat is None:
             return []
         if self.phase == "lock":
-            return [Action(f"lock {c}") for c in sorted(set(self.hands[seat]))]
-        return [Action(a) for a in betting_actions(self.betting, seat, _POT_FRACTIONS)]
+            return [action(f"lock {c}") for c in sorted(set(self.hands[seat]))]
+        return betting_actions(self.betting, seat, _POT_FRACTIONS)
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now (any bet amount in range is legal)."""
