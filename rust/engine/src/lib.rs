@@ -7,6 +7,7 @@ pub mod cards;
 pub mod cardset;
 pub mod deck;
 pub mod error;
+pub mod poker;
 pub mod rng;
 
 pub use cards::Card;
