@@ -16,6 +16,7 @@ __all__ = ["available", "make", "register", "unregister"]
 
 # name -> "module:Class" of the built-in games.
 _BUILTIN: dict[str, str] = {
+    "holdem": "cardkit.games.holdem:Holdem",
     "onepoker": "cardkit.games.onepoker:OnePoker",
 }
 _REGISTERED: dict[str, Callable[..., Game]] = {}
