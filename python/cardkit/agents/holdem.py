@@ -121,23 +121,28 @@ class EquityAgent:
         unseen = [c for c in _DECK if c not in known]
         need_board = 5 - len(board)
         floors = [_threshold(_RAISER_RANGE[min(r, 3) - 1]) if r else None for r in opponent_raises]
+        # Cards drawn per sample: the board, two per opponent, and room for redraws
+        # when a raiser's range rejects a hand.
+        take = min(
+            len(unseen), need_board + 2 * len(floors) + 16 * sum(f is not None for f in floors)
+        )
         total = 0.0
         for _ in range(self.samples):
-            rng.shuffle(unseen)
-            runout = board + unseen[:need_board]
+            drawn = rng.sample(unseen, take)
+            runout = board + drawn[:need_board]
             pos = need_board
             opponents = []
             for k, floor in enumerate(floors):
                 # Keep two cards for every opponent still to be dealt a hand.
-                room = len(unseen) - 2 * (len(floors) - k - 1)
-                a, b = unseen[pos], unseen[pos + 1]
+                room = take - 2 * (len(floors) - k - 1)
+                a, b = drawn[pos], drawn[pos + 1]
                 tries = 0
                 while floor is not None and tries < 8 and pos + 4 <= room:
                     if starting_hand_score(a, b) >= floor:
                         break
                     pos += 2
                     tries += 1
-                    a, b = unseen[pos], unseen[pos + 1]
+                    a, b = drawn[pos], drawn[pos + 1]
                 opponents.append((a, b))
                 pos += 2
             mine = evaluate((*hole, *runout))
