@@ -23,10 +23,11 @@ def hand(
     button: int = 0,
     **options: object,
 ) -> HoldemState:
-    """A single hand with the given hole cards and board."""
+    """A single hand (or, with ``match=True``, a match) with the given first deal."""
     n = len(stacks) if stacks else max(holes) + 1
     stacks = stacks or [1000] * n
-    game = Holdem(players=n, stacks=stacks, button=button, match=False, **options)  # type: ignore[arg-type]
+    options.setdefault("match", False)
+    game = Holdem(players=n, stacks=stacks, button=button, **options)  # type: ignore[arg-type]
     return game.new_state(seed=7, deal=arrange_deal(stacks, button, holes, board))
 
 
@@ -99,8 +100,7 @@ def test_worked_example_two_player_hand() -> None:
 def test_first_heads_up_hand_avoids_a_second_big_blind() -> None:
     # Seat 0 (the button) busts in the first hand, in which seat 2 paid the big blind.
     holes = {0: "2c3d", 1: "AhAd", 2: "KhKd"}
-    state = hand(holes, "9s8s4c5hJc", stacks=[5, 1000, 1000])
-    state._game.match = True  # keep playing: the match continues heads-up
+    state = hand(holes, "9s8s4c5hJc", stacks=[5, 1000, 1000], match=True)
     play(state, "call", "call", "check", "check", "check", "check", "check", "check", "check")
     assert state.stacks[0] == 0 and state.hand_number == 1
     # The button would move to seat 1, making seat 2 the big blind again; it is
