@@ -1,6 +1,6 @@
 """Type stubs of the Rust extension ``cardkit._core`` (checked by ``stubtest``)."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import final
 
 __all__ = [
@@ -10,11 +10,17 @@ __all__ = [
     "deck",
     "deck_names",
     "derive_seed",
+    "hearts_playouts",
+    "hearts_search",
     "parse_cards",
     "poker_compare",
     "poker_evaluate",
     "poker_winners",
     "shuffled_deck",
+    "spades_playouts",
+    "spades_search",
+    "spades_team_score",
+    "trick_winner",
 ]
 
 __version__: str
@@ -81,3 +87,124 @@ def poker_compare(a: str | Iterable[Card | str], b: str | Iterable[Card | str]) 
 def poker_winners(
     hands: Iterable[str | Iterable[Card | str]], board: str | Iterable[Card | str] | None = None
 ) -> list[int]: ...
+
+# -- climbing games (Dou Dizhu, Zheng Shangyou) ---------------------------------
+
+__all__ += [
+    "ClimbingView",
+    "Combination",
+    "climbing_beats",
+    "climbing_classify",
+    "climbing_leads",
+    "climbing_play_texts",
+    "climbing_random_playouts",
+    "climbing_responses",
+    "climbing_type_names",
+    "doudizhu_action_space_size",
+    "doudizhu_play_id",
+    "doudizhu_play_of_id",
+]
+
+_Ranks = str | Iterable[Card | str]
+
+@final
+class Combination:
+    """One reading of a play: type, main rank, length and cards (rank text)."""
+
+    @property
+    def type(self) -> str: ...
+    @property
+    def main_rank(self) -> str: ...
+    @property
+    def length(self) -> int: ...
+    @property
+    def cards(self) -> str: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def is_bomb(self) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+
+@final
+class ClimbingView:
+    """A card-play position as one seat sees it, for the rule policy and search."""
+
+    def __new__(
+        cls,
+        game: str,
+        seat: int,
+        hand: _Ranks,
+        counts: Sequence[int],
+        unknown: _Ranks,
+        table: Combination | None = None,
+        table_owner: int = 0,
+        passes: int = 0,
+        plays: Sequence[int] = ...,
+        landlord: int = 0,
+        bid: int = 1,
+        bombs: int = 0,
+        opening: bool = False,
+        pending_bomb: bool = False,
+        pinned: Sequence[str] | None = None,
+    ) -> ClimbingView: ...
+    def rule_move(self) -> str | None: ...
+    def search_move(self, samples: int, seed: int) -> str | None: ...
+    def legal(self) -> list[str | None]: ...
+
+def climbing_classify(game: str, cards: _Ranks, opening: bool = False) -> list[Combination]: ...
+def climbing_leads(game: str, hand: _Ranks, opening: bool = False) -> list[Combination]: ...
+def climbing_responses(
+    game: str, hand: _Ranks, table: Combination | _Ranks, opening: bool = False
+) -> list[Combination]: ...
+def climbing_beats(game: str, play: Combination, table: Combination) -> bool: ...
+def climbing_play_texts(
+    game: str, hand: str, table: Combination | None, opening: bool = False
+) -> list[str]: ...
+def climbing_random_playouts(game: str, games: int, seed: int, policy_name: str) -> list[int]: ...
+def climbing_type_names() -> list[str]: ...
+def doudizhu_action_space_size() -> int: ...
+def doudizhu_play_id(cards: _Ranks) -> int | None: ...
+def doudizhu_play_of_id(id: int) -> Combination | None: ...
+
+# -- trick-taking core (trick.rs) -------------------------------------------------
+
+def trick_winner(cards: list[Card | str], trump: str | None = None) -> int: ...
+def hearts_search(
+    seat: int,
+    known: list[int],
+    unknown: int,
+    sizes: list[int],
+    voids: list[int],
+    leader: int,
+    trick: list[int],
+    taken: list[int],
+    broken: bool,
+    tricks_played: int,
+    candidates: list[int],
+    worlds: int,
+    seed: int,
+    epsilon: float = 0.1,
+) -> list[float]: ...
+def spades_search(
+    seat: int,
+    known: list[int],
+    unknown: int,
+    sizes: list[int],
+    voids: list[int],
+    leader: int,
+    trick: list[int],
+    played: int,
+    bids: list[int],
+    tricks: list[int],
+    bags: list[int],
+    broken: bool,
+    candidates: list[int],
+    worlds: int,
+    seed: int,
+    epsilon: float = 0.1,
+) -> list[float]: ...
+def hearts_playouts(deals: int, seed: int, epsilon: float = 1.0) -> list[int]: ...
+def spades_playouts(deals: int, seed: int, bid: int = 3, epsilon: float = 1.0) -> list[int]: ...
+def spades_team_score(bids: list[int], tricks: list[int], bags: int) -> tuple[int, int]: ...

@@ -16,6 +16,10 @@ __all__ = ["available", "make", "register", "unregister"]
 
 # name -> "module:Class" of the built-in games.
 _BUILTIN: dict[str, str] = {
+    "doudizhu": "cardkit.games.doudizhu:DouDizhu",
+    "zhengshangyou": "cardkit.games.zhengshangyou:ZhengShangyou",
+    "hearts": "cardkit.games.hearts:Hearts",
+    "spades": "cardkit.games.spades:Spades",
     "holdem": "cardkit.games.holdem:Holdem",
     "onepoker": "cardkit.games.onepoker:OnePoker",
 }

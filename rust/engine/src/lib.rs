@@ -5,10 +5,12 @@
 
 pub mod cards;
 pub mod cardset;
+pub mod climbing;
 pub mod deck;
 pub mod error;
 pub mod poker;
 pub mod rng;
+pub mod trick;
 
 pub use cards::Card;
 pub use cardset::{CardCounts, CardSet};

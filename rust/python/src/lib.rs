@@ -6,13 +6,17 @@
 use pyo3::prelude::*;
 
 mod cards;
+mod climbing;
 mod errors;
 mod poker;
+mod trick;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     cards::register(m)?;
     poker::register(m)?;
+    climbing::register(m)?;
+    trick::register(m)?;
     Ok(())
 }

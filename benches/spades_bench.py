@@ -1,0 +1,157 @@
+"""Spades benchmarks: speed side by side with OpenSpiel, and agent strength.
+
+    python benches/spades_bench.py speed [--deals 3000]
+    python benches/spades_bench.py strength [--deals 10000] [--matches 1000] [--worlds 100]
+
+``speed``: random single deals through the Python State API (cardkit and
+OpenSpiel's ``spades``, bidding included in both), and the Rust playout path the
+search agent uses (one thread).
+``strength``: the tested agent as one partnership against the weaker agent,
+sides alternating by seed. Per seeded deal (``match=False``): the tested team's
+deal points minus the other team's, with a 95% confidence interval. Per match (to
+500, default options): the tested team's win rate with a 95% interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from collections.abc import Callable
+
+import cardkit
+from cardkit._core import spades_playouts
+from cardkit.agents import RandomAgent
+from cardkit.agents.spades import SpadesRuleAgent, SpadesSearchAgent
+from cardkit.api import Agent
+from cardkit.games.spades import Spades
+
+
+def mean_ci(xs: list[float]) -> tuple[float, float]:
+    """Mean and 95% normal-approximation half-width."""
+    n = len(xs)
+    m = sum(xs) / n
+    var = sum((x - m) ** 2 for x in xs) / max(1, n - 1)
+    return m, 1.96 * math.sqrt(var / n)
+
+
+def cardkit_random_deals(n: int) -> float:
+    game = Spades(match=False)
+    start = time.perf_counter()
+    for seed in range(n):
+        rng = random.Random(seed)
+        state = game.new_state(seed=seed)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    return n / (time.perf_counter() - start)
+
+
+def openspiel_random_deals(n: int) -> float | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("spades")
+    start = time.perf_counter()
+    for seed in range(n):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+    return n / (time.perf_counter() - start)
+
+
+def speed(deals: int) -> None:
+    ck = cardkit_random_deals(deals)
+    os_rate = openspiel_random_deals(deals)
+    n = 200_000
+    start = time.perf_counter()
+    spades_playouts(n, 1, 3, 1.0)
+    rust_random = n / (time.perf_counter() - start)
+    start = time.perf_counter()
+    spades_playouts(n, 1, 3, 0.1)
+    rust_heur = n / (time.perf_counter() - start)
+    print(f"Spades, random single deals ({deals} per engine), deals/s")
+    print(f"{'engine':44} {'deals/s':>12} {'vs OpenSpiel':>13}")
+    base = os_rate or float("nan")
+    rows = [
+        ("OpenSpiel spades (Python API)", os_rate),
+        ("cardkit State API (Python)", ck),
+        ("cardkit Rust playout, random (1 thread)", rust_random),
+        ("cardkit Rust playout, heuristic (1 thread)", rust_heur),
+    ]
+    for name, rate in rows:
+        if rate is None:
+            print(f"{name:44} {'not installed':>12}")
+        else:
+            print(f"{name:44} {rate:12,.0f} {rate / base:12.2f}x")
+
+
+Factory = Callable[[int], Agent]
+
+
+def _table(seed: int, tested: Factory, weaker: Factory) -> tuple[list[Agent], int]:
+    team = seed % 2
+    agents = [tested(seed * 4 + s) if s % 2 == team else weaker(seed * 4 + s) for s in range(4)]
+    return agents, team
+
+
+def strength(deals: int, matches: int, tested: Factory, weaker: Factory, label: str) -> None:
+    start = time.perf_counter()
+    diffs: list[float] = []
+    for seed in range(deals):
+        agents, team = _table(seed, tested, weaker)
+        state = cardkit.play(Spades(match=False), agents, seed=seed)
+        diffs.append(state.returns()[team])
+    wins: list[float] = []
+    match_deals = 0
+    for seed in range(matches):
+        agents, team = _table(seed, tested, weaker)
+        state = cardkit.play(Spades(), agents, seed=seed)
+        wins.append(1.0 if state.winning_team() == team else 0.0)
+        match_deals += len(state.score_breakdown()["deals"])
+    elapsed = time.perf_counter() - start
+    m, h = mean_ci(diffs)
+    w, wh = mean_ci(wins) if wins else (float("nan"), float("nan"))
+    print(
+        f"{label:20} {deals:7} {m:+9.1f} ± {h:5.1f} {matches:8} {100 * w:7.1f}% ± {100 * wh:4.1f} "
+        f"{match_deals:7} {elapsed:8.1f}s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("mode", choices=["speed", "strength"])
+    parser.add_argument("--deals", type=int, default=None)
+    parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--worlds", type=int, default=100)
+    args = parser.parse_args()
+    if args.mode == "speed":
+        speed(args.deals or 3000)
+        return
+    deals = args.deals or 10_000
+    worlds = args.worlds
+    print(f"Spades strength, search worlds={worlds}; tested team vs weaker team")
+    print(
+        f"{'tested vs weaker':20} {'deals':>7} {'pts/deal (95% CI)':>17} {'matches':>8} "
+        f"{'win rate (95% CI)':>17} {'m.deals':>7} {'time':>9}"
+    )
+    strength(deals, args.matches, lambda s: SpadesRuleAgent(), RandomAgent, "rule vs random")
+    strength(
+        deals,
+        args.matches,
+        lambda s: SpadesSearchAgent(s, worlds),
+        lambda s: SpadesRuleAgent(),
+        "search vs rule",
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,197 @@
+"""Hearts agents: a rule-based player (passing to void suits and shed danger,
+ducking, Q♠ management, moon defence) and a search player that samples hidden
+hands consistent with the play so far and scores each card by fast Rust
+playouts. Both read only their observation."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from cardkit._core import hearts_search
+from cardkit.api import Action, Observation
+from cardkit.errors import IllegalActionError
+from cardkit.games._tricks import NAMES, PLAY_INDEX, SUIT_MASKS, bits
+from cardkit.games.hearts import PASS_DIRECTIONS, PASS_ONE, penalty_points
+
+from ._trickview import INDEX, TrickView, mask_of_names
+
+__all__ = ["HeartsRuleAgent", "HeartsSearchAgent"]
+
+_QS = INDEX["Qs"]
+_KS = INDEX["Ks"]
+_AS = INDEX["As"]
+_HEARTS = SUIT_MASKS[2]
+
+
+def _rank(card: int) -> int:
+    return card >> 2
+
+
+def _choose_pass(hand: int) -> list[int]:
+    """Three cards to pass: Q♠ and the top spades when spades are short, high
+    hearts, and the cards of the shortest side suit so it can be voided."""
+    cards = bits(hand)
+    spades = (hand & SUIT_MASKS[3]).bit_count()
+    lengths = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
+
+    def danger(c: int) -> float:
+        suit, rank = c & 3, _rank(c)
+        score = float(rank)
+        if c in (_QS, _KS, _AS):
+            score += 20 if spades < 5 else -5
+        elif suit == 3:
+            score -= 6  # low spades protect against Q♠
+        if suit == 2:
+            score += 3 + rank / 2
+        if suit in (0, 1) and lengths[suit] <= 3:
+            score += 8 - 2 * lengths[suit]
+        if c == 0:
+            score -= 5
+        return score
+
+    return sorted(sorted(cards, key=danger, reverse=True)[:3])
+
+
+def _next_pass(observation: Observation) -> Action:
+    """The next card of the chosen pass (passes are offered one card at a time)."""
+    picked = mask_of_names(observation["my_pass"])
+    for card in _choose_pass(mask_of_names(observation["hand"]) | picked):
+        if not picked >> card & 1:
+            return PASS_ONE[card]
+    raise IllegalActionError("the pass is already complete")
+
+
+def _moon_threat(obs: Observation, seat: int) -> int | None:
+    """Another seat that has taken every penalty point so far (at least 10)."""
+    points = obs["taken_points"]
+    total = sum(points)
+    for s in range(4):
+        if s != seat and total >= 10 and points[s] == total:
+            return s
+    return None
+
+
+def _rule_play(obs: Observation, legal: int) -> int:
+    view = TrickView.from_observation(obs)
+    cards = bits(legal)
+    if len(cards) == 1:
+        return cards[0]
+    threat = _moon_threat(obs, view.seat)
+    if not view.trick:
+        # Lead low from a suit where we are safe; low spades flush Q♠ when we do
+        # not hold it or its guards.
+        spade_ok = not view.hand >> _QS & 1 and not (view.hand >> _KS & 1 or view.hand >> _AS & 1)
+
+        def lead_key(c: int) -> tuple[int, int]:
+            suit = c & 3
+            length = (view.hand & SUIT_MASKS[suit]).bit_count()
+            penalty = 2 if suit == 2 else 0
+            if suit == 3 and not spade_ok:
+                penalty = 3
+            return (penalty, _rank(c) - length)
+
+        return min(cards, key=lead_key)
+    led = view.trick[0] & 3
+    best = view.trick[0]
+    best_pos = 0
+    for pos, c in enumerate(view.trick):
+        if c & 3 == led and c > best:
+            best, best_pos = c, pos
+    winner_seat = (view.leader + best_pos) % 4
+    trick_points = penalty_points(sum(1 << c for c in view.trick))
+    following = bool(legal & SUIT_MASKS[led])
+    if following:
+        if threat is not None and winner_seat == threat and trick_points:
+            # Stop the shooter: take this trick if we can.
+            over = [c for c in cards if c > best]
+            if over:
+                return min(over)
+        if legal >> _QS & 1 and best in (_KS, _AS):
+            return _QS
+        under = [c for c in cards if c < best and c != _QS]
+        if under:
+            return max(under)
+        if len(view.trick) == 3 and trick_points == 0:
+            safe = [c for c in cards if c != _QS]
+            return max(safe) if safe else cards[-1]
+        safe = [c for c in cards if c != _QS]
+        return min(safe) if safe else cards[0]
+    # Void: shed danger, but never onto a would-be shooter's trick.
+    if threat is not None and winner_seat == threat:
+        clean = [c for c in cards if not (_HEARTS >> c & 1) and c != _QS]
+        if clean:
+            return max(clean, key=_rank)
+    if legal >> _QS & 1:
+        return _QS
+    for danger in (_AS, _KS):
+        if legal >> danger & 1:
+            return danger
+    hearts = [c for c in cards if c & 3 == 2]
+    if hearts:
+        return max(hearts)
+    return max(cards, key=_rank)
+
+
+class HeartsRuleAgent:
+    """Rule-based Hearts: passes danger and short suits, ducks, manages Q♠ and
+    defends against a moon shot. Deterministic: the same observation gives the
+    same action."""
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """The rule's choice among ``legal_actions``."""
+        if not legal_actions:
+            raise IllegalActionError("no legal action to choose from")
+        if legal_actions[0].kind == "pass":
+            return _next_pass(observation)
+        legal = 0
+        for a in legal_actions:
+            legal |= 1 << PLAY_INDEX[a.text]
+        return Action(f"play {NAMES[_rule_play(observation, legal)]}")
+
+
+class HeartsSearchAgent:
+    """Determinized search: samples ``worlds`` deals consistent with the play so
+    far (shown voids, the cards this seat passed) and plays each candidate card
+    out in Rust with a heuristic policy (``epsilon`` random moves); picks the card
+    with the best average ``mean points - own points``. Passes like the rule agent."""
+
+    def __init__(self, seed: int | None = None, worlds: int = 100, epsilon: float = 0.1) -> None:
+        self._rng = random.Random(seed)
+        self.worlds = worlds
+        self.epsilon = epsilon
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """The searched choice among ``legal_actions``."""
+        if not legal_actions:
+            raise IllegalActionError("no legal action to choose from")
+        if legal_actions[0].kind == "pass":
+            return _next_pass(observation)
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        view = TrickView.from_observation(observation)
+        known = [0, 0, 0, 0]
+        offset = dict(PASS_DIRECTIONS)[observation["pass_direction"]]
+        if offset and observation["passed"]:
+            receiver = (view.seat + offset) % 4
+            known[receiver] = mask_of_names(observation["passed"]) & ~view.played
+        known, unknown, sizes = view.hidden(known)
+        candidates = [PLAY_INDEX[a.text] for a in legal_actions]
+        values = hearts_search(
+            view.seat,
+            known,
+            unknown,
+            sizes,
+            view.voids,
+            view.leader,
+            view.trick,
+            view.won_cards,
+            observation["hearts_broken"],
+            view.tricks_played,
+            candidates,
+            self.worlds,
+            self._rng.getrandbits(64),
+            self.epsilon,
+        )
+        best = max(range(len(values)), key=lambda i: values[i])
+        return legal_actions[best]

@@ -1,0 +1,166 @@
+"""Spades agents: a rule-based player (bids from hand strength, nil when the hand
+is safely low, wins cheaply while the contract needs tricks, ducks to protect a
+nil or avoid bags) and a search player that samples hidden hands consistent with
+the play so far and scores each card by fast Rust playouts. Both read only their
+observation."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from cardkit._core import spades_search
+from cardkit.api import Action, Observation
+from cardkit.errors import IllegalActionError
+from cardkit.games._tricks import NAMES, PLAY_INDEX, bits
+from cardkit.games.spades import BID_ACTIONS
+
+from ._trickview import TrickView, mask_of_names
+
+__all__ = ["SpadesRuleAgent", "SpadesSearchAgent", "rule_bid"]
+
+
+def _rank(card: int) -> int:
+    return card >> 2
+
+
+def rule_bid(hand_names: list[str], partner_bid: int | None) -> int:
+    """A bid from hand strength: side aces and guarded kings, top spades and long
+    spades, ruffs from short side suits; nil when the hand is safely low."""
+    hand = mask_of_names(hand_names)
+    spades = [c for c in bits(hand) if c & 3 == 3]
+    tricks = 0.0
+    for suit in range(3):
+        cards = [c for c in bits(hand) if c & 3 == suit]
+        ranks = {_rank(c) for c in cards}
+        if 12 in ranks:
+            tricks += 1.0 if len(cards) <= 5 else 0.7
+        if 11 in ranks and len(cards) >= 2:
+            tricks += 0.8 if len(cards) <= 4 else 0.4
+        if len(cards) <= 1 and len(spades) >= 3:
+            tricks += 0.7 * (2 - len(cards)) / 2 + 0.3
+    spade_ranks = sorted((_rank(c) for c in spades), reverse=True)
+    for i, r in enumerate(spade_ranks):
+        if r >= 12 - i or i >= 3:
+            tricks += 1.0
+        elif r >= 9:
+            tricks += 0.5
+    high = [c for c in bits(hand) if _rank(c) >= 11]
+    top_spade = spade_ranks[0] if spade_ranks else -1
+    # Nil: nothing high, no spade above the ten and few spades, partner covering.
+    if tricks < 1.2 and not high and top_spade < 8 and len(spades) <= 3 and partner_bid != 0:
+        return 0
+    return max(1, min(13, round(tricks)))
+
+
+def _wants_tricks(obs: Observation, seat: int) -> bool:
+    bids = obs["bids"]
+    if bids[seat] == 0:
+        return False
+    partner = (seat + 2) % 4
+    contract = bids[seat] + (bids[partner] or 0)
+    have = obs["tricks_won"][seat] + (obs["tricks_won"][partner] if bids[partner] else 0)
+    return bool(have < contract)
+
+
+def _winner_pos(trick: list[int]) -> int:
+    best = 0
+    for pos in range(1, len(trick)):
+        c, top = trick[pos], trick[best]
+        if (c & 3 == top & 3 and c > top) or (c & 3 == 3 and top & 3 != 3):
+            best = pos
+    return best
+
+
+def _rule_play(obs: Observation, legal: int) -> int:
+    view = TrickView.from_observation(obs)
+    cards = bits(legal)
+    if len(cards) == 1:
+        return cards[0]
+    seat = view.seat
+    want = _wants_tricks(obs, seat)
+    partner = (seat + 2) % 4
+    partner_nil = obs["bids"][partner] == 0
+    if not view.trick:
+        side = [c for c in cards if c & 3 != 3] or cards
+        return max(side, key=_rank) if want else min(side, key=_rank)
+    pos = _winner_pos(view.trick)
+    winner_seat = (view.leader + pos) % 4
+    partner_winning = winner_seat == partner
+    winners = [c for c in cards if _winner_pos([*view.trick, c]) == len(view.trick)]
+    losers = [c for c in cards if c not in winners]
+    # Cover a nil partner who is winning the trick.
+    if partner_nil and partner_winning and winners:
+        return max(winners, key=lambda c: (c & 3 != 3, _rank(c)))
+    if want and not partner_winning and winners:
+        led = view.trick[0] & 3
+        same = [c for c in winners if c & 3 == led]
+        return min(same or winners)
+    if losers:
+        return max(losers, key=_rank) if not want else min(losers, key=_rank)
+    return min(cards, key=_rank)
+
+
+class SpadesRuleAgent:
+    """Rule-based Spades: strength bids and safe nils; wins cheaply while the
+    partnership needs tricks, covers a nil partner, ducks to avoid bags.
+    Deterministic: the same observation gives the same action."""
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """The rule's choice among ``legal_actions``."""
+        if not legal_actions:
+            raise IllegalActionError("no legal action to choose from")
+        if legal_actions[0].kind == "bid":
+            seat = observation["seat"]
+            bid = rule_bid(observation["hand"], observation["bids"][(seat + 2) % 4])
+            return BID_ACTIONS[bid]
+        legal = 0
+        for a in legal_actions:
+            legal |= 1 << PLAY_INDEX[a.text]
+        return Action(f"play {NAMES[_rule_play(observation, legal)]}")
+
+
+class SpadesSearchAgent:
+    """Determinized search: samples ``worlds`` deals consistent with the play so
+    far (shown voids) and plays each candidate card out in Rust with a heuristic
+    policy (``epsilon`` random moves); picks the card with the best average deal
+    score difference for its partnership (bags included). Bids like the rule agent."""
+
+    def __init__(self, seed: int | None = None, worlds: int = 100, epsilon: float = 0.1) -> None:
+        self._rng = random.Random(seed)
+        self.worlds = worlds
+        self.epsilon = epsilon
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """The searched choice among ``legal_actions``."""
+        if not legal_actions:
+            raise IllegalActionError("no legal action to choose from")
+        if legal_actions[0].kind == "bid":
+            seat = observation["seat"]
+            return BID_ACTIONS[rule_bid(observation["hand"], observation["bids"][(seat + 2) % 4])]
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        view = TrickView.from_observation(observation)
+        known, unknown, sizes = view.hidden([0, 0, 0, 0])
+        candidates = [PLAY_INDEX[a.text] for a in legal_actions]
+        played = view.played & ~sum(1 << c for c in view.trick)
+        values = spades_search(
+            view.seat,
+            known,
+            unknown,
+            sizes,
+            view.voids,
+            view.leader,
+            view.trick,
+            played,
+            observation["bids"],
+            view.tricks_won,
+            observation["bags"],
+            observation["spades_broken"],
+            candidates,
+            self.worlds,
+            self._rng.getrandbits(64),
+            self.epsilon,
+        )
+        best = max(range(len(values)), key=lambda i: values[i])
+        return legal_actions[best]

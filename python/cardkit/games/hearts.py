@@ -1,0 +1,459 @@
+"""Hearts: four players, thirteen cards each, avoid hearts and the queen of spades.
+
+Rules as in the seed text (see ``docs/hearts.md``): pass three cards left, right,
+across, then hold, in a cycle of four deals; the holder of 2♣ leads it; follow
+suit if possible, otherwise discard; the highest card of the led suit wins and
+leads next. On the first trick nobody may discard a heart or Q♠ while holding a
+safe card. Hearts may not be led until a heart has been played (Q♠ does not break
+hearts) unless the leader holds only hearts. Each heart costs 1 and Q♠ 13; taking
+all 26 scores 0 for the shooter and 26 for each opponent. The match ends when
+anyone reaches ``target`` (100); the lowest total wins and equal lowest totals
+share the win. ``match=False`` plays one deal.
+
+Passing is simultaneous at a real table; here the seats choose their passes in
+turn (0, 1, 2, 3) and no observation shows another seat's choice until all four
+have passed and the cards are exchanged. ``legal_actions()`` offers the pass one
+card at a time (``pass 2c``, three times per seat, 13 choices instead of 286
+combinations); ``pass 2c 3d 4h`` passes all three at once.
+
+``returns()`` is zero-sum: each seat's mean penalty total minus its own total
+(for the match, or for the deal when ``match=False``), so lower penalties give a
+higher return and the returns add up to zero.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from cardkit._core import Card
+from cardkit.api import Action, Observation
+from cardkit.errors import IllegalActionError
+from cardkit.games._base import BaseGame, BaseState, check_int
+from cardkit.games._tricks import (
+    NAMES,
+    PLAY_ACTIONS,
+    PLAY_INDEX,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    bits,
+    card_index,
+    cards_of,
+    check_bool,
+    names_of,
+    play_actions,
+    trick_winner,
+)
+
+__all__ = ["PASS_DIRECTIONS", "PASS_ONE", "Hearts", "HeartsState", "penalty_points"]
+
+#: Pass direction of deal ``n`` is ``PASS_DIRECTIONS[n % 4]``: (name, seat offset).
+#: Seats sit clockwise, so the player to the left of seat ``s`` is ``s + 1``.
+PASS_DIRECTIONS: list[tuple[str, int]] = [("left", 1), ("right", 3), ("across", 2), ("hold", 0)]
+
+_HEARTS = SUIT_MASKS[2]
+_TWO_OF_CLUBS = 0
+_QUEEN_OF_SPADES = 10 * 4 + 3
+_PENALTY = _HEARTS | (1 << _QUEEN_OF_SPADES)
+# Pass actions by the bitset of their three cards.
+_PASS_CACHE: dict[int, Action] = {}
+
+
+def penalty_points(mask: int) -> int:
+    """Penalty points of the cards in bitset ``mask``: 1 per heart, 13 for Q♠."""
+    return (mask & _HEARTS).bit_count() + (13 if mask >> _QUEEN_OF_SPADES & 1 else 0)
+
+
+def _pass_action(a: int, b: int, c: int) -> Action:
+    key = (1 << a) | (1 << b) | (1 << c)
+    action = _PASS_CACHE.get(key)
+    if action is None:
+        action = Action(f"pass {NAMES[a]} {NAMES[b]} {NAMES[c]}")
+        _PASS_CACHE[key] = action
+    return action
+
+
+#: ``pass <card>``: one card of a seat's pass, by card index.
+PASS_ONE: list[Action] = [Action(f"pass {n}") for n in NAMES]
+_PASS_ONE_INDEX: dict[str, int] = {a.text: i for i, a in enumerate(PASS_ONE)}
+
+
+class Hearts(BaseGame):
+    """Hearts for four players (``make("hearts", match=True, target=100)``)."""
+
+    name = "hearts"
+    zero_sum = True
+    deck_name = "standard52"
+
+    def __init__(self, match: bool = True, target: int = 100, passing: bool = True) -> None:
+        self.match = check_bool("match", match)
+        self.passing = check_bool("passing", passing)
+        self.target = check_int("target", target, 1, 10_000)
+        self.num_players = 4
+        self._parsed: dict[str, Action] = {}
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """``match`` (play to ``target``), ``target`` (100) and ``passing`` (the
+        left/right/across/hold cycle; ``False`` holds every deal)."""
+        return {"match": self.match, "target": self.target, "passing": self.passing}
+
+    def new_state(
+        self, seed: int | None = None, deal: str | Sequence[Any] | None = None
+    ) -> HeartsState:
+        """A new match (or deal); ``deal`` fixes the first cards dealt, 13 per seat in turn."""
+        return HeartsState(self, seed, deal)
+
+    def parse_action(self, text: Action | str) -> Action:
+        """Canonical ``pass 2c`` (one card of the pass), ``pass 2c 3d 4h`` (all three,
+        in index order) or ``play Qs``; a card alone means ``play`` it."""
+        if isinstance(text, Action):
+            return text
+        if not isinstance(text, str):
+            raise IllegalActionError(f"an action is a string or Action, got {text!r}")
+        cached = self._parsed.get(text)
+        if cached is not None:
+            return cached
+        words = text.split()
+        if not words:
+            raise IllegalActionError("an empty action: expected 'pass c c c' or 'play c'")
+        verb = words[0].lower()
+        if verb == "pass":
+            cards = sorted({card_index(w) for w in words[1:]})
+            if len(words) == 2:
+                action = PASS_ONE[cards[0]]
+            elif len(cards) == 3 and len(words) == 4:
+                action = _pass_action(cards[0], cards[1], cards[2])
+            else:
+                raise IllegalActionError(f"{text!r}: pass one card or three different cards")
+        elif verb == "play" and len(words) == 2:
+            action = PLAY_ACTIONS[card_index(words[1])]
+        elif len(words) == 1:
+            action = PLAY_ACTIONS[card_index(words[0])]
+        else:
+            raise IllegalActionError(f"{text!r}: expected 'pass c c c' or 'play c'")
+        if len(self._parsed) < 100_000:
+            self._parsed[text] = action
+        return action
+
+
+class HeartsState(BaseState):
+    """A Hearts match (or a single deal) in progress."""
+
+    _game: Hearts
+
+    def _start(self) -> None:
+        # Action texts kept alongside the base class's history so that to_json,
+        # called often on long matches, does not re-render every action.
+        self._history_texts: list[str] = []
+        self._scores = [0, 0, 0, 0]
+        self._deals: list[dict[str, Any]] = []
+        self._over = False
+        self._new_deal(0)
+
+    def _new_deal(self, number: int) -> None:
+        order = self.deck_order(number)
+        self._deal_number = number
+        self._hands = [0, 0, 0, 0]
+        for pos, card in enumerate(order):
+            self._hands[pos // 13] |= 1 << card.index
+        name, offset = PASS_DIRECTIONS[number % 4 if self._game.passing else 3]
+        self._direction = name
+        self._offset = offset
+        self._passing = offset != 0
+        # The cards each seat has picked to pass so far (hidden until the exchange).
+        self._chosen = [0, 0, 0, 0]
+        self._passed = [0, 0, 0, 0]
+        self._received = [0, 0, 0, 0]
+        self._trick: list[int] = []
+        self._tricks: list[tuple[int, tuple[int, ...], int]] = []
+        self._taken = [0, 0, 0, 0]
+        self._broken = False
+        self._leader = self._two_of_clubs_holder()
+        self._legal_cache: tuple[int, list[Action]] | None = None
+
+    def _passer(self) -> int:
+        for seat in range(4):
+            if self._chosen[seat].bit_count() < 3:
+                return seat
+        return 0
+
+    def _two_of_clubs_holder(self) -> int:
+        for seat in range(4):
+            if self._hands[seat] & 1:
+                return seat
+        return 0
+
+    # -- state ------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to pass (seats pass in turn 0..3) or to play; ``None`` when over."""
+        if self._over:
+            return None
+        if self._passing:
+            return self._passer()
+        return (self._leader + len(self._trick)) % 4
+
+    @property
+    def is_terminal(self) -> bool:
+        """True once the match (or the single deal) is over."""
+        return self._over
+
+    @property
+    def phase(self) -> str:
+        """``"pass"``, ``"play"`` or ``"over"``."""
+        if self._over:
+            return "over"
+        return "pass" if self._passing else "play"
+
+    def legal_plays(self) -> int:
+        """Bitset of the cards the seat to act may play (0 while passing or over)."""
+        if self._over or self._passing:
+            return 0
+        seat = (self._leader + len(self._trick)) % 4
+        hand = self._hands[seat]
+        if not self._trick:
+            if not self._tricks and hand & 1:
+                return 1 << _TWO_OF_CLUBS
+            if not self._broken and hand & ~_HEARTS:
+                return hand & ~_HEARTS
+            return hand
+        follow = hand & SUIT_MASKS[self._trick[0] & 3]
+        if follow:
+            return follow
+        if not self._tricks and hand & ~_PENALTY:
+            return hand & ~_PENALTY
+        return hand
+
+    def legal_actions(self) -> list[Action]:
+        """``pass <card>`` for each card in hand while passing, else the playable cards."""
+        if self._over:
+            return []
+        if self._passing:
+            return [PASS_ONE[c] for c in bits(self._hands[self._passer()])]
+        mask = self.legal_plays()
+        cache = self._legal_cache
+        if cache is not None and cache[0] == mask:
+            return list(cache[1])
+        actions = play_actions(mask)
+        self._legal_cache = (mask, actions)
+        return list(actions)
+
+    def illegal_reason(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now, or ``None``."""
+        if self._passing:
+            words = action.args
+            seat = self._passer()
+            if action.kind != "pass" or len(words) not in (1, 3):
+                return f"seat {seat} must pass cards before play starts"
+            cards = {card_index(w) for w in words}
+            if len(cards) != len(words):
+                return f"{action}: a pass names three different cards"
+            missing = [NAMES[c] for c in sorted(cards) if not self._hands[seat] >> c & 1]
+            if missing:
+                return f"seat {seat} does not hold {' '.join(missing)}"
+            if len(words) == 3 and self._chosen[seat]:
+                return f"seat {seat} has begun its pass: pass the rest one card at a time"
+            return None
+        card = PLAY_INDEX.get(action.text)
+        if card is not None:
+            if self.legal_plays() >> card & 1:
+                return None
+            return self._play_reason(card)
+        return f"{action} is not a play: this deal has no pass now"
+
+    def _play_reason(self, card: int) -> str:
+        seat = (self._leader + len(self._trick)) % 4
+        hand = self._hands[seat]
+        name = NAMES[card]
+        if not hand >> card & 1:
+            return f"seat {seat} does not hold {name}"
+        if not self._trick:
+            if not self._tricks and hand & 1:
+                return "the holder of 2c leads it to the first trick"
+            return f"hearts are not broken: {name} cannot lead while other suits remain"
+        suit = self._trick[0] & 3
+        if hand & SUIT_MASKS[suit]:
+            return f"{name} does not follow {SUIT_NAMES[suit]}, which seat {seat} holds"
+        return f"no heart or Qs on the first trick while a safe card remains ({name})"
+
+    def _apply(self, action: Action) -> None:
+        self._history_texts.append(action.text)
+        if self._passing:
+            seat = self._passer()
+            one = _PASS_ONE_INDEX.get(action.text)
+            if one is not None:
+                chosen = 1 << one
+            else:
+                chosen = 0
+                for w in action.args:
+                    chosen |= 1 << card_index(w)
+            self._chosen[seat] |= chosen
+            self._hands[seat] &= ~chosen
+            if all(c.bit_count() == 3 for c in self._chosen):
+                self._exchange()
+            return
+        seat = (self._leader + len(self._trick)) % 4
+        card = PLAY_INDEX[action.text]
+        self._hands[seat] &= ~(1 << card)
+        if card & 3 == 2:
+            self._broken = True
+        self._trick.append(card)
+        if len(self._trick) == 4:
+            winner = (self._leader + trick_winner(self._trick, None)) % 4
+            for c in self._trick:
+                self._taken[winner] |= 1 << c
+            self._tricks.append((self._leader, tuple(self._trick), winner))
+            self._trick = []
+            self._leader = winner
+            if len(self._tricks) == 13:
+                self._end_deal()
+
+    def _exchange(self) -> None:
+        for seat in range(4):
+            chosen = self._chosen[seat]
+            receiver = (seat + self._offset) % 4
+            self._passed[seat] = chosen
+            self._received[receiver] = chosen
+            self._hands[receiver] |= chosen
+        self._chosen = [0, 0, 0, 0]
+        self._passing = False
+        self._leader = self._two_of_clubs_holder()
+
+    def _deal_points(self) -> list[int]:
+        points = [penalty_points(t) for t in self._taken]
+        if 26 in points:
+            shooter = points.index(26)
+            return [0 if s == shooter else 26 for s in range(4)]
+        return points
+
+    def _end_deal(self) -> None:
+        points = self._deal_points()
+        taken = [penalty_points(t) for t in self._taken]
+        shooter = taken.index(26) if 26 in taken else None
+        for seat in range(4):
+            self._scores[seat] += points[seat]
+        self._deals.append(
+            {
+                "deal": self._deal_number,
+                "pass": self._direction,
+                "taken": taken,
+                "shot_the_moon": shooter,
+                "points": points,
+                "totals": list(self._scores),
+            }
+        )
+        if not self._game.match or max(self._scores) >= self._game.target:
+            self._over = True
+        else:
+            self._new_deal(self._deal_number + 1)
+
+    # -- results and views ------------------------------------------------------
+
+    @property
+    def scores(self) -> list[int]:
+        """Penalty totals of the match so far (completed deals)."""
+        return list(self._scores)
+
+    def winners(self) -> list[int]:
+        """The seats with the lowest total once the game is over (ties share), else []."""
+        if not self._over:
+            return []
+        low = min(self._scores)
+        return [s for s in range(4) if self._scores[s] == low]
+
+    def returns(self) -> list[float]:
+        """Mean penalty total minus each seat's own (zero-sum); zeros until the end."""
+        if not self._over:
+            return [0.0, 0.0, 0.0, 0.0]
+        mean = sum(self._scores) / 4
+        return [mean - s for s in self._scores]
+
+    def observation(self, seat: int) -> Observation:
+        """Own hand and pass, received cards, the trick, every completed trick and scores."""
+        seat = self.check_seat(seat)
+        return {
+            "game": "hearts",
+            "seat": seat,
+            "phase": self.phase,
+            "deal": self._deal_number,
+            "pass_direction": self._direction,
+            "hand": names_of(self._hands[seat]),
+            "my_pass": names_of(self._chosen[seat]),
+            "passes_chosen": [c.bit_count() == 3 for c in self._chosen],
+            "passed": names_of(self._passed[seat]),
+            "received": names_of(self._received[seat]),
+            "leader": self._leader,
+            "trick": [NAMES[c] for c in self._trick],
+            # Completed tricks as parallel lists: compact for the many observations
+            # a match produces.
+            "tricks": [[NAMES[c] for c in t[1]] for t in self._tricks],
+            "trick_leaders": [t[0] for t in self._tricks],
+            "trick_winners": [t[2] for t in self._tricks],
+            "hearts_broken": self._broken,
+            "taken_points": [penalty_points(t) for t in self._taken],
+            "scores": list(self._scores),
+            "target": self._game.target,
+            "to_act": self.current_player,
+        }
+
+    def private_cards(self, seat: int) -> list[Card]:
+        """Cards only ``seat`` knows: its hand (and pending pass) without the cards it
+        was passed, which their passer knows."""
+        seat = self.check_seat(seat)
+        own = self._hands[seat] | self._chosen[seat]
+        return cards_of(own & ~self._received[seat])
+
+    def zones(self) -> dict[str, list[Card]]:
+        """Hands, pending passes, the current trick and each seat's won cards."""
+        zones: dict[str, list[Card]] = {}
+        for seat in range(4):
+            zones[f"hand{seat}"] = cards_of(self._hands[seat])
+            zones[f"passing{seat}"] = cards_of(self._chosen[seat])
+            zones[f"taken{seat}"] = cards_of(self._taken[seat])
+        zones["trick"] = cards_of(sum(1 << c for c in self._trick))
+        return zones
+
+    def score_breakdown(self) -> dict[str, Any]:
+        """Each finished deal (pass, penalties taken, moon, points, totals) and the match."""
+        return {
+            "deals": [dict(d) for d in self._deals],
+            "current_deal": {
+                "deal": self._deal_number,
+                "taken": [penalty_points(t) for t in self._taken],
+            },
+            "totals": list(self._scores),
+            "winners": self.winners(),
+            "returns": self.returns(),
+        }
+
+    def to_json(self) -> str:
+        """Seed, fixed deal, options and actions: enough to rebuild this exact state."""
+        return json.dumps(
+            {
+                "game": self._game.name,
+                "options": self._game.options,
+                "seed": self._seed,
+                "deal": self._deal,
+                "history": self._history_texts,
+            }
+        )
+
+    def clone(self) -> HeartsState:
+        """A cheap independent copy (ints and tuples are shared, lists copied)."""
+        new = object.__new__(HeartsState)
+        new.__dict__.update(self.__dict__)
+        new._history = list(self._history)
+        new._history_texts = list(self._history_texts)
+        new._scores = list(self._scores)
+        new._deals = list(self._deals)
+        new._hands = list(self._hands)
+        new._chosen = list(self._chosen)
+        new._passed = list(self._passed)
+        new._received = list(self._received)
+        new._trick = list(self._trick)
+        new._tricks = list(self._tricks)
+        new._taken = list(self._taken)
+        return new

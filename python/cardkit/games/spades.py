@@ -1,0 +1,407 @@
+"""Spades: four players in two partnerships (seats 0 and 2 against 1 and 3).
+
+Rules as in the seed text (see ``docs/spades.md``): thirteen cards each; each
+player bids 0-13 in turn; nonzero partner bids add into the partnership contract
+and a zero bid is nil. Follow suit if possible, otherwise play anything; the
+highest spade wins, else the highest card of the led suit, and the winner leads
+next; spades may not be led before one has been played unless the leader holds
+only spades. A made contract scores 10 per bid trick plus 1 per overtrick (bag); a
+failed one loses 10 per bid trick; each 10 accumulated bags cost 100; nil scores
++100 if its bidder takes no trick and -100 otherwise, and a failed nil's tricks add
+bags but do not count toward the partner's contract. No blind nil, no jokers. The
+first team to ``target`` (500) with the higher score wins; an equal score continues.
+
+Where the seed is silent (rule options): ``dealer`` deals first (default 3, so
+seat 0, on the dealer's left, bids and leads first), the deal passes clockwise
+(``rotate_dealer``), ``first_lead`` is the player on the dealer's left (or the
+holder of 2♣, who leads it), and ``lose_at`` (-200) ends the match when a team
+falls to it, the higher score winning, so that hopeless matches end.
+
+``returns()``: each seat's team score minus the other team's (the match totals,
+or the deal's points when ``match=False``), so returns are zero-sum.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cardkit._core import Card
+from cardkit.api import Action, Observation
+from cardkit.errors import IllegalActionError
+from cardkit.games._base import BaseGame, BaseState, check_choice, check_int
+from cardkit.games._tricks import (
+    NAMES,
+    PLAY_ACTIONS,
+    PLAY_INDEX,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    card_index,
+    cards_of,
+    check_bool,
+    names_of,
+    play_actions,
+    trick_winner,
+)
+
+__all__ = ["BID_ACTIONS", "Spades", "SpadesState", "team_score"]
+
+_SPADES = SUIT_MASKS[3]
+#: ``bid 0`` (nil) .. ``bid 13``.
+BID_ACTIONS: list[Action] = [Action(f"bid {n}") for n in range(14)]
+_BID_INDEX: dict[str, int] = {a.text: n for n, a in enumerate(BID_ACTIONS)}
+_FIRST_LEADS = ("left_of_dealer", "two_of_clubs")
+
+
+def team_score(bids: Sequence[int], tricks: Sequence[int], bags_before: int) -> dict[str, Any]:
+    """One partnership's deal: contract, nils, bags and points, bag penalties included.
+
+    The nonzero bids form the contract, made by the tricks of the non-nil players
+    (10 per bid trick, 1 per overtrick, which is a bag) or failed (-10 per bid
+    trick). A nil scores +100 when its bidder took no trick, else -100 and its
+    tricks are bags (1 point each) that do not count toward the contract. Every 10
+    accumulated bags cost 100.
+    """
+    contract = sum(b for b in bids if b)
+    toward = sum(t for b, t in zip(bids, tricks, strict=True) if b)
+    nil_points = 0
+    bags = 0
+    for b, t in zip(bids, tricks, strict=True):
+        if b == 0:
+            nil_points += 100 if t == 0 else -100
+            if t:
+                bags += t
+    made = toward >= contract
+    contract_points = 0
+    if contract:
+        contract_points = 10 * contract if made else -10 * contract
+        if made:
+            bags += toward - contract
+    total_bags = bags_before + bags
+    penalties = total_bags // 10
+    return {
+        "contract": contract,
+        "tricks_toward_contract": toward,
+        "made": made if contract else None,
+        "contract_points": contract_points,
+        "nil_points": nil_points,
+        "bags": bags,
+        "bag_penalty": -100 * penalties,
+        "bags_after": total_bags - 10 * penalties,
+        "points": contract_points + nil_points + bags - 100 * penalties,
+    }
+
+
+class Spades(BaseGame):
+    """Partnership Spades (``make("spades", match=True, target=500, ...)``)."""
+
+    name = "spades"
+    zero_sum = True
+    deck_name = "standard52"
+
+    def __init__(
+        self,
+        match: bool = True,
+        target: int = 500,
+        lose_at: int | None = -200,
+        dealer: int = 3,
+        rotate_dealer: bool = True,
+        first_lead: str = "left_of_dealer",
+    ) -> None:
+        self.match = check_bool("match", match)
+        self.target = check_int("target", target, 1, 100_000)
+        self.lose_at = None if lose_at is None else check_int("lose_at", lose_at, -100_000, -1)
+        self.dealer = check_int("dealer", dealer, 0, 3)
+        self.rotate_dealer = check_bool("rotate_dealer", rotate_dealer)
+        self.first_lead = check_choice("first_lead", first_lead, _FIRST_LEADS)
+        self.num_players = 4
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The rule options as ``make`` accepts them."""
+        return {
+            "match": self.match,
+            "target": self.target,
+            "lose_at": self.lose_at,
+            "dealer": self.dealer,
+            "rotate_dealer": self.rotate_dealer,
+            "first_lead": self.first_lead,
+        }
+
+    def new_state(
+        self, seed: int | None = None, deal: str | Sequence[Any] | None = None
+    ) -> SpadesState:
+        """A new match (or deal); ``deal`` fixes the first cards dealt, 13 per seat in turn."""
+        return SpadesState(self, seed, deal)
+
+    def parse_action(self, text: Action | str) -> Action:
+        """Canonical ``bid 4`` (``bid nil`` and ``nil`` mean ``bid 0``) or ``play As``;
+        a card alone means ``play`` it."""
+        if isinstance(text, Action):
+            return text
+        if not isinstance(text, str):
+            raise IllegalActionError(f"an action is a string or Action, got {text!r}")
+        words = text.lower().split()
+        if not words:
+            raise IllegalActionError("an empty action: expected 'bid n' or 'play c'")
+        if words in (["nil"], ["bid", "nil"]):
+            return BID_ACTIONS[0]
+        if words[0] == "bid" and len(words) == 2:
+            if words[1].isdigit() and int(words[1]) <= 13:
+                return BID_ACTIONS[int(words[1])]
+            raise IllegalActionError(f"{text!r}: a bid is 0..13 or nil")
+        if words[0] == "play" and len(words) == 2:
+            return PLAY_ACTIONS[card_index(text.split()[1])]
+        if len(words) == 1:
+            return PLAY_ACTIONS[card_index(text.split()[0])]
+        raise IllegalActionError(f"{text!r}: expected 'bid n' or 'play c'")
+
+
+class SpadesState(BaseState):
+    """A Spades match (or a single deal) in progress."""
+
+    _game: Spades
+
+    def _start(self) -> None:
+        self._scores = [0, 0]
+        self._bags = [0, 0]
+        self._deals: list[dict[str, Any]] = []
+        self._over = False
+        self._new_deal(0, self._game.dealer)
+
+    def _new_deal(self, number: int, dealer: int) -> None:
+        order = self.deck_order(number)
+        self._deal_number = number
+        self._dealer = dealer
+        self._hands = [0, 0, 0, 0]
+        for pos, card in enumerate(order):
+            self._hands[pos // 13] |= 1 << card.index
+        self._bids: list[int | None] = [None, None, None, None]
+        self._bidder = (dealer + 1) % 4
+        self._trick: list[int] = []
+        self._tricks: list[tuple[int, tuple[int, ...], int]] = []
+        self._won = [0, 0, 0, 0]
+        self._broken = False
+        self._leader = (dealer + 1) % 4
+        self._must_lead_two_of_clubs = False
+        if self._game.first_lead == "two_of_clubs":
+            self._leader = next(s for s in range(4) if self._hands[s] & 1)
+            self._must_lead_two_of_clubs = True
+
+    # -- state ------------------------------------------------------------------
+
+    @property
+    def bidding(self) -> bool:
+        """True while bids are still being made."""
+        return not self._over and None in self._bids
+
+    @property
+    def phase(self) -> str:
+        """``"bid"``, ``"play"`` or ``"over"``."""
+        if self._over:
+            return "over"
+        return "bid" if None in self._bids else "play"
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to bid or play; ``None`` when over."""
+        if self._over:
+            return None
+        if None in self._bids:
+            return self._bidder
+        return (self._leader + len(self._trick)) % 4
+
+    @property
+    def is_terminal(self) -> bool:
+        """True once the match (or the single deal) is over."""
+        return self._over
+
+    def legal_plays(self) -> int:
+        """Bitset of the cards the seat to act may play (0 while bidding or over)."""
+        if self._over or None in self._bids:
+            return 0
+        hand = self._hands[(self._leader + len(self._trick)) % 4]
+        if self._trick:
+            follow = hand & SUIT_MASKS[self._trick[0] & 3]
+            return follow or hand
+        if self._must_lead_two_of_clubs and hand & 1:
+            return 1
+        if not self._broken and hand & ~_SPADES:
+            return hand & ~_SPADES
+        return hand
+
+    def legal_actions(self) -> list[Action]:
+        """``bid 0`` .. ``bid 13`` while bidding, else the playable cards."""
+        if self._over:
+            return []
+        if None in self._bids:
+            return list(BID_ACTIONS)
+        return play_actions(self.legal_plays())
+
+    def illegal_reason(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now, or ``None``."""
+        if None in self._bids:
+            if action.text in _BID_INDEX:
+                return None
+            return f"seat {self._bidder} must bid 0..13 before play starts"
+        card = PLAY_INDEX.get(action.text)
+        if card is None:
+            return f"{action} is not a play: the bidding is over"
+        if self.legal_plays() >> card & 1:
+            return None
+        seat = (self._leader + len(self._trick)) % 4
+        hand = self._hands[seat]
+        name = NAMES[card]
+        if not hand >> card & 1:
+            return f"seat {seat} does not hold {name}"
+        if self._trick:
+            suit = self._trick[0] & 3
+            return f"{name} does not follow {SUIT_NAMES[suit]}, which seat {seat} holds"
+        if self._must_lead_two_of_clubs:
+            return "the holder of 2c leads it to the first trick"
+        return f"spades are not broken: {name} cannot lead while other suits remain"
+
+    def _apply(self, action: Action) -> None:
+        if None in self._bids:
+            self._bids[self._bidder] = _BID_INDEX[action.text]
+            self._bidder = (self._bidder + 1) % 4
+            return
+        seat = (self._leader + len(self._trick)) % 4
+        card = PLAY_INDEX[action.text]
+        self._hands[seat] &= ~(1 << card)
+        self._must_lead_two_of_clubs = False
+        if card & 3 == 3:
+            self._broken = True
+        self._trick.append(card)
+        if len(self._trick) == 4:
+            winner = (self._leader + trick_winner(self._trick, 3)) % 4
+            self._won[winner] += 1
+            self._tricks.append((self._leader, tuple(self._trick), winner))
+            self._trick = []
+            self._leader = winner
+            if len(self._tricks) == 13:
+                self._end_deal()
+
+    def _end_deal(self) -> None:
+        bids = [b or 0 for b in self._bids]
+        teams = []
+        for team in (0, 1):
+            result = team_score(
+                [bids[team], bids[team + 2]],
+                [self._won[team], self._won[team + 2]],
+                self._bags[team],
+            )
+            self._scores[team] += result["points"]
+            self._bags[team] = result["bags_after"]
+            teams.append(result)
+        self._deals.append(
+            {
+                "deal": self._deal_number,
+                "dealer": self._dealer,
+                "bids": bids,
+                "tricks": list(self._won),
+                "teams": teams,
+                "totals": list(self._scores),
+            }
+        )
+        a, b = self._scores
+        game = self._game
+        reached = max(a, b) >= game.target
+        sunk = game.lose_at is not None and min(a, b) <= game.lose_at
+        if not game.match or (a != b and (reached or sunk)):
+            self._over = True
+            return
+        dealer = (self._dealer + 1) % 4 if game.rotate_dealer else self._dealer
+        self._new_deal(self._deal_number + 1, dealer)
+
+    # -- results and views ------------------------------------------------------
+
+    @property
+    def scores(self) -> list[int]:
+        """Match totals of the partnerships (seats 0+2, seats 1+3)."""
+        return list(self._scores)
+
+    @property
+    def bags(self) -> list[int]:
+        """Accumulated bags of each partnership (below 10)."""
+        return list(self._bags)
+
+    def winning_team(self) -> int | None:
+        """0 (seats 0 and 2) or 1 (seats 1 and 3) once over; ``None`` before or on a
+        tied single deal."""
+        if not self._over or self._scores[0] == self._scores[1]:
+            return None
+        return 0 if self._scores[0] > self._scores[1] else 1
+
+    def returns(self) -> list[float]:
+        """Own team's score minus the other team's per seat; zeros until the end."""
+        if not self._over:
+            return [0.0, 0.0, 0.0, 0.0]
+        d = float(self._scores[0] - self._scores[1])
+        return [d, -d, d, -d]
+
+    def observation(self, seat: int) -> Observation:
+        """Own hand, bids, the trick, every completed trick, tricks won and scores."""
+        seat = self.check_seat(seat)
+        bids = self._bids
+        return {
+            "game": "spades",
+            "seat": seat,
+            "phase": self.phase,
+            "deal": self._deal_number,
+            "dealer": self._dealer,
+            "hand": names_of(self._hands[seat]),
+            "bids": list(bids),
+            "contracts": [sum(b or 0 for b in (bids[t], bids[t + 2])) for t in (0, 1)],
+            "leader": self._leader,
+            "trick": [NAMES[c] for c in self._trick],
+            # Completed tricks as parallel lists: compact for the many observations
+            # a match produces.
+            "tricks": [[NAMES[c] for c in t[1]] for t in self._tricks],
+            "trick_leaders": [t[0] for t in self._tricks],
+            "trick_winners": [t[2] for t in self._tricks],
+            "tricks_won": list(self._won),
+            "spades_broken": self._broken,
+            "scores": list(self._scores),
+            "bags": list(self._bags),
+            "target": self._game.target,
+            "to_act": self.current_player,
+        }
+
+    def private_cards(self, seat: int) -> list[Card]:
+        """The seat's hand."""
+        return cards_of(self._hands[self.check_seat(seat)])
+
+    def zones(self) -> dict[str, list[Card]]:
+        """Hands, the current trick and the played tricks."""
+        zones: dict[str, list[Card]] = {}
+        for seat in range(4):
+            zones[f"hand{seat}"] = cards_of(self._hands[seat])
+        zones["trick"] = cards_of(sum(1 << c for c in self._trick))
+        zones["played"] = cards_of(sum(1 << c for t in self._tricks for c in t[1]))
+        return zones
+
+    def score_breakdown(self) -> dict[str, Any]:
+        """Every finished deal (bids, tricks, each team's contract, nils, bags) and totals."""
+        return {
+            "deals": list(self._deals),
+            "totals": list(self._scores),
+            "bags": list(self._bags),
+            "winning_team": self.winning_team(),
+            "returns": self.returns(),
+        }
+
+    def clone(self) -> SpadesState:
+        """A cheap independent copy (ints and tuples are shared, lists copied)."""
+        new = object.__new__(SpadesState)
+        new.__dict__.update(self.__dict__)
+        new._history = list(self._history)
+        new._scores = list(self._scores)
+        new._bags = list(self._bags)
+        new._deals = list(self._deals)
+        new._hands = list(self._hands)
+        new._bids = list(self._bids)
+        new._trick = list(self._trick)
+        new._tricks = list(self._tricks)
+        new._won = list(self._won)
+        return new

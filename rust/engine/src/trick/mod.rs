@@ -1,0 +1,395 @@
+//! The trick-taking core: following suit, trick winners with or without a trump
+//! suit, and the machinery AI search needs (hidden-hand sampling consistent with
+//! the play so far, seeded playouts that evaluate candidate cards).
+//!
+//! Games plug in through [`TrickPlay`]; Hearts and Spades live in the submodules.
+//! Everything works on one 52-card pack held as a [`CardSet`] (bit = card index,
+//! `rank * 4 + suit`), aces high.
+
+pub mod hearts;
+pub mod spades;
+
+use crate::cards::Card;
+use crate::cardset::CardSet;
+use crate::rng::CardRng;
+
+/// Number of suits in the pack.
+pub const NUM_SUITS: usize = 4;
+
+/// Bits of every card of each suit (clubs, diamonds, hearts, spades).
+pub const SUIT_MASKS: [u64; NUM_SUITS] = [
+    0x1_1111_1111_1111,
+    0x2_2222_2222_2222,
+    0x4_4444_4444_4444,
+    0x8_8888_8888_8888,
+];
+
+/// Suit index of a ranked card (0..=3, clubs, diamonds, hearts, spades).
+#[inline]
+pub const fn suit_of(card: Card) -> u8 {
+    card.index() & 3
+}
+
+/// The cards of `suit` in `cards`.
+#[inline]
+pub const fn suit_cards(cards: CardSet, suit: u8) -> CardSet {
+    CardSet(cards.0 & SUIT_MASKS[suit as usize])
+}
+
+/// The cards a player holding `hand` may play to a trick whose led suit is `led`:
+/// cards of the led suit when they hold any, otherwise the whole hand. With no
+/// lead yet (`None`) every card is a follow; leading restrictions are game rules.
+#[inline]
+pub const fn legal_follows(hand: CardSet, led: Option<u8>) -> CardSet {
+    match led {
+        Some(suit) => {
+            let follow = suit_cards(hand, suit);
+            if follow.is_empty() {
+                hand
+            } else {
+                follow
+            }
+        }
+        None => hand,
+    }
+}
+
+/// Whether `card` beats `winning`, the card currently winning the trick.
+#[inline]
+const fn beats(card: Card, winning: Card, trump: Option<u8>) -> bool {
+    let (cs, ws) = (suit_of(card), suit_of(winning));
+    if cs == ws {
+        return card.index() > winning.index();
+    }
+    match trump {
+        // The winning card is of the led suit or a trump, so only a trump can
+        // beat it from another suit.
+        Some(t) => cs == t,
+        None => false,
+    }
+}
+
+/// The position (in play order) of the card that wins `cards`: the highest trump
+/// when `trump` is a suit and one was played, otherwise the highest card of the
+/// suit led. An empty trick has no winner and returns 0.
+pub fn trick_winner(cards: &[Card], trump: Option<u8>) -> usize {
+    let Some(first) = cards.first() else {
+        return 0;
+    };
+    debug_assert!(first.suit().is_some());
+    let mut best = 0;
+    for (i, &card) in cards.iter().enumerate().skip(1) {
+        if beats(card, cards[best], trump) {
+            best = i;
+        }
+    }
+    best
+}
+
+/// The `k`-th card (in index order) of a non-empty set, `k < set.len()`.
+#[inline]
+pub fn nth_card(set: CardSet, k: u32) -> Card {
+    let mut bits = set.0;
+    for _ in 0..k {
+        bits &= bits - 1;
+    }
+    Card::from_index_unchecked(bits.trailing_zeros() as u8)
+}
+
+/// A uniformly random card of a non-empty set.
+#[inline]
+pub fn random_card(set: CardSet, rng: &mut CardRng) -> Card {
+    nth_card(set, rng.below(u64::from(set.len())) as u32)
+}
+
+/// The lowest card of a non-empty set (lowest rank, then lowest suit).
+#[inline]
+pub fn lowest(set: CardSet) -> Card {
+    Card::from_index_unchecked(set.0.trailing_zeros() as u8)
+}
+
+/// The highest card of a non-empty set.
+#[inline]
+pub fn highest(set: CardSet) -> Card {
+    Card::from_index_unchecked(63 - set.0.leading_zeros() as u8)
+}
+
+/// A four-seat trick-taking deal that playouts can drive: the seat to act, its
+/// legal cards, playing one, a fast heuristic policy, and the end of the deal.
+pub trait TrickPlay: Clone {
+    /// The seat whose turn it is.
+    fn to_act(&self) -> usize;
+    /// The cards the seat to act may play now.
+    fn legal(&self) -> CardSet;
+    /// Play a card that [`TrickPlay::legal`] allowed.
+    fn play(&mut self, card: Card);
+    /// True once every card has been played.
+    fn is_over(&self) -> bool;
+    /// A cheap, sensible card for the seat to act (the playout policy).
+    fn heuristic(&self) -> Card;
+}
+
+/// What a playout uses to choose each card.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PlayoutPolicy {
+    /// Uniformly random legal cards.
+    Random,
+    /// The game's heuristic, replaced by a random legal card with this probability.
+    Heuristic(f64),
+}
+
+/// Play `deal` to its end with `policy`.
+pub fn playout<G: TrickPlay>(deal: &mut G, policy: PlayoutPolicy, rng: &mut CardRng) {
+    while !deal.is_over() {
+        let legal = deal.legal();
+        if legal.is_empty() {
+            // Only reachable from inconsistent hand-built deals: stop rather than
+            // invent a card.
+            break;
+        }
+        let card = match policy {
+            PlayoutPolicy::Random => random_card(legal, rng),
+            PlayoutPolicy::Heuristic(eps) => {
+                if eps > 0.0 && rng.unit() < eps {
+                    random_card(legal, rng)
+                } else {
+                    deal.heuristic()
+                }
+            }
+        };
+        deal.play(card);
+    }
+}
+
+/// What one seat knows about where the unseen cards are: used to sample full deals
+/// ("determinizations") consistent with the play so far.
+#[derive(Clone, Debug, Default)]
+pub struct HiddenHands {
+    /// Cards known to be in each seat's hand (its own hand, cards it passed to a seat).
+    pub known: [CardSet; 4],
+    /// Cards whose holder is unknown: to be spread over the seats.
+    pub unknown: CardSet,
+    /// How many cards each seat holds in total.
+    pub sizes: [u32; 4],
+    /// Suits each seat has shown out of (bit `s` set = void in suit `s`).
+    pub voids: [u8; 4],
+}
+
+impl HiddenHands {
+    /// A random assignment of the unknown cards to seats that respects every hand
+    /// size and shown void; hands that fit the sizes but ignore voids when the
+    /// constraints defeat 64 randomised attempts (only possible when the voids are
+    /// inconsistent with the sizes, as with hand-written inputs).
+    pub fn sample(&self, rng: &mut CardRng) -> [CardSet; 4] {
+        let need: [u32; 4] =
+            std::array::from_fn(|s| self.sizes[s].saturating_sub(self.known[s].len()));
+        for _ in 0..64 {
+            if let Some(hands) = self.try_sample(need, true, rng) {
+                return hands;
+            }
+        }
+        self.try_sample(need, false, rng).unwrap_or(self.known)
+    }
+
+    fn try_sample(
+        &self,
+        mut need: [u32; 4],
+        respect_voids: bool,
+        rng: &mut CardRng,
+    ) -> Option<[CardSet; 4]> {
+        let mut hands = self.known;
+        // Deal the suits with the fewest possible holders first so they do not run
+        // out of room.
+        let mut suits: [u8; 4] = [0, 1, 2, 3];
+        let holders = |s: u8| (0..4).filter(|&p| self.voids[p] & (1 << s) == 0).count();
+        if respect_voids {
+            suits.sort_by_key(|&s| holders(s));
+        }
+        for suit in suits {
+            let mut cards: Vec<Card> = suit_cards(self.unknown, suit).iter().collect();
+            rng.shuffle(&mut cards);
+            for card in cards {
+                let mut total = 0u64;
+                let mut weights = [0u64; 4];
+                for p in 0..4 {
+                    let open = !respect_voids || self.voids[p] & (1 << suit) == 0;
+                    if open {
+                        weights[p] = u64::from(need[p]);
+                        total += weights[p];
+                    }
+                }
+                if total == 0 {
+                    return None;
+                }
+                let mut pick = rng.below(total);
+                let mut seat = 0;
+                for (p, &w) in weights.iter().enumerate() {
+                    if pick < w {
+                        seat = p;
+                        break;
+                    }
+                    pick -= w;
+                }
+                hands[seat].insert(card);
+                need[seat] -= 1;
+            }
+        }
+        Some(hands)
+    }
+}
+
+/// Check that a search view can be played out: disjoint card sets of one pack,
+/// hand sizes that add up, and candidates from the searching seat's hand.
+pub fn check_view(
+    hidden: &HiddenHands,
+    seat: usize,
+    played: &[CardSet],
+    candidates: &[Card],
+) -> crate::error::Result<()> {
+    let bad = |why: String| Err(crate::error::EngineError::RuleOption(why));
+    if seat >= 4 {
+        return bad(format!("seat {seat} is not 0..3"));
+    }
+    let mut seen = hidden.unknown;
+    let mut total = hidden.unknown.len();
+    for (p, known) in hidden.known.iter().enumerate() {
+        if !seen.intersection(*known).is_empty() {
+            return bad(format!("seat {p}'s known cards overlap other cards"));
+        }
+        if known.len() > hidden.sizes[p] {
+            return bad(format!("seat {p} knows more cards than it holds"));
+        }
+        seen = seen.union(*known);
+        total += known.len();
+    }
+    for cards in played {
+        if !seen.intersection(*cards).is_empty() {
+            return bad("a played card is also in a hand".into());
+        }
+        seen = seen.union(*cards);
+    }
+    if seen.0 >> 52 != 0 {
+        return bad("cards must be of one 52-card pack".into());
+    }
+    if total != hidden.sizes.iter().sum::<u32>() {
+        return bad(format!(
+            "hand sizes {:?} do not add up to the {total} unplayed cards",
+            hidden.sizes
+        ));
+    }
+    if candidates.is_empty() || candidates.iter().any(|c| !hidden.known[seat].contains(*c)) {
+        return bad("candidates must be cards of the searching seat's hand".into());
+    }
+    Ok(())
+}
+
+/// Average value of each candidate card over `worlds` sampled deals: every world
+/// plays each candidate, then finishes the deal with `policy`; the same world and
+/// random stream serve every candidate so their differences are not noise.
+/// `build` turns sampled hands into a deal; `value` scores a finished deal.
+pub fn evaluate_candidates<G, B, V>(
+    candidates: &[Card],
+    worlds: u32,
+    seed: u64,
+    policy: PlayoutPolicy,
+    mut build: B,
+    value: V,
+) -> Vec<f64>
+where
+    G: TrickPlay,
+    B: FnMut(&mut CardRng) -> G,
+    V: Fn(&G) -> f64,
+{
+    let mut totals = vec![0.0; candidates.len()];
+    let mut rng = CardRng::new(seed);
+    for _ in 0..worlds {
+        let world = build(&mut rng);
+        let stream = rng.next_u64();
+        for (i, &card) in candidates.iter().enumerate() {
+            let mut deal = world.clone();
+            deal.play(card);
+            let mut play_rng = CardRng::new(stream);
+            playout(&mut deal, policy, &mut play_rng);
+            totals[i] += value(&deal);
+        }
+    }
+    let n = f64::from(worlds.max(1));
+    totals.iter().map(|t| t / n).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards(text: &str) -> Vec<Card> {
+        crate::cards::parse_cards(text).unwrap()
+    }
+
+    #[test]
+    fn highest_of_led_suit_wins_without_trump() {
+        // HRT-08, HRT-14, HRT-15, HRT-16: A♣ 3♣ 2♥ Q♠ -> A♣ wins; Q♠ is no trump.
+        assert_eq!(trick_winner(&cards("Ac 3c 2h Qs"), None), 0);
+        assert_eq!(trick_winner(&cards("3c Ac 2h Qs"), None), 1);
+        assert_eq!(trick_winner(&cards("5d 2s Kd 9d"), None), 2);
+    }
+
+    #[test]
+    fn trump_beats_led_suit() {
+        // SPD-06, SPD-11, SPD-12, SPD-13: A♥ 2♠ K♥ 3♥ -> the 2♠ wins as trump.
+        assert_eq!(trick_winner(&cards("Ah 2s Kh 3h"), Some(3)), 1);
+        assert_eq!(trick_winner(&cards("Ah 2s Ks 3h"), Some(3)), 2);
+        assert_eq!(trick_winner(&cards("4h 2d Kh 3c"), Some(3)), 2);
+        assert_eq!(trick_winner(&cards("As Ah Kh 3c"), Some(3)), 0);
+    }
+
+    #[test]
+    fn follow_suit_when_able() {
+        // HRT-07, SPD-04, SPD-05, SPD-14: follow the led suit if possible, else anything.
+        let hand = CardSet::from_cards(cards("2h 9h As Kd"));
+        assert_eq!(
+            legal_follows(hand, Some(2)),
+            CardSet::from_cards(cards("2h 9h"))
+        );
+        assert_eq!(legal_follows(hand, Some(0)), hand);
+        assert_eq!(legal_follows(hand, None), hand);
+    }
+
+    #[test]
+    fn sampling_respects_sizes_known_cards_and_voids() {
+        let mut rng = CardRng::new(3);
+        let all = CardSet((1u64 << 52) - 1);
+        let mine = CardSet::from_cards(cards("2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac"));
+        let passed = CardSet::from_cards(cards("Ah Kh Qh"));
+        let hidden = HiddenHands {
+            known: [mine, passed, CardSet::EMPTY, CardSet::EMPTY],
+            unknown: all.difference(mine).difference(passed),
+            sizes: [13, 13, 13, 13],
+            voids: [0, 0b0100, 0b0010, 0],
+        };
+        for _ in 0..200 {
+            let hands = hidden.sample(&mut rng);
+            let mut seen = CardSet::EMPTY;
+            for (p, h) in hands.iter().enumerate() {
+                assert_eq!(h.len(), 13);
+                assert!(seen.intersection(*h).is_empty());
+                seen = seen.union(*h);
+                for s in 0..4u8 {
+                    if hidden.voids[p] & (1 << s) != 0 {
+                        assert!(suit_cards(h.difference(hidden.known[p]), s).is_empty());
+                    }
+                }
+            }
+            assert!(passed.difference(hands[1]).is_empty());
+            assert_eq!(seen, all);
+        }
+    }
+
+    #[test]
+    fn nth_card_walks_the_set() {
+        let set = CardSet::from_cards(cards("2c Kd As"));
+        let got: Vec<String> = (0..3).map(|k| nth_card(set, k).to_string()).collect();
+        assert_eq!(got, ["2c", "Kd", "As"]);
+        assert_eq!(lowest(set).to_string(), "2c");
+        assert_eq!(highest(set).to_string(), "As");
+    }
+}

@@ -1,0 +1,208 @@
+"""Spades rules, clause by clause (SPD in the seeds' clauses.md), and its game flow."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+
+import cardkit
+from cardkit import IllegalActionError, RuleOptionError, games
+from cardkit._core import spades_team_score, trick_winner
+from cardkit.agents import RandomAgent
+from cardkit.games.spades import Spades, SpadesState, team_score
+
+# Seat 1 holds every spade and no heart: the seed's trick Ah 2s Kh 3h.
+EXAMPLE = [
+    "Ah Qh Jh Th 9h 2d 3d 4d 5d 6d 7d 8d 9d",
+    "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As",
+    "Kh 8h 7h 6h 5h Td Jd Qd Kd Ad 2c 3c 4c",
+    "3h 2h 4h 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac",
+]
+
+
+def one_deal(hands: list[str], **options: object) -> SpadesState:
+    return Spades(match=False, **options).new_state(seed=1, deal=" ".join(hands))  # type: ignore[arg-type]
+
+
+def bid_all(state: SpadesState, bids: list[int]) -> None:
+    for b in bids:
+        state.apply(f"bid {b}")
+
+
+@pytest.mark.rule("SPD-01")
+def test_partners_share_returns() -> None:
+    state = cardkit.play(games.make("spades"), [RandomAgent(i) for i in range(4)], seed=3)
+    r = state.returns()
+    assert r[0] == r[2] and r[1] == r[3] and r[0] == -r[1]
+
+
+@pytest.mark.rule("SPD-02", "SPD-03", "SPD-15")
+def test_bidding_in_order_and_contracts() -> None:
+    state = games.make("spades", dealer=1).new_state(seed=2)
+    assert state.current_player == 2
+    assert state.legal_actions() == [f"bid {n}" for n in range(14)]
+    assert len(state.observation(0)["hand"]) == 13
+    for seat, bid in zip((2, 3, 0, 1), ("bid 4", "nil", "bid 3", "bid 0"), strict=True):
+        assert state.current_player == seat
+        state.apply(bid)
+    obs = state.observation(0)
+    assert obs["bids"] == [3, 0, 4, 0]
+    assert obs["contracts"] == [7, 0]
+    # Left of the dealer leads.
+    assert state.current_player == 2
+    with pytest.raises(IllegalActionError):
+        games.make("spades").new_state(seed=1).apply("bid 14")
+
+
+@pytest.mark.rule("SPD-04", "SPD-05", "SPD-06", "SPD-11", "SPD-12", "SPD-13", "SPD-14")
+def test_worked_example_low_trump_wins() -> None:
+    state = one_deal(EXAMPLE)
+    bid_all(state, [3, 4, 3, 2])
+    state.apply("Ah")
+    # Seat 1 has no heart: any card, and its low spade trumps.
+    assert len(state.legal_actions()) == 13
+    state.apply("2s")
+    state.apply("Kh")
+    # Seat 3 holds hearts and must follow: no trump to avoid the suit.
+    assert all(a.args[0].endswith("h") for a in state.legal_actions())
+    with pytest.raises(IllegalActionError, match="does not follow"):
+        state.apply("5c")
+    state.apply("3h")
+    obs = state.observation(0)
+    assert obs["trick_winners"] == [1]
+    assert obs["tricks_won"] == [0, 1, 0, 0]
+    assert obs["spades_broken"] is True
+    assert state.current_player == 1
+    assert trick_winner(["Ah", "2s", "Kh", "3h"], trump="s") == 1
+
+
+@pytest.mark.rule("SPD-07")
+def test_spades_not_led_before_broken() -> None:
+    for seed in range(20):
+        s = games.make("spades").new_state(seed=seed)
+        bid_all(s, [3, 3, 3, 3])
+        hand = s.observation(0)["hand"]
+        legal = {a.args[0] for a in s.legal_actions()}
+        if any(not c.endswith("s") for c in hand):
+            assert legal == {c for c in hand if not c.endswith("s")}
+    swapped = [EXAMPLE[0].replace("9h", "2s"), EXAMPLE[1].replace("2s", "9h"), *EXAMPLE[2:]]
+    s2 = one_deal(swapped)
+    bid_all(s2, [3, 3, 3, 3])
+    before = s2.to_json()
+    with pytest.raises(IllegalActionError, match="spades are not broken"):
+        s2.apply("2s")
+    assert s2.to_json() == before
+    # A leader holding only spades may lead one.
+    s3 = one_deal([EXAMPLE[1], EXAMPLE[0], EXAMPLE[2], EXAMPLE[3]])
+    bid_all(s3, [3, 3, 3, 3])
+    assert len(s3.legal_actions()) == 13
+
+
+@pytest.mark.rule("SPD-08", "SPD-09", "SPD-16", "SPD-17", "SPD-18", "SPD-19")
+def test_contract_nil_and_bag_scoring() -> None:
+    assert team_score([3, 4], [4, 4], 0)["points"] == 71
+    assert team_score([3, 4], [3, 3], 0)["points"] == -70
+    nil_made = team_score([0, 4], [0, 5], 0)
+    assert nil_made["nil_points"] == 100 and nil_made["points"] == 141
+    failed = team_score([0, 4], [2, 3], 0)
+    assert failed["made"] is False and failed["bags"] == 2
+    assert failed["points"] == -100 - 40 + 2
+    # The failed nil's tricks are bags, not part of the contract.
+    assert team_score([0, 2], [3, 2], 0)["tricks_toward_contract"] == 2
+    assert team_score([0, 2], [3, 2], 0)["points"] == -100 + 20 + 3
+
+
+@pytest.mark.rule("SPD-09")
+def test_bags_crossing_ten_twice_in_one_deal() -> None:
+    result = team_score([1, 1], [6, 7], 9)
+    assert result["bags"] == 11
+    assert result["bag_penalty"] == -200
+    assert result["bags_after"] == 0
+    assert result["points"] == 20 + 11 - 200
+
+
+@pytest.mark.rule("SPD-08", "SPD-09", "SPD-16", "SPD-19")
+def test_python_and_rust_scoring_agree() -> None:
+    for b0, b1 in itertools.product(range(0, 14, 3), range(0, 14, 2)):
+        for t0 in range(14):
+            for t1 in range(14 - t0):
+                for bags in (0, 5, 9):
+                    py = team_score([b0, b1], [t0, t1], bags)
+                    assert spades_team_score([b0, b1], [t0, t1], bags) == (
+                        py["points"],
+                        py["bags_after"],
+                    )
+
+
+@pytest.mark.rule("SPD-10")
+def test_match_to_500_and_equal_scores_continue() -> None:
+    state = games.make("spades").new_state(seed=5)
+    state._scores = [480, 481]  # white-box: a deal that ends 505-505
+    state._bids = [1, 1, 1, 1]
+    state._won = [3, 3, 4, 3]
+    state._end_deal()
+    assert state.scores == [505, 505]
+    assert not state.is_terminal
+    assert state.observation(0)["deal"] == 1
+    assert state.bags == [5, 4]
+    state._bids = [3, 1, 3, 1]
+    state._won = [4, 3, 3, 3]
+    state._end_deal()
+    assert state.scores == [566, 529]
+    assert state.is_terminal and state.winning_team() == 0
+    assert state.returns() == [37.0, -37.0, 37.0, -37.0]
+
+
+@pytest.mark.rule("SPD-20")
+def test_no_blind_nil_no_jokers() -> None:
+    game = games.make("spades")
+    assert game.deck_name == "standard52"
+    state = game.new_state(seed=1)
+    assert all(len(state.observation(s)["hand"]) == 13 for s in range(4))
+    for bad in ("blind nil", "bid blind", "bid -1", "BJ"):
+        with pytest.raises(IllegalActionError):
+            state.apply(bad)
+
+
+def test_dealer_rotates_and_options() -> None:
+    state = games.make("spades", lose_at=-100_000).new_state(seed=4)
+    agents = [RandomAgent(i) for i in range(4)]
+    dealers = []
+    while len(dealers) < 5:
+        obs = state.observation(0)
+        if obs["deal"] == len(dealers):
+            dealers.append(obs["dealer"])
+            # Bidding starts on the dealer's left.
+            assert state.current_player == (obs["dealer"] + 1) % 4
+        seat = state.current_player
+        assert seat is not None
+        state.apply(agents[seat].act(state.observation(seat), state.legal_actions()))
+    assert dealers == [3, 0, 1, 2, 3]
+    fixed = games.make("spades", rotate_dealer=False, match=False).new_state(seed=2)
+    assert fixed.observation(0)["dealer"] == 3
+    two = games.make("spades", first_lead="two_of_clubs").new_state(seed=9)
+    bid_all(two, [2, 2, 2, 2])
+    assert two.legal_actions() == ["play 2c"]
+    for bad in ({"lose_at": 5}, {"dealer": 4}, {"first_lead": "dealer"}, {"match": 1}):
+        with pytest.raises(RuleOptionError):
+            games.make("spades", **bad)
+
+
+def test_lose_at_ends_hopeless_matches() -> None:
+    for seed in range(5):
+        state = cardkit.play(
+            games.make("spades"), [RandomAgent(seed + i) for i in range(4)], seed=seed
+        )
+        a, b = state.scores
+        assert a != b and (max(a, b) >= 500 or min(a, b) <= -200)
+        json.dumps(state.score_breakdown())
+
+
+def test_single_deal_returns_deal_points() -> None:
+    state = cardkit.play(Spades(match=False), [RandomAgent(i) for i in range(4)], seed=12)
+    deal = state.score_breakdown()["deals"][0]
+    d = deal["teams"][0]["points"] - deal["teams"][1]["points"]
+    assert state.returns() == [d, -d, d, -d]
+    assert sum(deal["tricks"]) == 13
