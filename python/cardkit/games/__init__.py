@@ -20,6 +20,8 @@ _BUILTIN: dict[str, str] = {
     "zhengshangyou": "cardkit.games.zhengshangyou:ZhengShangyou",
     "hearts": "cardkit.games.hearts:Hearts",
     "spades": "cardkit.games.spades:Spades",
+    "holdem": "cardkit.games.holdem:Holdem",
+    "onepoker": "cardkit.games.onepoker:OnePoker",
 }
 _REGISTERED: dict[str, Callable[..., Game]] = {}
 

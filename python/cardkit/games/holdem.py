@@ -1,0 +1,486 @@
+"""No-limit Texas Hold'em for 2-12 players, one hand or a match to the last stack.
+
+Rules: the Texas Hold'em sections of ``000_ffbe9703bbfe9a62.txt`` (clauses
+``NLH-*``) and ``002_2c241b5745b03ca8.txt`` (``NLH2-*``). 52 cards, two hole cards
+each, blinds 10/20 and no ante, stacks of 1000. The button starts at seat 0 (or
+the ``button`` option) and moves clockwise to the next player with chips; the
+small and big blinds follow it, and heads-up the button posts the small blind and
+acts first pre-flop. Bets are totals for the round (``raise 60``); the betting
+rules (minimum bet, full raises, short all-ins, side pots, odd chips) live in
+:mod:`cardkit.games._betting`. One card is burnt before the flop, the turn and the
+river; when no more betting is possible the board is run out, and the best
+five-card hands (``cardkit.poker``) win each pot they are eligible for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cardkit._core import Card, deck, parse_cards
+from cardkit.api import Action, Observation
+from cardkit.errors import IllegalActionError, RuleOptionError
+from cardkit.games._base import BaseGame, BaseState, check_int
+from cardkit.games._betting import (
+    Betting,
+    PotResult,
+    action,
+    apply_betting_action,
+    betting_actions,
+    betting_illegal_reason,
+    is_canonical,
+    parse_betting_action,
+)
+from cardkit.poker import HandRank, evaluate
+
+__all__ = ["STREETS", "Holdem", "HoldemState", "arrange_deal"]
+
+#: The betting rounds, in order.
+STREETS = ("preflop", "flop", "turn", "river")
+_BOARD_AFTER = (0, 3, 4, 5)
+_POT_FRACTIONS = (0.5, 1.0)
+
+
+def arrange_deal(
+    stacks: Sequence[int],
+    button: int,
+    holes: dict[int, str | Sequence[Card | str]],
+    board: str | Sequence[Card | str] = "",
+    burns: str | Sequence[Card | str] = "",
+) -> list[Card]:
+    """The top of the deck that deals ``holes`` (seat -> two cards) and ``board`` in the
+    first hand of a game with these starting ``stacks`` and ``button``.
+
+    Cards go one at a time clockwise from the button's left to the seats with chips,
+    twice; then a burn before the flop, the turn and the river. Every seat with chips
+    needs its two cards; missing burns are filled with cards nobody holds, and board
+    cards not named are left to the seed. Pass the result as ``new_state(deal=...)``.
+    """
+    n = len(stacks)
+    order = [(button + k) % n for k in range(1, n + 1) if stacks[(button + k) % n] > 0]
+    hole_cards = {s: parse_cards(c) for s, c in holes.items()}
+    board_cards = parse_cards(board)
+    burn_cards = parse_cards(burns)
+    named = [c for cs in hole_cards.values() for c in cs] + board_cards + burn_cards
+    if len(set(named)) != len(named):
+        raise RuleOptionError("a card is named twice in the arranged deal")
+    spare = [c for c in deck("standard52") if c not in set(named)]
+    for seat in order:
+        if len(hole_cards.get(seat, ())) != 2:
+            raise RuleOptionError(
+                f"seat {seat} needs exactly two hole cards, got {holes.get(seat)}"
+            )
+    top = [hole_cards[s][0] for s in order] + [hole_cards[s][1] for s in order]
+    for street, (start, end) in enumerate(((0, 3), (3, 4), (4, 5))):
+        if len(board_cards) < end:
+            break
+        top.append(burn_cards[street] if street < len(burn_cards) else spare.pop())
+        top.extend(board_cards[start:end])
+    return top
+
+
+def _check_bool(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise RuleOptionError(f"option {name} must be a bool, got {value!r}")
+    return value
+
+
+class Holdem(BaseGame):
+    """No-limit Texas Hold'em (``make("holdem", players=4, stack=1000, blinds=(10, 20))``).
+
+    Options: ``players`` (2-12), ``stack`` (every seat's starting chips), ``blinds``
+    (small, big; the big blind is also the minimum bet), ``match`` (True: deal hands
+    until one player holds every chip; False: one hand), ``button`` (the first
+    hand's button seat), ``stacks`` (per-seat starting chips instead of ``stack``,
+    e.g. to replay a hand history).
+    """
+
+    name = "holdem"
+    zero_sum = True
+    deck_name = "standard52"
+
+    def __init__(
+        self,
+        players: int = 4,
+        stack: int = 1000,
+        blinds: Sequence[int] = (10, 20),
+        match: bool = True,
+        button: int = 0,
+        stacks: Sequence[int] | None = None,
+    ) -> None:
+        self.num_players = check_int("players", players, 2, 12)
+        self.stack = check_int("stack", stack, 1, 10**12)
+        if isinstance(blinds, (str, bytes)) or not isinstance(blinds, Sequence) or len(blinds) != 2:
+            raise RuleOptionError(f"option blinds must be (small, big), got {blinds!r}")
+        big = check_int("blinds[1]", blinds[1], 1, 10**12)
+        small = check_int("blinds[0]", blinds[0], 0, big)
+        self.blinds = (small, big)
+        self.match = _check_bool("match", match)
+        self.button = check_int("button", button, 0, self.num_players - 1)
+        if stacks is None:
+            self.stacks: tuple[int, ...] | None = None
+        else:
+            if isinstance(stacks, (str, bytes)) or not isinstance(stacks, Sequence):
+                raise RuleOptionError(f"option stacks must be a list of ints, got {stacks!r}")
+            if len(stacks) != self.num_players:
+                raise RuleOptionError(
+                    f"option stacks needs {self.num_players} entries, got {len(stacks)}"
+                )
+            self.stacks = tuple(check_int("stacks[i]", s, 0, 10**12) for s in stacks)
+            if sum(1 for s in self.stacks if s > 0) < 2:
+                raise RuleOptionError("option stacks needs at least two players with chips")
+
+    @property
+    def starting_stacks(self) -> list[int]:
+        """Each seat's chips at the start."""
+        return list(self.stacks) if self.stacks is not None else [self.stack] * self.num_players
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The rule options, as keyword arguments that ``make`` accepts."""
+        return {
+            "players": self.num_players,
+            "stack": self.stack,
+            "blinds": list(self.blinds),
+            "match": self.match,
+            "button": self.button,
+            "stacks": None if self.stacks is None else list(self.stacks),
+        }
+
+    def new_state(
+        self, seed: int | None = None, deal: str | Sequence[Any] | None = None
+    ) -> HoldemState:
+        """A new match (or hand); ``deal`` fixes the top of the first hand's deck (see
+        :meth:`HoldemState.deal_order` for which position is which card)."""
+        return HoldemState(self, seed, deal)
+
+    def parse_action(self, text: Action | str) -> Action:
+        """Canonical ``fold``, ``check``, ``call``, ``bet N`` or ``raise N``."""
+        if isinstance(text, Action):
+            if is_canonical(text):
+                return text
+            raw = text.text
+        elif isinstance(text, str):
+            raw = text
+        else:
+            raise IllegalActionError(f"an action is a string or Action, got {text!r}")
+        canonical = parse_betting_action(raw)
+        if canonical is None:
+            raise IllegalActionError(
+                f"{raw!r} is not a Hold'em action (fold, check, call, bet N, raise N)"
+            )
+        return action(canonical)
+
+
+class HoldemState(BaseState):
+    """A Hold'em match (or single hand) in progress."""
+
+    _game: Holdem
+
+    def _start(self) -> None:
+        g = self._game
+        self.stacks = g.starting_stacks
+        self.hand_number = -1
+        self.button = g.button
+        self.last_big_blind: int | None = None
+        self.heads_up_played = False
+        self.hands: list[dict[str, Any]] = []
+        self.over = False
+        # This turn's listed actions, kept until the next move.
+        self._listed: list[Action] | None = None
+        self._start_hand()
+
+    def clone(self) -> HoldemState:
+        """An independent copy (cheaper than deepcopy)."""
+        other = HoldemState.__new__(HoldemState)
+        other.__dict__.update(self.__dict__)
+        other._history = list(self._history)
+        other.stacks = list(self.stacks)
+        other.hands = list(self.hands)
+        other.record = {
+            **self.record,
+            "actions": list(self.record["actions"]),
+            "idle": list(self.record["idle"]),
+            "board": list(self.record["board"]),
+            "board_at": list(self.record["board_at"]),
+            "burns": list(self.record["burns"]),
+        }
+        other.holes = list(self.holes)
+        other.board = list(self.board)
+        other.burns = list(self.burns)
+        other.shown = list(self.shown)
+        other.betting = self.betting.copy()
+        return other
+
+    # -- seats, button and blinds --------------------------------------------------------
+
+    def _next_with_chips(self, seat: int) -> int:
+        n = self._game.num_players
+        for step in range(1, n + 1):
+            s = (seat + step) % n
+            if self.stacks[s] > 0:
+                return s
+        return seat
+
+    def _place_button(self) -> None:
+        """Move the button (not for the first hand) and seat the blinds."""
+        if self.hand_number > 0 or self.stacks[self.button] == 0:
+            self.button = self._next_with_chips(self.button)
+        seated = sum(1 for s in self.stacks if s > 0)
+        if seated == 2:
+            other = self._next_with_chips(self.button)
+            if not self.heads_up_played and self.hand_number > 0 and other == self.last_big_blind:
+                # First heads-up hand: nobody pays the big blind twice in a row.
+                self.button, other = other, self.button
+            self.heads_up_played = True
+            self.small_blind, self.big_blind = self.button, other
+        else:
+            self.small_blind = self._next_with_chips(self.button)
+            self.big_blind = self._next_with_chips(self.small_blind)
+
+    def deal_order(self) -> list[int]:
+        """Seats in the order they receive cards: from the button's left, clockwise."""
+        n = self._game.num_players
+        return [
+            (self.button + k) % n for k in range(1, n + 1) if self.stacks[(self.button + k) % n]
+        ]
+
+    # -- the flow of a hand ----------------------------------------------------------
+
+    def _start_hand(self) -> None:
+        g = self._game
+        self.hand_number += 1
+        self._place_button()
+        n = g.num_players
+        in_hand = [s > 0 for s in self.stacks]
+        self.deck = self.deck_order(self.hand_number)
+        self.holes: list[tuple[Card, ...]] = [()] * n
+        order = self.deal_order()
+        k = len(order)
+        # One card at a time around the table, twice, starting left of the button.
+        for i, seat in enumerate(order):
+            self.holes[seat] = (self.deck[i], self.deck[i + k])
+        self._next_card = 2 * k
+        self.board: list[Card] = []
+        self.burns: list[Card] = []
+        self.shown: list[bool] = [False] * n
+        self.street = 0
+        self.results: list[PotResult] = []
+        self.betting = Betting(self.stacks, in_hand, g.blinds[1])
+        small, big = g.blinds
+        posted_small = self.betting.post_blind(self.small_blind, small)
+        posted_big = self.betting.post_blind(self.big_blind, big)
+        self.record: dict[str, Any] = {
+            "hand": self.hand_number,
+            "button": self.button,
+            "small_blind": [self.small_blind, posted_small],
+            "big_blind": [self.big_blind, posted_big],
+            "starting_stacks": list(self.stacks),
+            "holes": [[str(c) for c in h] for h in self.holes],
+            "actions": [],
+            "idle": [],
+            "board": [],
+            "board_at": [],
+            "burns": [],
+        }
+        self.last_big_blind = self.big_blind
+        self.betting.start_round(self._next_with_chips(self.big_blind))
+        self._advance_streets()
+
+    def _advance_streets(self) -> None:
+        """After a betting round closes: next street, run-out, or settle the hand."""
+        b = self.betting
+        while b.to_act is None:
+            b.end_round()
+            if len(b.live()) == 1:
+                # Everyone else folded: no more cards, no showdown.
+                self._settle()
+                return
+            if self.street == 3:
+                self._settle()
+                return
+            self.street += 1
+            self._deal_street()
+            if b.betting_possible():
+                b.start_round(self._next_seat(self.button))
+
+    def _next_seat(self, seat: int) -> int:
+        return (seat + 1) % self._game.num_players
+
+    def _deal_street(self) -> None:
+        self.burns.append(self.deck[self._next_card])
+        count = _BOARD_AFTER[self.street] - _BOARD_AFTER[self.street - 1]
+        start = self._next_card + 1
+        self.board.extend(self.deck[start : start + count])
+        self._next_card = start + count
+        self.record["board"].append("".join(str(c) for c in self.board[-count:]))
+        self.record["board_at"].append(len(self.record["actions"]))
+        self.record["burns"].append(str(self.burns[-1]))
+
+    def _settle(self) -> None:
+        b = self.betting
+        live = b.live()
+        ranks: dict[int, HandRank] = {}
+        if len(live) > 1:
+            for seat in live:
+                self.shown[seat] = True
+                ranks[seat] = evaluate((*self.holes[seat], *self.board))
+
+        def best(eligible: Sequence[int]) -> list[int]:
+            top = max(ranks[s] for s in eligible)
+            return [s for s in eligible if ranks[s] == top]
+
+        pots = b.pots()
+        self.results = b.award(best, self._next_seat(self.button))
+        self.stacks = list(b.stacks)
+        self.record.update(
+            {
+                "returned": list(b.returned),
+                "pots": [
+                    {
+                        "amount": r.amount,
+                        "eligible": list(r.eligible),
+                        "winners": list(r.winners),
+                        "shares": {str(s): v for s, v in r.shares.items()},
+                    }
+                    for r in self.results
+                ],
+                "shown": {str(s): [str(c) for c in self.holes[s]] for s in ranks},
+                "hands": {str(s): ranks[s].describe() for s in ranks},
+                "finishing_stacks": list(self.stacks),
+            }
+        )
+        assert len(pots) == len(self.results)
+        self.hands.append(self.record)
+        if not self._game.match or sum(1 for s in self.stacks if s > 0) <= 1:
+            self.over = True
+            return
+        self._start_hand()
+
+    # -- the protocol ---------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or ``None`` when the match (or hand) is over."""
+        return None if self.over else self.betting.to_act
+
+    @property
+    def is_terminal(self) -> bool:
+        """True once one player holds every chip (or the single hand is settled)."""
+        return self.over
+
+    def bet_range(self) -> tuple[int, int] | None:
+        """The current player's legal (min, max) total for ``bet N`` / ``raise N``,
+        or ``None`` when it may only check, call or fold."""
+        seat = self.current_player
+        return None if seat is None else self.betting.raise_range(seat)
+
+    def legal_actions(self) -> list[Action]:
+        """fold/check/call, then bet or raise to the minimum, half pot, pot and all-in."""
+        seat = self.current_player
+        if seat is None:
+            return []
+        if self._listed is None:
+            self._listed = betting_actions(self.betting, seat, _POT_FRACTIONS)
+        return list(self._listed)
+
+    def illegal_reason(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now; any total in :meth:`bet_range` is legal."""
+        seat = self.current_player
+        if seat is None:
+            return "the match is over"
+        listed = self._listed
+        if listed is not None and any(a is action for a in listed):
+            return None  # one of this turn's listed actions, already known legal
+        return betting_illegal_reason(self.betting, seat, action.text)
+
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` (an action or its text; ``bet N``/``raise N`` take any legal
+        total); illegal -> IllegalActionError and the state is unchanged."""
+        listed = self._listed
+        if listed is not None and not self.over:
+            for a in listed:
+                if a is action:
+                    # One of this turn's listed actions: already known legal.
+                    self._apply(a)
+                    self._history.append(a)
+                    return
+        super().apply(action)
+
+    def _apply(self, action: Action) -> None:
+        self._listed = None
+        seat = self.betting.to_act
+        assert seat is not None  # apply() rejects actions in a finished match
+        actions = self.record["actions"]
+        actions.append([seat, action.text])
+        b = self.betting
+        apply_betting_action(b, seat, action.text)
+        if b.idle_turns:
+            self.record["idle"].extend([len(actions), s] for s in b.idle_turns)
+            b.idle_turns.clear()
+        self._advance_streets()
+
+    def returns(self) -> list[float]:
+        """Chips won or lost since the start (zero-sum); zeros until the end."""
+        if not self.over:
+            return [0.0] * self._game.num_players
+        return [
+            float(s - s0) for s, s0 in zip(self.stacks, self._game.starting_stacks, strict=True)
+        ]
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` sees: its own hole cards, the board, every stack and bet, the
+        actions of this hand, and other hole cards only once a showdown shows them."""
+        seat = self.check_seat(seat)
+        b = self.betting
+        n = self._game.num_players
+        to_act = self.current_player
+        bounds = b.raise_range(seat) if to_act == seat else None
+        return {
+            "seat": seat,
+            "hand_number": self.hand_number,
+            "street": STREETS[self.street],
+            "button": self.button,
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+            "blinds": list(self._game.blinds),
+            "hole": [str(c) for c in self.holes[seat]],
+            "board": [str(c) for c in self.board],
+            "stacks": list(b.stacks),
+            "bets": list(b.bets),
+            "committed": list(b.committed),
+            "pot": b.pot,
+            "folded": [b.folded[s] and self.holes[s] != () for s in range(n)],
+            "in_hand": [self.holes[s] != () for s in range(n)],
+            "to_act": to_act,
+            "to_call": max(b.current_bet - b.bets[seat], 0),
+            "bet_range": None if bounds is None else list(bounds),
+            "actions": [list(a) for a in self.record["actions"]],
+            "shown": {str(s): [str(c) for c in self.holes[s]] for s in range(n) if self.shown[s]},
+            "last_hand": self._last_hand_view(),
+        }
+
+    def _last_hand_view(self) -> dict[str, Any] | None:
+        """The previous hand's pots and stacks (its cards were reshuffled since)."""
+        if not self.hands or self.hands[-1] is self.record:
+            return None
+        last = self.hands[-1]
+        return {"hand": last["hand"], "pots": last["pots"], "stacks": last["finishing_stacks"]}
+
+    def private_cards(self, seat: int) -> list[Card]:
+        """The seat's hole cards until a showdown shows them."""
+        seat = self.check_seat(seat)
+        return [] if self.shown[seat] else list(self.holes[seat])
+
+    def zones(self) -> dict[str, list[Card]]:
+        """Hole cards per seat, the board, the burnt cards and the undealt stock."""
+        zones = {f"hole{s}": list(h) for s, h in enumerate(self.holes)}
+        zones["board"] = list(self.board)
+        zones["burn"] = list(self.burns)
+        zones["stock"] = self.deck[self._next_card :]
+        return zones
+
+    def score_breakdown(self) -> dict[str, Any]:
+        """Every hand: button, blinds, actions, board, pots with their eligible
+        players, winners and shares, uncalled chips returned, shown hands."""
+        return {"hands": list(self.hands), "stacks": list(self.stacks), "returns": self.returns()}

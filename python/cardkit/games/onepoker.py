@@ -1,0 +1,371 @@
+"""One Poker: lock one of two cards, bet on it, and keep the other for the next deal.
+
+Rules: the One Poker section of ``000_ffbe9703bbfe9a62.txt`` (clauses ``OP-*``).
+Two players, two mixed 52-card packs (104 cards), 20 chips each and a one-chip
+ante per deal. Each player holds two cards; only how many of them are UP (8-A)
+and DOWN (2-7) is public. Both lock one card face down (``lock <card>``), the
+first player first; then one no-limit betting round (minimum bet 1, totals for
+the round excluding the ante). The locked cards are compared A high, except that
+a 2 beats an A; ties split. The played cards are discarded, each keeps the other
+card and draws one; the stock is reshuffled with the discards when fewer than two
+cards remain. Seat 0 locks and acts first in the opening deal, then the previous
+winner, and after a tie the other player. The match ends when a stack is empty.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from cardkit._core import Card
+from cardkit.api import Action, Observation
+from cardkit.errors import IllegalActionError, InvalidCardError, RuleOptionError
+from cardkit.games._base import BaseGame, BaseState, check_int
+from cardkit.games._betting import (
+    Betting,
+    action,
+    apply_betting_action,
+    betting_actions,
+    betting_illegal_reason,
+    is_canonical,
+    parse_betting_action,
+)
+
+__all__ = ["OnePoker", "OnePokerState", "card_strength", "compare_cards", "is_up"]
+
+#: Rank index of an 8 (ranks 2..A are 0..12): 8 and above are UP, below are DOWN.
+_UP_FROM = 6
+_TWO, _ACE = 0, 12
+_POT_FRACTIONS = (0.5, 1.0)
+
+
+def is_up(card: Card) -> bool:
+    """Whether ``card`` is in the public UP group (8, 9, 10, J, Q, K, A)."""
+    return card.rank_index >= _UP_FROM
+
+
+def card_strength(card: Card) -> int:
+    """The card's rank order, 0 (2) to 12 (A); :func:`compare_cards` adds 2-beats-A."""
+    return card.rank_index
+
+
+def compare_cards(a: Card, b: Card) -> int:
+    """+1 if ``a`` beats ``b``, -1 if it loses, 0 on equal ranks (suits never count).
+
+    A > K > ... > 2, with the sole exception that a 2 beats an A.
+    """
+    ra, rb = a.rank_index, b.rank_index
+    if ra == rb:
+        return 0
+    if {ra, rb} == {_TWO, _ACE}:
+        return 1 if ra == _TWO else -1
+    return 1 if ra > rb else -1
+
+
+class OnePoker(BaseGame):
+    """One Poker for two players (``make("onepoker")``).
+
+    Options: ``match`` (True: play deals until a stack is empty; False: one deal),
+    ``stack`` (starting chips, 20), ``ante`` (per deal, 1).
+    """
+
+    name = "onepoker"
+    zero_sum = True
+    deck_name = "double104"
+
+    def __init__(self, match: bool = True, stack: int = 20, ante: int = 1) -> None:
+        if not isinstance(match, bool):
+            raise RuleOptionError(f"option match must be a bool, got {match!r}")
+        self.match = match
+        self.stack = check_int("stack", stack, 1, 1_000_000)
+        self.ante = check_int("ante", ante, 0, self.stack)
+        self.num_players = 2
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The rule options, as keyword arguments that ``make`` accepts."""
+        return {"match": self.match, "stack": self.stack, "ante": self.ante}
+
+    def new_state(
+        self, seed: int | None = None, deal: str | Sequence[Any] | None = None
+    ) -> OnePokerState:
+        """A new match (or single deal); ``deal`` fixes the top of the first shuffle."""
+        return OnePokerState(self, seed, deal)
+
+    def parse_action(self, text: Action | str) -> Action:
+        """Canonical ``lock <card>``, ``fold``, ``check``, ``call``, ``bet N``, ``raise N``."""
+        if isinstance(text, Action):
+            if is_canonical(text):
+                return text
+            raw = text.text
+        elif isinstance(text, str):
+            raw = text
+        else:
+            raise IllegalActionError(f"an action is a string or Action, got {text!r}")
+        canonical = parse_betting_action(raw)
+        if canonical is not None:
+            return action(canonical)
+        words = raw.split()
+        if len(words) == 2 and words[0].lower() == "lock":
+            try:
+                return action(f"lock {Card(words[1])}")
+            except InvalidCardError as exc:
+                raise IllegalActionError(f"cannot lock {words[1]!r}: {exc}") from exc
+        raise IllegalActionError(
+            f"{raw!r} is not a One Poker action (lock <card>, fold, check, call, bet N, raise N)"
+        )
+
+
+class OnePokerState(BaseState):
+    """A One Poker match (or one deal) in progress."""
+
+    _game: OnePoker
+
+    def _start(self) -> None:
+        g = self._game
+        self.stacks = [g.stack, g.stack]
+        self.stock: list[Card] = self.deck_order(0)
+        self.discards: list[Card] = []
+        self.reshuffles = 0
+        self.hands: list[list[Card]] = [[], []]
+        self.locked: list[Card | None] = [None, None]
+        self.first = 0
+        self.deal_number = 0
+        self.deals: list[dict[str, Any]] = []
+        self.over = False
+        self.revealed: list[Card] = []
+        self.betting = Betting(self.stacks, [True, True], 1)
+        # Opening deal: two cards each, one at a time, the first player first.
+        for _ in range(2):
+            for seat in (self.first, 1 - self.first):
+                self.hands[seat].append(self.stock.pop(0))
+        self._begin_deal()
+
+    def clone(self) -> OnePokerState:
+        """An independent copy (cheaper than deepcopy)."""
+        other = OnePokerState.__new__(OnePokerState)
+        other.__dict__.update(self.__dict__)
+        other._history = list(self._history)
+        other.stacks = list(self.stacks)
+        other.stock = list(self.stock)
+        other.discards = list(self.discards)
+        other.hands = [list(h) for h in self.hands]
+        other.locked = list(self.locked)
+        other.revealed = list(self.revealed)
+        other.deals = [dict(d) for d in self.deals]
+        other.betting = self.betting.copy()
+        return other
+
+    # -- the flow of a deal ---------------------------------------------------------
+
+    def _begin_deal(self) -> None:
+        self.betting = Betting(self.stacks, [True, True], 1)
+        for seat in (self.first, 1 - self.first):
+            self.betting.post_ante(seat, self._game.ante)
+        self.locked = [None, None]
+        self.phase = "lock"
+
+    def _lock_turn(self) -> int | None:
+        for seat in (self.first, 1 - self.first):
+            if self.locked[seat] is None:
+                return seat
+        return None
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to lock or bet, or ``None`` when the match (or deal) is over."""
+        if self.over:
+            return None
+        if self.phase == "lock":
+            return self._lock_turn()
+        return self.betting.to_act
+
+    @property
+    def is_terminal(self) -> bool:
+        """True once a stack is empty (or the single deal is settled)."""
+        return self.over
+
+    def legal_actions(self) -> list[Action]:
+        """Lock one of the two cards; then fold/check/call and a few bet sizes."""
+        seat = self.current_player
+        if seat is None:
+            return []
+        if self.phase == "lock":
+            return [action(f"lock {c}") for c in sorted(set(self.hands[seat]))]
+        return betting_actions(self.betting, seat, _POT_FRACTIONS)
+
+    def illegal_reason(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now (any bet amount in range is legal)."""
+        seat = self.current_player
+        if seat is None:
+            return "the match is over"
+        text = action.text
+        if text.startswith("lock "):
+            if self.phase != "lock":
+                return "cards are already locked and cannot be changed; betting is on"
+            card = Card(action.args[0])
+            if card not in self.hands[seat]:
+                return f"cannot lock {card}: it is not in this seat's hand"
+            return None
+        if self.phase == "lock":
+            return "betting starts only after both players have locked a card"
+        return betting_illegal_reason(self.betting, seat, text)
+
+    def _apply(self, action: Action) -> None:
+        seat = self.current_player
+        assert seat is not None  # apply() rejects actions in a finished match
+        if self.phase == "lock":
+            self.locked[seat] = Card(action.args[0])
+            if self._lock_turn() is None:
+                self.phase = "bet"
+                self.betting.start_round(self.first)
+        else:
+            apply_betting_action(self.betting, seat, action.text)
+        if self.phase == "bet" and self.betting.to_act is None:
+            self._settle()
+
+    def _settle(self) -> None:
+        b = self.betting
+        b.end_round()
+        a, c = self.locked
+        assert a is not None and c is not None  # betting only starts after both locks
+        live = b.live()
+        folded = None if len(live) == 2 else 1 - live[0]
+        if folded is None:
+            cmp = compare_cards(a, c)
+            winners = [0, 1] if cmp == 0 else [0 if cmp > 0 else 1]
+        else:
+            winners = list(live)
+        pot = b.pot
+        results = b.award(lambda eligible: winners, self.first)
+        self.stacks = list(b.stacks)
+        self.deals.append(
+            {
+                "deal": self.deal_number,
+                "first": self.first,
+                "locked": [str(a), str(c)],
+                "folded": folded,
+                "pot": pot,
+                "returned": list(b.returned),
+                "winners": winners,
+                "shares": {str(s): v for r in results for s, v in r.shares.items()},
+                "stacks": list(self.stacks),
+            }
+        )
+        # Played cards are discarded; each player keeps the other card.
+        for seat in (0, 1):
+            card = self.locked[seat]
+            assert card is not None
+            self.hands[seat].remove(card)
+            self.discards.append(card)
+        self.revealed = [a, c]
+        self.locked = [None, None]
+        self.first = winners[0] if len(winners) == 1 else 1 - self.first
+        if not self._game.match or min(self.stacks) == 0:
+            self.over = True
+            self.phase = "over"
+            return
+        self.deal_number += 1
+        for seat in (self.first, 1 - self.first):
+            if len(self.stock) < 2:
+                self._reshuffle()
+            self.hands[seat].append(self.stock.pop(0))
+        self._begin_deal()
+
+    def _reshuffle(self) -> None:
+        """Shuffle the discards into the remaining stock; held cards stay aside.
+
+        The order is the seeded shuffle of stream ``1_000_000 + k`` for the k-th
+        reshuffle, restricted to the cards being reshuffled.
+        """
+        self.reshuffles += 1
+        pool = Counter(self.stock) + Counter(self.discards)
+        order = self.deck_order(1_000_000 + self.reshuffles)
+        stock = []
+        for card in order:
+            if pool[card]:
+                pool[card] -= 1
+                stock.append(card)
+        self.stock = stock
+        self.discards = []
+        # The last deal's locked cards are back in play and may be drawn face down.
+        self.revealed = []
+
+    # -- results and views --------------------------------------------------------------
+
+    def returns(self) -> list[float]:
+        """Chips won or lost since the start (zero-sum)."""
+        if not self.over:
+            return [0.0, 0.0]
+        return [float(s - self._game.stack) for s in self.stacks]
+
+    def signals(self, seat: int) -> dict[str, int]:
+        """The public UP/DOWN counts of ``seat``'s two cards (not which card is which)."""
+        seat = self.check_seat(seat)
+        up = sum(1 for c in self.hands[seat] if is_up(c))
+        return {"up": up, "down": len(self.hands[seat]) - up}
+
+    def observation(self, seat: int) -> Observation:
+        """Own cards (``hand`` excludes the locked one) and locked card, both players'
+        UP/DOWN counts, chips and the previous deal's revealed cards; never the
+        opponent's unrevealed cards."""
+        seat = self.check_seat(seat)
+        b = self.betting
+        in_bet = self.phase == "bet"
+        locked = self.locked[seat]
+        return {
+            "seat": seat,
+            "deal": self.deal_number,
+            "phase": self.phase,
+            "first": self.first,
+            "to_act": self.current_player,
+            "hand": [str(c) for c in self._unlocked(seat)],
+            "locked": None if locked is None else str(locked),
+            "locked_by": [c is not None for c in self.locked],
+            "signals": [self.signals(0), self.signals(1)],
+            "stacks": list(b.stacks) if not self.over else list(self.stacks),
+            "bets": list(b.bets) if in_bet else [0, 0],
+            "pot": b.pot if not self.over else 0,
+            "to_call": max(b.current_bet - b.bets[seat], 0) if in_bet else 0,
+            "stock_size": len(self.stock),
+            "discard_size": len(self.discards),
+            "revealed": [str(c) for c in self.revealed],
+            "last_deal": self._last_deal_view(),
+        }
+
+    def _unlocked(self, seat: int) -> list[Card]:
+        """``seat``'s cards apart from the locked one (one copy of it, if a pair)."""
+        cards = list(self.hands[seat])
+        locked = self.locked[seat]
+        if locked is not None:
+            cards.remove(locked)
+        return cards
+
+    def _last_deal_view(self) -> dict[str, Any] | None:
+        """The previous deal's result; its cards are in ``revealed`` while still discards."""
+        if not self.deals:
+            return None
+        last = self.deals[-1]
+        return {k: v for k, v in last.items() if k != "locked"}
+
+    def private_cards(self, seat: int) -> list[Card]:
+        """The seat's two (or, after the final deal, one) concealed cards."""
+        return list(self.hands[self.check_seat(seat)])
+
+    def zones(self) -> dict[str, list[Card]]:
+        """Both hands (locked card included), the stock and the discards."""
+        return {
+            "hand0": list(self.hands[0]),
+            "hand1": list(self.hands[1]),
+            "stock": list(self.stock),
+            "discards": list(self.discards),
+        }
+
+    def score_breakdown(self) -> dict[str, Any]:
+        """Every deal: locked cards, fold, pot, refunds, winners and shares; then stacks."""
+        return {
+            "deals": list(self.deals),
+            "stacks": list(self.stacks),
+            "returns": self.returns(),
+        }
