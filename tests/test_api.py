@@ -92,3 +92,25 @@ def test_cli_version_and_console_script() -> None:
         [sys.executable, "-m", "cardkit.cli", "--version"], capture_output=True, text=True
     )
     assert out.stdout.strip() == f"cardkit {cardkit.__version__}"
+
+
+def test_simulation_is_reproducible_and_worker_independent() -> None:
+    from cardkit.sim import simulate
+
+    one = simulate("test_highcard", 40, seed=3, workers=1)
+    two = simulate("test_highcard", 40, seed=3, workers=2)
+    assert one.returns == two.returns
+    assert one.mean_returns == two.mean_returns
+    assert len(one.returns) == 40
+    assert abs(sum(one.mean_returns)) < 1e-9
+    assert "games/s" in one.table()
+    with pytest.raises(RuleOptionError):
+        simulate("test_highcard", 0)
+    with pytest.raises(RuleOptionError):
+        simulate("test_highcard", 5, agents=[RandomAgent])
+
+
+def test_cli_simulate(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "test_highcard", "--games", "20", "--workers", "1"]) == 0
+    assert "20 games from seed 0" in capsys.readouterr().out
+    assert main(["simulate", "no-such-game", "--games", "2"]) == 2

@@ -49,6 +49,14 @@ def _deal(args: argparse.Namespace) -> int:
     return 0
 
 
+def _simulate(args: argparse.Namespace) -> int:
+    from cardkit.sim import simulate
+
+    result = simulate(args.game, args.games, args.seed, workers=args.workers)
+    print(result.table())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(prog="cardkit", description=__doc__)
@@ -63,6 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_argument("--pretty", action="store_true", help="suit symbols")
     deal.add_argument("--json", action="store_true", help="machine-readable output")
     deal.set_defaults(run=_deal)
+
+    sim = sub.add_parser("simulate", help="play many seeded games with random agents")
+    sim.add_argument("game", help="a name from cardkit.games.available()")
+    sim.add_argument("--games", type=int, default=1000)
+    sim.add_argument("--seed", type=int, default=0, help="0..2**64-1")
+    sim.add_argument("--workers", type=int, help="processes (default: every core)")
+    sim.set_defaults(run=_simulate)
     return parser
 
 
