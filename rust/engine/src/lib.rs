@@ -8,6 +8,7 @@ pub mod cardset;
 pub mod chinese_poker;
 pub mod deck;
 pub mod error;
+pub mod poker;
 pub mod rng;
 
 pub use cards::Card;

@@ -7,10 +7,12 @@ use pyo3::prelude::*;
 
 mod cards;
 mod errors;
+mod poker;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     cards::register(m)?;
+    poker::register(m)?;
     Ok(())
 }

@@ -1,0 +1,87 @@
+"""Hand evaluation speed: cardkit against treys, eval7 and phevaluator, in one run.
+
+Per-call: one Python call per hand, each library given its own card objects
+(prepared outside the timed loop). Batch: ``cardkit.poker.evaluate_batch`` on a
+numpy array of card indices against the per-call loops of the peers (none of them
+has a batch API). Prints hands per second and cardkit's speed-up over each peer.
+
+    python benches/poker_eval.py [--hands 200000] [--batch 2000000] [--threads 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable, Sequence
+
+import eval7
+import phevaluator
+import treys
+
+from cardkit import Card, deck
+from cardkit.poker import evaluate
+
+
+def random_hands(count: int, size: int, seed: int) -> list[list[Card]]:
+    rng = random.Random(seed)
+    cards = deck("standard52")
+    return [rng.sample(cards, size) for _ in range(count)]
+
+
+def rate(run: Callable[[], object], count: int, repeat: int = 3) -> float:
+    """Best-of-``repeat`` hands per second."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return count / best
+
+
+def per_call(hands: Sequence[Sequence[Card]]) -> dict[str, float]:
+    n = len(hands)
+    texts = [[str(c) for c in h] for h in hands]
+    ours = [list(h) for h in hands]
+    packed = ["".join(t) for t in texts]
+    e7 = [[eval7.Card(c) for c in t] for t in texts]
+    tr = [[treys.Card.new(c) for c in t] for t in texts]
+    tr_eval = treys.Evaluator()
+    ph = [[phevaluator.Card(c) for c in t] for t in texts]
+
+    def loop(fn: Callable[[object], object], data: Sequence[object]) -> Callable[[], None]:
+        def run() -> None:
+            for h in data:
+                fn(h)
+
+        return run
+
+    return {
+        "cardkit (Card list)": rate(loop(evaluate, ours), n),  # type: ignore[arg-type]
+        "cardkit (string)": rate(loop(evaluate, packed), n),  # type: ignore[arg-type]
+        "eval7": rate(loop(eval7.evaluate, e7), n),
+        "treys": rate(lambda: [tr_eval.evaluate(h[:2], h[2:]) for h in tr], n),
+        "phevaluator": rate(lambda: [phevaluator.evaluate_cards(*h) for h in ph], n),
+    }
+
+
+def print_table(title: str, rates: dict[str, float], ours: str) -> None:
+    print(f"\n{title}")
+    print(f"{'library':<24}{'hands/s':>14}{'cardkit x':>12}")
+    for name, r in rates.items():
+        ratio = rates[ours] / r
+        print(f"{name:<24}{r:>14,.0f}{ratio:>11.2f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=200_000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    for size in (5, 7):
+        hands = random_hands(args.hands, size, args.seed)
+        print_table(f"per-call, {size}-card hands", per_call(hands), "cardkit (Card list)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,11 @@
+//! Poker mathematics: hand evaluation (5, 6 and 7 cards, and 3-card Chinese Poker
+//! front hands on the same scale), ranges of starting hands and equity.
+//!
+//! Every hand maps to a [`HandRank`]; a higher rank is a better hand, equal ranks
+//! split the pot (suits never break ties). See `eval` for the table design.
+
+mod eval;
+
+pub use eval::{
+    best_five, rank5, rank7, rank_cards, rank_front, rank_set, Category, HandKey, HandRank,
+};
