@@ -15,7 +15,9 @@ from cardkit.errors import RuleOptionError
 __all__ = ["available", "make", "register", "unregister"]
 
 # name -> "module:Class" of the built-in games.
-_BUILTIN: dict[str, str] = {}
+_BUILTIN: dict[str, str] = {
+    "chinese_poker": "cardkit.games.chinese_poker:ChinesePoker",
+}
 _REGISTERED: dict[str, Callable[..., Game]] = {}
 
 

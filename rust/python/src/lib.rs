@@ -6,6 +6,7 @@
 use pyo3::prelude::*;
 
 mod cards;
+mod chinese_poker;
 mod errors;
 mod poker;
 
@@ -14,5 +15,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     cards::register(m)?;
     poker::register(m)?;
+    chinese_poker::register(m)?;
     Ok(())
 }

@@ -346,11 +346,7 @@ mod tests {
             made(95, Made::StraightFlush),
         ];
         assert_eq!(pair_sets(&r, &monsters, &plain, [false; 2]), 3 + 10 + 5);
-        let quads = [
-            seg(1),
-            made(80, Made::Quads),
-            made(85, Made::Quads),
-        ];
+        let quads = [seg(1), made(80, Made::Quads), made(85, Made::Quads)];
         assert_eq!(pair_sets(&r, &quads, &plain, [false; 2]), 8 + 4 - 1);
         let boat = [seg(1), made(60, Made::FullHouse), made(70, Made::FullHouse)];
         assert_eq!(pair_sets(&r, &boat, &plain, [false; 2]), 2 + 1 - 1);
@@ -395,7 +391,12 @@ mod tests {
         };
         assert_eq!(pair_sets(&add, &a, &low, [false; 2]), 3 + 6);
         assert_eq!(pair_sets(&add, &a, &low, [true, false]), 3 + 9);
-        let table = [Entry::Set(strong), Entry::Set(low), Entry::Set(a), Entry::Set(b)];
+        let table = [
+            Entry::Set(strong),
+            Entry::Set(low),
+            Entry::Set(a),
+            Entry::Set(b),
+        ];
         assert_eq!(home_runs(&r, &table), [true, false, false, false]);
         assert_eq!(home_runs(&r, &table[..3]), [false; 3]);
         assert_eq!(score_table(&r, &table).iter().sum::<i32>(), 0);

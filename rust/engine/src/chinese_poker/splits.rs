@@ -35,7 +35,9 @@ pub struct Tables {
 }
 
 fn subsets(size: u32) -> Vec<u16> {
-    (0u16..(1 << 13)).filter(|m| m.count_ones() == size).collect()
+    (0u16..(1 << 13))
+        .filter(|m| m.count_ones() == size)
+        .collect()
 }
 
 fn build() -> Tables {
