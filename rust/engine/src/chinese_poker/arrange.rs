@@ -2,11 +2,11 @@
 //! properness check, the 72,072 splits and the greedy arranger.
 
 use super::scoring::{Made, SegmentHand, SetHands, BACK, FRONT, MIDDLE};
-use super::splits::{positions, tables, Split};
+use super::splits::{positions, tables, Split, NUM_FIVES};
 use crate::cards::Card;
 use crate::cardset::CardSet;
 use crate::error::{EngineError, Result};
-use crate::poker::{self, Category};
+use crate::poker::{self, Category, HandKey};
 
 /// The bonus-table class of a poker category.
 pub fn made_of(category: Category) -> Made {
@@ -177,14 +177,37 @@ fn greedy_fast(cards: &[Card; 13], fives: &[SegmentHand]) -> Option<(Split, SetH
     ))
 }
 
+/// Every five-card segment of 13 cards ranked, in table order. Nested loops keep
+/// the partial hand keys of the outer cards, so each segment costs one key
+/// addition and one lookup (the order matches `splits::subsets`).
+fn rank_fives(cards: &[Card; 13]) -> Vec<SegmentHand> {
+    let mut out = Vec::with_capacity(NUM_FIVES);
+    for a in 0..9 {
+        let ka = HandKey::EMPTY.with(cards[a]);
+        for b in a + 1..10 {
+            let kb = ka.with(cards[b]);
+            for c in b + 1..11 {
+                let kc = kb.with(cards[c]);
+                for d in c + 1..12 {
+                    let kd = kc.with(cards[d]);
+                    for &e in &cards[d + 1..] {
+                        let r = kd.with(e).rank();
+                        out.push(SegmentHand {
+                            value: r.value(),
+                            made: made_of(r.category()),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The greedy set's ranked segments for 13 distinct sorted cards, ranking only
 /// what greedy needs (the 1,287 five-card segments), for opponent models.
 pub(crate) fn greedy_hands(cards: [Card; 13]) -> SetHands {
-    let fives: Vec<SegmentHand> = tables()
-        .fives
-        .iter()
-        .map(|&m| rank_five(gather(&cards, m)))
-        .collect();
+    let fives = rank_fives(&cards);
     match greedy_fast(&cards, &fives) {
         Some((_, hands)) => hands,
         None => {
@@ -222,11 +245,7 @@ impl HandTable {
             .iter()
             .map(|&m| rank_front(gather(&cards, m)))
             .collect();
-        let fives = t
-            .fives
-            .iter()
-            .map(|&m| rank_five(gather(&cards, m)))
-            .collect();
+        let fives = rank_fives(&cards);
         HandTable {
             cards,
             fronts,
@@ -405,6 +424,9 @@ mod tests {
             assert!(spread.iter().all(|s| is_proper(&table.set_hands(s))));
             if let Some(bad) = table.first_improper() {
                 assert!(!table.arrangement(&bad).is_proper());
+            }
+            for (i, &m) in tables().fives.iter().enumerate() {
+                assert_eq!(table.five(i as u16), rank_five(gather(table.cards(), m)));
             }
             let proper = table.count_proper();
             assert!(proper > 0 && proper < super::super::splits::NUM_SPLITS);

@@ -26,18 +26,30 @@ pub struct Split {
 
 /// The shared split tables (position masks over 13 bits).
 pub struct Tables {
-    /// Every 3-position mask, ascending.
+    /// Every 3-position mask, in lexicographic order of positions.
     pub fronts: Vec<u16>,
-    /// Every 5-position mask, ascending.
+    /// Every 5-position mask, in lexicographic order of positions.
     pub fives: Vec<u16>,
-    /// Every split, fronts in ascending mask order, then middles ascending.
+    /// Every split, by front in table order, then middle in table order.
     pub splits: Vec<Split>,
 }
 
+/// Every `size`-position mask in lexicographic order of positions (0,1,2 then
+/// 0,1,3 ...), the order of nested loops `a < b < c ...`, so that code ranking the
+/// segments of a hand with nested loops fills the table in index order.
 fn subsets(size: u32) -> Vec<u16> {
-    (0u16..(1 << 13))
-        .filter(|m| m.count_ones() == size)
-        .collect()
+    fn extend(out: &mut Vec<u16>, mask: u16, next: u32, left: u32) {
+        if left == 0 {
+            out.push(mask);
+            return;
+        }
+        for p in next..=13 - left {
+            extend(out, mask | (1 << p), p + 1, left - 1);
+        }
+    }
+    let mut out = Vec::new();
+    extend(&mut out, 0, 0, size);
+    out
 }
 
 fn build() -> Tables {
@@ -104,5 +116,8 @@ mod tests {
             assert_eq!(f | m | b, (1 << 13) - 1);
             assert!(seen.insert((f, m)));
         }
+        // Lexicographic order: the first and last five-card segments.
+        assert_eq!(t.fives[0], 0b11111);
+        assert_eq!(t.fives[NUM_FIVES - 1], 0b11111 << 8);
     }
 }
