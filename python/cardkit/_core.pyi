@@ -1,6 +1,6 @@
 """Type stubs of the Rust extension ``cardkit._core`` (checked by ``stubtest``)."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import final
 
 __all__ = [
@@ -152,3 +152,83 @@ def chinese_poker_solve(
     candidates: int = 64,
     seed: int = 0,
 ) -> tuple[str | None, tuple[str, str, str], float, float, int]: ...
+
+# -- climbing games (Dou Dizhu, Zheng Shangyou) ---------------------------------
+
+__all__ += [
+    "ClimbingView",
+    "Combination",
+    "climbing_beats",
+    "climbing_classify",
+    "climbing_leads",
+    "climbing_play_texts",
+    "climbing_random_playouts",
+    "climbing_responses",
+    "climbing_type_names",
+    "doudizhu_action_space_size",
+    "doudizhu_play_id",
+    "doudizhu_play_of_id",
+]
+
+_Ranks = str | Iterable[Card | str]
+
+@final
+class Combination:
+    """One reading of a play: type, main rank, length and cards (rank text)."""
+
+    @property
+    def type(self) -> str: ...
+    @property
+    def main_rank(self) -> str: ...
+    @property
+    def length(self) -> int: ...
+    @property
+    def cards(self) -> str: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def is_bomb(self) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+
+@final
+class ClimbingView:
+    """A card-play position as one seat sees it, for the rule policy and search."""
+
+    def __new__(
+        cls,
+        game: str,
+        seat: int,
+        hand: _Ranks,
+        counts: Sequence[int],
+        unknown: _Ranks,
+        table: Combination | None = None,
+        table_owner: int = 0,
+        passes: int = 0,
+        plays: Sequence[int] = ...,
+        landlord: int = 0,
+        bid: int = 1,
+        bombs: int = 0,
+        opening: bool = False,
+        pending_bomb: bool = False,
+        pinned: Sequence[str] | None = None,
+    ) -> ClimbingView: ...
+    def rule_move(self) -> str | None: ...
+    def search_move(self, samples: int, seed: int) -> str | None: ...
+    def legal(self) -> list[str | None]: ...
+
+def climbing_classify(game: str, cards: _Ranks, opening: bool = False) -> list[Combination]: ...
+def climbing_leads(game: str, hand: _Ranks, opening: bool = False) -> list[Combination]: ...
+def climbing_responses(
+    game: str, hand: _Ranks, table: Combination | _Ranks, opening: bool = False
+) -> list[Combination]: ...
+def climbing_beats(game: str, play: Combination, table: Combination) -> bool: ...
+def climbing_play_texts(
+    game: str, hand: str, table: Combination | None, opening: bool = False
+) -> list[str]: ...
+def climbing_random_playouts(game: str, games: int, seed: int, policy_name: str) -> list[int]: ...
+def climbing_type_names() -> list[str]: ...
+def doudizhu_action_space_size() -> int: ...
+def doudizhu_play_id(cards: _Ranks) -> int | None: ...
+def doudizhu_play_of_id(id: int) -> Combination | None: ...

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 
 mod cards;
 mod chinese_poker;
+mod climbing;
 mod errors;
 mod poker;
 
@@ -16,5 +17,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     cards::register(m)?;
     poker::register(m)?;
     chinese_poker::register(m)?;
+    climbing::register(m)?;
     Ok(())
 }

@@ -1,0 +1,149 @@
+"""Dou Dizhu speed, side by side in one process: move generation (cardkit vs DouZero
+and RLCard), random full games through Python APIs (cardkit vs OpenSpiel and RLCard),
+and cardkit's Rust playouts for AI search. Prints each rate and cardkit's ratio.
+
+Run: python benches/doudizhu_speed.py [--hands N] [--games N]
+(peers: pip install douzero rlcard open-spiel; missing peers are reported and skipped).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+import cardkit
+from cardkit._core import climbing_leads, climbing_play_texts, climbing_random_playouts
+
+DECK = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR"
+DZ = {**{str(i): i for i in range(3, 10)}, "T": 10, "J": 11, "Q": 12, "K": 13}
+DZ.update({"A": 14, "2": 17, "B": 20, "R": 30})
+
+
+def rate(fn: Callable[[], int], min_seconds: float = 1.0) -> float:
+    """Items per second of ``fn`` (which returns how many items it did)."""
+    done, start = 0, time.perf_counter()
+    while True:
+        done += fn()
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_seconds:
+            return done / elapsed
+
+
+def row(name: str, value: float | None, base: float | None, unit: str) -> None:
+    if value is None:
+        print(f"  {name:<44} {'not installed':>14}")
+        return
+    ratio = f"{value / base:10.1f}x" if base else ""
+    print(f"  {name:<44} {value:>14,.0f} {unit}  {ratio}")
+
+
+def movegen(hands: int) -> None:
+    rng = random.Random(1)
+    sample = ["".join(rng.sample(DECK, 20)) for _ in range(hands)]
+    print(f"All leads of a random 20-card hand ({hands} hands), hands/s; ratio = cardkit / peer")
+    ours_obj = rate(lambda: sum(1 for h in sample if climbing_leads("doudizhu", h)))
+    ours_txt = rate(lambda: sum(1 for h in sample if climbing_play_texts("doudizhu", h, None)))
+    try:
+        from douzero.env.move_generator import MovesGener
+
+        dz_hands = [[DZ[c] for c in h] for h in sample]
+        douzero: float | None = rate(lambda: sum(1 for h in dz_hands if MovesGener(h).gen_moves()))
+    except ImportError:
+        douzero = None
+    try:
+        from rlcard.games.doudizhu.judger import DoudizhuJudger
+
+        rl_hands = sample[: max(1, hands // 10)]
+        rlcard: float | None = rate(
+            lambda: sum(1 for h in rl_hands if DoudizhuJudger.playable_cards_from_hand(h))
+        )
+    except ImportError:
+        rlcard = None
+    row("douzero MovesGener.gen_moves", douzero, None, "/s")
+    row("rlcard playable_cards_from_hand", rlcard, None, "/s")
+    for name, ours in (
+        ("cardkit leads -> Combination objects", ours_obj),
+        ("cardkit leads -> rank texts", ours_txt),
+    ):
+        row(name, ours, None, "/s")
+        if douzero:
+            print(f"      vs douzero {ours / douzero:8.1f}x")
+        if rlcard:
+            print(f"      vs rlcard  {ours / rlcard:8.1f}x")
+
+
+def cardkit_games(n: int) -> int:
+    game = cardkit.games.make("doudizhu")
+    rng = random.Random(n)
+    for seed in range(n):
+        state = game.new_state(seed=seed)
+        while not state.is_terminal:
+            state.apply(rng.choice(state.legal_actions()))
+    return n
+
+
+def openspiel_games(n: int) -> int:
+    import pyspiel
+
+    game = pyspiel.load_game("dou_dizhu")
+    rng = random.Random(n)
+    for _ in range(n):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    return n
+
+
+def rlcard_games(n: int) -> int:
+    import rlcard
+    from rlcard.agents import RandomAgent
+
+    env = rlcard.make("doudizhu", config={"seed": n})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(3)])
+    for _ in range(n):
+        env.run(is_training=False)
+    return n
+
+
+def games(count: int) -> None:
+    print("Random full games through each library's Python API, games/s")
+    ours = rate(lambda: cardkit_games(count))
+    peers: dict[str, float | None] = {}
+    for name, fn, k in (
+        ("OpenSpiel dou_dizhu", openspiel_games, count),
+        ("RLCard doudizhu env", rlcard_games, max(1, count // 20)),
+    ):
+        try:
+            peers[name] = rate(lambda fn=fn, k=k: fn(k))
+        except ImportError:
+            peers[name] = None
+    row("cardkit State API (bidding included)", ours, None, "/s")
+    for name, value in peers.items():
+        row(name, value, None, "/s")
+        if value:
+            print(f"      cardkit vs {name}: {ours / value:.2f}x")
+    print("Rust playouts (card play from a random landlord at bid 1), games/s per thread")
+    for policy in ("random", "rule"):
+        value = rate(lambda p=policy: len(climbing_random_playouts("doudizhu", 2000, 7, p)))
+        row(f"cardkit Rust playout, {policy} policy", value, None, "/s")
+        if peers.get("OpenSpiel dou_dizhu"):
+            print(f"      vs OpenSpiel Python-driven: {value / peers['OpenSpiel dou_dizhu']:.1f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=200)
+    args = parser.parse_args()
+    movegen(args.hands)
+    games(args.games)
+
+
+if __name__ == "__main__":
+    main()

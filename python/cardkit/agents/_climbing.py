@@ -1,0 +1,77 @@
+"""What the climbing-game agents share: turning an observation into a Rust
+:class:`~cardkit._core.ClimbingView` and a chosen rank text back into an action."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from cardkit._core import Card, ClimbingView, Combination, climbing_classify
+from cardkit.api import Action, Observation
+from cardkit.errors import IllegalActionError
+from cardkit.games._climbing import rank_text
+
+__all__ = ["FULL_RANKS", "choose", "view_of"]
+
+#: Every rank of each game's pack, as rank text.
+FULL_RANKS = {
+    "doudizhu": "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR",
+    "zhengshangyou": "3333444455556666777788889999TTTTJJJJQQQQKKKKAAA2",
+}
+
+
+def _table(game: str, obs: Observation) -> Combination | None:
+    table = obs.get("table")
+    if table is None:
+        return None
+    opening = obs.get("table_type") == "heavenly_bomb"
+    for reading in climbing_classify(game, table, opening):
+        if reading.type == obs.get("table_type"):
+            return reading
+    raise IllegalActionError(f"observation table {table!r} is not a {game} combination")
+
+
+def view_of(game: str, obs: Observation) -> ClimbingView:
+    """The card-play position ``obs`` describes, as the seat to act sees it."""
+    seat = int(obs["seat"])
+    hand = str(obs["hand_ranks"])
+    seen = Counter(hand)
+    for played in obs["played_ranks"]:
+        seen.update(played)
+    unknown = "".join((Counter(FULL_RANKS[game]) - seen).elements())
+    table = _table(game, obs)
+    pinned = None
+    landlord = obs.get("landlord")
+    if landlord is not None and landlord != seat:
+        # The revealed bottom cards the landlord has not (as far as ranks tell) played.
+        bottom = Counter(rank_text([Card(c) for c in obs["bottom"]]))
+        held = bottom - Counter(obs["played_ranks"][landlord])
+        texts = ["", "", ""]
+        texts[int(landlord)] = "".join(held.elements())
+        pinned = texts
+    return ClimbingView(
+        game,
+        seat,
+        hand,
+        list(obs["card_counts"]),
+        unknown,
+        table=table,
+        table_owner=int(obs["table_owner"]) if table is not None else seat,
+        passes=int(obs["passes"]),
+        plays=list(obs["plays_made"]),
+        landlord=int(obs.get("landlord") or 0),
+        bid=max(1, int(obs.get("bid") or 1)),
+        bombs=int(obs.get("bombs") or 0),
+        opening=bool(obs.get("opening", False)),
+        pending_bomb=bool(obs.get("pending_bomb", False)),
+        pinned=pinned,
+    )
+
+
+def choose(move: str | None, legal_actions: Sequence[Action]) -> Action:
+    """The listed action for the rank text ``move`` (``None``: pass)."""
+    wanted = "pass" if move is None else f"play {move}"
+    for action in legal_actions:
+        if action == wanted:
+            return action
+    raise IllegalActionError(f"the policy chose {wanted}, which is not among the legal actions")

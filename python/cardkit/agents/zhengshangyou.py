@@ -1,0 +1,53 @@
+"""Zheng Shangyou players: a rule-based agent and a determinized Monte Carlo search.
+
+The rule agent plans its hand into combinations, leads the lowest planned group and,
+since it must beat the table when it can, answers with the play that keeps its plan
+cheapest, spending bombs last. The search agent deals the unseen cards at random to
+the opponents, tries every candidate move in each deal, finishes with fast Rust rule
+playouts and plays the best mean score (card penalties and bomb bonuses included).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from cardkit.agents._climbing import choose, view_of
+from cardkit.api import Action, Observation
+from cardkit.errors import IllegalActionError
+
+__all__ = ["ZhengShangyouRuleAgent", "ZhengShangyouSearchAgent"]
+
+GAME = "zhengshangyou"
+
+
+def _check(legal_actions: Sequence[Action]) -> None:
+    if not legal_actions:
+        raise IllegalActionError("no legal action to choose from")
+
+
+class ZhengShangyouRuleAgent:
+    """Plans the hand and spends bombs last (see the module doc)."""
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """The Rust rule policy's move."""
+        _check(legal_actions)
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        return choose(view_of(GAME, observation).rule_move(), legal_actions)
+
+
+class ZhengShangyouSearchAgent:
+    """Determinized Monte Carlo search over rule playouts (seeded, so games replay)."""
+
+    def __init__(self, seed: int | None = None, samples: int = 32) -> None:
+        self._rng = random.Random(seed)
+        self.samples = samples
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """The move with the best sampled mean score."""
+        _check(legal_actions)
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        view = view_of(GAME, observation)
+        return choose(view.search_move(self.samples, self._rng.getrandbits(64)), legal_actions)

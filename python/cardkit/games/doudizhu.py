@@ -1,0 +1,324 @@
+"""Dou Dizhu (斗地主, "fight the landlord"): three players, the French 54-card pack.
+
+Seventeen cards each and three bottom cards (底牌). A random first bidder, then
+turns of ``pass`` or ``bid N`` (1-3, above the current bid); bidding ends at 3 or
+after two consecutive passes that follow a bid, and three passes without a bid
+redeal (inside the same state, deal ``n`` shuffled by ``derive_seed(seed, n)``).
+The landlord (地主) takes the revealed bottom cards and leads; the two farmers
+(农民) play together. Plays are written as ranks: ``play 3334``, ``play TJQKA``,
+``play BR`` (the rocket); ``pass`` follows without playing. The deal ends when a
+hand is empty; each bomb or rocket doubles the multiplier, and spring or reverse
+spring doubles it again; each farmer wins or loses bid x multiplier, the landlord
+twice that. See ``docs/doudizhu.md``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from cardkit._core import (
+    Card,
+    Combination,
+    derive_seed,
+    doudizhu_action_space_size,
+    doudizhu_play_id,
+    doudizhu_play_of_id,
+)
+from cardkit.api import Action, Observation
+from cardkit.errors import IllegalActionError
+from cardkit.games import _climbing
+from cardkit.games._base import check_choice
+from cardkit.games._climbing import PASS, ClimbingGame, ClimbingState
+
+__all__ = [
+    "DouDizhu",
+    "DouDizhuState",
+    "action_space_size",
+    "action_to_id",
+    "classify",
+    "id_to_action",
+    "legal_leads",
+    "legal_responses",
+]
+
+RULES = "doudizhu"
+BIDDING_STYLES = ("open", "single_round")
+#: Stream offset of the first-bidder draw, apart from the deal shuffles (0, 1, ...).
+_BIDDER_STREAM = 1 << 32
+
+
+def classify(cards: str | Sequence[Card | str]) -> list[Combination]:
+    """Every reading of ``cards`` (``"33344456"`` or a card list) as one Dou Dizhu
+    combination, each with ``.type``, ``.main_rank``, ``.length`` and ``.cards``;
+    empty when the cards form none."""
+    return _climbing.classify(RULES, cards)
+
+
+def legal_leads(hand: str | Sequence[Card | str]) -> list[Combination]:
+    """Every combination ``hand`` can lead."""
+    return _climbing.legal_leads(RULES, hand)
+
+
+def legal_responses(
+    hand: str | Sequence[Card | str], table: Combination | str | Sequence[Card | str]
+) -> list[Combination]:
+    """Every combination from ``hand`` that beats ``table`` (same type and length and
+    higher, a bomb, or the rocket); passing is always possible besides."""
+    return _climbing.legal_responses(RULES, hand, table)
+
+
+def action_space_size() -> int:
+    """Size of the fixed action index: pass, three bids and every play (see the docs)."""
+    return doudizhu_action_space_size()
+
+
+def action_to_id(action: Action | str) -> int:
+    """The fixed index of a Dou Dizhu action: ``pass`` 0, ``bid N`` N, plays from 4."""
+    parsed = DouDizhu().parse_action(action)
+    if parsed == PASS:
+        return 0
+    if parsed.kind == "bid" and parsed.args in (("1",), ("2",), ("3",)):
+        return int(parsed.args[0])
+    if parsed.kind == "play":
+        play_id = doudizhu_play_id(parsed.args[0])
+        if play_id is not None:
+            return play_id
+    raise IllegalActionError(f"{parsed} is not a Dou Dizhu action")
+
+
+def id_to_action(action_id: int) -> Action:
+    """The action with fixed index ``action_id`` (inverse of :func:`action_to_id`)."""
+    if isinstance(action_id, bool) or not isinstance(action_id, int):
+        raise IllegalActionError(f"an action id is an int, got {action_id!r}")
+    if action_id == 0:
+        return PASS
+    if 1 <= action_id <= 3:
+        return Action(f"bid {action_id}")
+    play = doudizhu_play_of_id(action_id)
+    if play is None:
+        raise IllegalActionError(
+            f"action id {action_id} is out of range 0..{action_space_size() - 1}"
+        )
+    return Action(f"play {play.cards}")
+
+
+class DouDizhu(ClimbingGame):
+    """Dou Dizhu with its rule options.
+
+    ``bidding="open"`` (default, the rule text): turns continue around the table
+    until a 3 or two passes after a bid, and a seat that passed may bid later.
+    ``bidding="single_round"``: each seat speaks once (the common 叫分 convention).
+    """
+
+    name = "doudizhu"
+    zero_sum = True
+    deck_name = "french54"
+    rules = RULES
+
+    def __init__(self, bidding: str = "open") -> None:
+        self.bidding = check_choice("bidding", bidding, BIDDING_STYLES)
+        self.num_players = 3
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The rule options."""
+        return {"bidding": self.bidding}
+
+    def new_state(
+        self, seed: int | None = None, deal: str | Sequence[Any] | None = None
+    ) -> DouDizhuState:
+        """A new deal; ``deal`` fixes the top of the deck (17 per seat, then the bottom)."""
+        return DouDizhuState(self, seed, deal)
+
+
+class DouDizhuState(ClimbingState):
+    """One Dou Dizhu deal, from the bidding to the last play."""
+
+    _game: DouDizhu
+
+    def _start(self) -> None:
+        self.deal_number = 0
+        self._deal_cards()
+
+    def _deal_cards(self) -> None:
+        order = self.deck_order(self.deal_number)
+        self._start_play([order[0:17], order[17:34], order[34:51]], leader=0)
+        self.bottom = sorted(order[51:54])
+        self.phase = "bid"
+        self.first_bidder = derive_seed(self.seed, _BIDDER_STREAM + self.deal_number) % 3
+        self.to_move = self.first_bidder
+        self.bid = 0
+        self.landlord: int | None = None
+        self.bid_passes = 0
+        self.bid_turns = 0
+        self.bid_log: list[tuple[int, str]] = []
+        self.bombs = 0
+        self.rockets = 0
+
+    # -- protocol -------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or ``None`` once a hand is empty."""
+        return None if self.winner is not None else self.to_move
+
+    @property
+    def is_terminal(self) -> bool:
+        """True once a player has gone out."""
+        return self.winner is not None
+
+    def legal_actions(self) -> list[Action]:
+        """Bids and pass while bidding; plays (and pass when following) afterwards."""
+        if self.winner is not None:
+            return []
+        if self.phase == "bid":
+            return [PASS, *(Action(f"bid {n}") for n in range(self.bid + 1, 4))]
+        return self._play_actions()
+
+    def illegal_reason(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now, or ``None``."""
+        if self.phase == "bid":
+            if action in self.legal_actions():
+                return None
+            if action.kind == "bid":
+                return f"{action} must be a bid of 1-3 above the current bid {self.bid}"
+            return f"{action} is not a bidding action: pass or bid N"
+        return self._play_reason(action)
+
+    def _apply(self, action: Action) -> None:
+        if self.phase == "bid":
+            self._apply_bid(action)
+        else:
+            self._apply_play(action)
+
+    def _apply_bid(self, action: Action) -> None:
+        seat = self.to_move
+        assert seat is not None
+        self.bid_log.append((seat, action.text))
+        self.bid_turns += 1
+        if action.kind == "bid":
+            self.bid = int(action.args[0])
+            self.landlord = seat
+            self.bid_passes = 0
+        else:
+            self.bid_passes += 1
+        if self._game.bidding == "open":
+            over = self.bid == 3 or (self.landlord is not None and self.bid_passes >= 2)
+            all_passed = self.landlord is None and self.bid_passes >= 3
+        else:
+            over = self.bid == 3 or (self.bid_turns >= 3 and self.landlord is not None)
+            all_passed = self.landlord is None and self.bid_turns >= 3
+        if all_passed:
+            self.deal_number += 1
+            self._deal_cards()
+        elif over:
+            self._become_landlord()
+        else:
+            self.to_move = (seat + 1) % 3
+
+    def _become_landlord(self) -> None:
+        landlord = self.landlord
+        assert landlord is not None
+        hands = [list(h) for h in self.hands]
+        hands[landlord].extend(self.bottom)
+        bid, bid_log, bottom = self.bid, self.bid_log, self.bottom
+        self._start_play(hands, leader=landlord)
+        self.bid, self.bid_log, self.bottom, self.landlord = bid, bid_log, bottom, landlord
+        self.phase = "play"
+
+    def _on_play(self, seat: int, combo: Combination, response: bool) -> None:
+        if combo.type == "bomb":
+            self.bombs += 1
+        elif combo.type == "rocket":
+            self.rockets += 1
+
+    # -- scoring ----------------------------------------------------------------------
+
+    @property
+    def spring(self) -> bool:
+        """The landlord won before either farmer played."""
+        farmers_played = sum(n for s, n in enumerate(self.plays_made) if s != self.landlord)
+        return self.winner is not None and self.winner == self.landlord and farmers_played == 0
+
+    @property
+    def reverse_spring(self) -> bool:
+        """The farmers won after the landlord played only once."""
+        landlord = self.landlord
+        return (
+            self.winner is not None
+            and landlord is not None
+            and self.winner != landlord
+            and self.plays_made[landlord] == 1
+        )
+
+    @property
+    def multiplier(self) -> int:
+        """2 per bomb or rocket played, times 2 for spring or reverse spring."""
+        doublings = self.bombs + self.rockets + int(self.spring or self.reverse_spring)
+        return 1 << doublings
+
+    def returns(self) -> list[float]:
+        """Each farmer wins or loses bid x multiplier; the landlord twice that."""
+        if self.winner is None or self.landlord is None:
+            return [0.0, 0.0, 0.0]
+        unit = self.bid * self.multiplier
+        sign = 1 if self.winner == self.landlord else -1
+        return [float(2 * sign * unit if s == self.landlord else -sign * unit) for s in range(3)]
+
+    def score_breakdown(self) -> dict[str, Any]:
+        """Bid, bombs, rockets, spring, multiplier and each seat's result."""
+        winning_side = None
+        if self.winner is not None:
+            winning_side = "landlord" if self.winner == self.landlord else "farmers"
+        return {
+            "landlord": self.landlord,
+            "bid": self.bid,
+            "bombs": self.bombs,
+            "rockets": self.rockets,
+            "spring": self.spring,
+            "reverse_spring": self.reverse_spring,
+            "multiplier": self.multiplier,
+            "redeals": self.deal_number,
+            "winner": self.winner,
+            "winning_side": winning_side,
+            "returns": self.returns(),
+        }
+
+    # -- information --------------------------------------------------------------------
+
+    def observation(self, seat: int) -> Observation:
+        """Own hand, the bidding, the revealed bottom cards, plays, counts, multiplier."""
+        seat = self.check_seat(seat)
+        obs = self._play_observation(seat)
+        obs.update(
+            {
+                "phase": self.phase,
+                "deal_number": self.deal_number,
+                "first_bidder": self.first_bidder,
+                "bid_history": [[s, a] for s, a in self.bid_log],
+                "bid": self.bid,
+                "landlord": self.landlord if self.phase == "play" else None,
+                "bottom": [str(c) for c in self.bottom] if self.phase == "play" else [],
+                "bombs": self.bombs + self.rockets,
+                "multiplier": self.multiplier,
+            }
+        )
+        return obs
+
+    def private_cards(self, seat: int) -> list[Card]:
+        """The seat's hand, less the revealed bottom cards the landlord still holds."""
+        seat = self.check_seat(seat)
+        hand = Counter(self.hands[seat])
+        if self.phase == "play" and seat == self.landlord:
+            hand -= Counter(self.bottom)
+        return sorted(hand.elements())
+
+    def zones(self) -> dict[str, list[Card]]:
+        """Hands, the bottom cards until the landlord takes them, and each seat's plays."""
+        zones = {f"hand{s}": list(self.hands[s]) for s in range(3)}
+        zones["bottom"] = list(self.bottom) if self.phase == "bid" else []
+        for s in range(3):
+            zones[f"played{s}"] = list(self.played[s])
+        return zones

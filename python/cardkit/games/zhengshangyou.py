@@ -1,0 +1,233 @@
+"""Zheng Shangyou (争上游, "race to be first"): three players, each for themselves.
+
+The 48-card pack (no jokers, no heart ace, only the spade two), 16 cards each, no
+kitty. The heart-three holder leads and the first play must hold the heart three;
+turns pass in seat order. A player who can beat the table must (bombs included) and
+may pass only when unable; after both opponents pass the last player leads again.
+Plays are written as ranks (``play 3344``, ``play AAA``); the first card of a rank
+a play takes is the heart three on the opening play, else the lowest suit.
+
+Scoring when a player goes out: each opponent pays the winner a point per card left
+(doubled if it never played), 10 for a held spade two and 10 per bomb still in hand.
+A response bomb unbeaten for its round earns 20 (10 from each opponent); led bombs
+and the heavenly bomb earn nothing; a finishing response bomb settles at once. See
+``docs/zhengshangyou.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cardkit._core import Card, Combination
+from cardkit.api import Action, Observation
+from cardkit.games import _climbing
+from cardkit.games._climbing import ClimbingGame, ClimbingState
+
+__all__ = [
+    "ZhengShangyou",
+    "ZhengShangyouState",
+    "classify",
+    "held_bombs",
+    "legal_leads",
+    "legal_responses",
+]
+
+RULES = "zhengshangyou"
+HEART_THREE = Card("3h")
+SPADE_TWO = Card("2s")
+
+
+def classify(cards: str | Sequence[Card | str], opening: bool = False) -> list[Combination]:
+    """Every reading of ``cards`` as one Zheng Shangyou combination (empty if none);
+    ``opening=True`` reads the deal's first play, where ``3333`` is the heavenly bomb."""
+    return _climbing.classify(RULES, cards, opening)
+
+
+def legal_leads(hand: str | Sequence[Card | str], opening: bool = False) -> list[Combination]:
+    """Every combination ``hand`` can lead (``opening``: must hold a three)."""
+    return _climbing.legal_leads(RULES, hand, opening)
+
+
+def legal_responses(
+    hand: str | Sequence[Card | str], table: Combination | str | Sequence[Card | str]
+) -> list[Combination]:
+    """Every combination from ``hand`` that beats ``table``; a player with any must play."""
+    return _climbing.legal_responses(RULES, hand, table)
+
+
+def held_bombs(ranks: str) -> int:
+    """Bombs in a hand's ranks: each four of a kind, and the three aces."""
+    fours = sum(1 for r in set(ranks) if ranks.count(r) >= 4)
+    return fours + int(ranks.count("A") >= 3)
+
+
+class ZhengShangyou(ClimbingGame):
+    """Zheng Shangyou (no rule options: every rule is the text's)."""
+
+    name = "zhengshangyou"
+    zero_sum = True
+    deck_name = "zhengshangyou48"
+    rules = RULES
+
+    def __init__(self) -> None:
+        self.num_players = 3
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The rule options (none)."""
+        return {}
+
+    def new_state(
+        self, seed: int | None = None, deal: str | Sequence[Any] | None = None
+    ) -> ZhengShangyouState:
+        """A new deal; ``deal`` fixes the top of the deck (16 cards per seat)."""
+        return ZhengShangyouState(self, seed, deal)
+
+
+class ZhengShangyouState(ClimbingState):
+    """One Zheng Shangyou deal."""
+
+    _game: ZhengShangyou
+
+    def _start(self) -> None:
+        order = self.deck_order()
+        hands = [order[0:16], order[16:32], order[32:48]]
+        leader = next(s for s in range(3) if HEART_THREE in hands[s])
+        self._start_play(hands, leader)
+        #: Settled bomb bonuses per seat.
+        self.bomb_bonus = [0, 0, 0]
+        #: (seat, ranks) of every bomb bonus settled.
+        self.bonus_log: list[tuple[int, str]] = []
+        self.pending_bomb = False
+
+    def _opening(self) -> bool:
+        return not any(self.plays_made)
+
+    def _can_pass(self) -> bool:
+        # The play-list already holds every beating play; pass only when it is empty.
+        return False
+
+    def _take_cards(self, seat: int, ranks: str) -> list[Card]:
+        if self._opening() and HEART_THREE in self.hands[seat] and "3" in ranks:
+            self.hands[seat].remove(HEART_THREE)
+            rest = ranks.replace("3", "", 1)
+            return [HEART_THREE, *super()._take_cards(seat, rest)]
+        return super()._take_cards(seat, ranks)
+
+    def _on_play(self, seat: int, combo: Combination, response: bool) -> None:
+        # ZSY-28..30: only a bomb played over another player's cards can earn the
+        # bonus; the heavenly bomb is always a lead.
+        self.pending_bomb = response and combo.type in ("bomb", "ace_bomb")
+
+    def _settle_bomb(self) -> None:
+        if self.pending_bomb and self.table is not None:
+            owner = self.table_owner
+            for s in range(3):
+                self.bomb_bonus[s] += 20 if s == owner else -10
+            self.bonus_log.append((owner, self.table.cards))
+            self.pending_bomb = False
+
+    def _on_round_end(self) -> None:
+        self._settle_bomb()
+
+    def _on_out(self, seat: int) -> None:
+        self._settle_bomb()
+
+    # -- protocol -------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or ``None`` once a hand is empty."""
+        return None if self.winner is not None else self.to_move
+
+    @property
+    def is_terminal(self) -> bool:
+        """True once a player has gone out."""
+        return self.winner is not None
+
+    def legal_actions(self) -> list[Action]:
+        """Every beating play, or ``pass`` alone when there is none; leads when leading."""
+        if self.winner is not None:
+            return []
+        return self._play_actions()
+
+    def illegal_reason(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now, or ``None``."""
+        return self._play_reason(action)
+
+    def _apply(self, action: Action) -> None:
+        self._apply_play(action)
+
+    # -- scoring ----------------------------------------------------------------------
+
+    def penalties(self) -> list[int]:
+        """Each loser's card penalty (0 for the winner and before the end)."""
+        out = [0, 0, 0]
+        if self.winner is None:
+            return out
+        for s in range(3):
+            if s == self.winner:
+                continue
+            cards = len(self.hands[s]) * (2 if self.plays_made[s] == 0 else 1)
+            two = 10 if SPADE_TWO in self.hands[s] else 0
+            out[s] = cards + two + 10 * held_bombs(self.hand_ranks[s])
+        return out
+
+    def returns(self) -> list[float]:
+        """Bomb bonuses plus card penalties, all paid to the winner (zero-sum)."""
+        if self.winner is None:
+            return [0.0, 0.0, 0.0]
+        pen = self.penalties()
+        total = sum(pen)
+        return [
+            float(self.bomb_bonus[s] + (total if s == self.winner else -pen[s])) for s in range(3)
+        ]
+
+    def score_breakdown(self) -> dict[str, Any]:
+        """Per seat: cards left, never played, spade two, bombs held, penalty, bonus."""
+        seats = []
+        for s in range(3):
+            seats.append(
+                {
+                    "cards_left": len(self.hands[s]),
+                    "never_played": self.plays_made[s] == 0,
+                    "spade_two": SPADE_TWO in self.hands[s],
+                    "bombs_held": held_bombs(self.hand_ranks[s]),
+                }
+            )
+        return {
+            "winner": self.winner,
+            "seats": seats,
+            "penalties": self.penalties(),
+            "bomb_bonus": list(self.bomb_bonus),
+            "bonus_bombs": [[s, r] for s, r in self.bonus_log],
+            "returns": self.returns(),
+        }
+
+    # -- information --------------------------------------------------------------------
+
+    def observation(self, seat: int) -> Observation:
+        """Own hand, plays, card counts, the table and settled bonuses."""
+        seat = self.check_seat(seat)
+        obs = self._play_observation(seat)
+        obs.update(
+            {
+                "opening": self._opening(),
+                "pending_bomb": self.pending_bomb,
+                "bomb_bonus": list(self.bomb_bonus),
+                "holds_heart_three": HEART_THREE in self.hands[seat],
+            }
+        )
+        return obs
+
+    def private_cards(self, seat: int) -> list[Card]:
+        """The seat's hand."""
+        return list(self.hands[self.check_seat(seat)])
+
+    def zones(self) -> dict[str, list[Card]]:
+        """Hands and each seat's played cards."""
+        zones = {f"hand{s}": list(self.hands[s]) for s in range(3)}
+        for s in range(3):
+            zones[f"played{s}"] = list(self.played[s])
+        return zones

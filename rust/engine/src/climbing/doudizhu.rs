@@ -1,0 +1,516 @@
+//! Dou Dizhu combinations (the Dou Dizhu section of the French-54 rule text):
+//! readings, leads, responses, comparison and the fixed action index.
+//!
+//! Runs (straights of 5+, pair runs of 3+ pairs, airplanes of 2+ triples) never
+//! hold a 2 or a joker. Airplane wings are none, one single per triple (singles may
+//! pair, never a triple, a bomb, both jokers or a core rank) or one pair per
+//! triple (distinct ranks, no core rank). Four-with-two takes two singles (a pair
+//! allowed, both jokers not) or two distinct pairs, and is not a bomb. Attached
+//! cards never share the rank of the triple or four they attach to.
+
+use super::{pair_wings, run_cards, runs, single_wings, Combination, Kind, Ranks};
+use super::{ACE, BLACK_JOKER, NUM_RANKS, RED_JOKER, TWO};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// Longest runs a hand can make: 3..A is twelve ranks.
+const MAX_RUN: u8 = 12;
+
+/// Number of cards of a `kind` reading with `length` core ranks.
+pub fn size(kind: Kind, length: u8) -> usize {
+    let l = length as usize;
+    match kind {
+        Kind::Single => 1,
+        Kind::Pair | Kind::Rocket => 2,
+        Kind::Triple => 3,
+        Kind::TripleSingle | Kind::Bomb | Kind::AceBomb | Kind::HeavenlyBomb => 4,
+        Kind::TriplePair => 5,
+        Kind::Straight => l,
+        Kind::PairRun => 2 * l,
+        Kind::Airplane => 3 * l,
+        Kind::AirplaneSingles => 4 * l,
+        Kind::AirplanePairs => 5 * l,
+        Kind::FourTwoSingles => 6,
+        Kind::FourTwoPairs => 8,
+    }
+}
+
+/// The Dou Dizhu types, in action-index order.
+pub const KINDS: [Kind; 14] = [
+    Kind::Single,
+    Kind::Pair,
+    Kind::Triple,
+    Kind::TripleSingle,
+    Kind::TriplePair,
+    Kind::Straight,
+    Kind::PairRun,
+    Kind::Airplane,
+    Kind::AirplaneSingles,
+    Kind::AirplanePairs,
+    Kind::FourTwoSingles,
+    Kind::FourTwoPairs,
+    Kind::Bomb,
+    Kind::Rocket,
+];
+
+/// The lengths a `kind` can have (runs: their minimum up to twelve ranks).
+fn lengths(kind: Kind) -> std::ops::RangeInclusive<u8> {
+    match kind {
+        Kind::Straight => 5..=MAX_RUN,
+        Kind::PairRun => 3..=MAX_RUN,
+        Kind::Airplane | Kind::AirplaneSingles | Kind::AirplanePairs => 2..=MAX_RUN,
+        _ => 1..=1,
+    }
+}
+
+/// Push every `kind` play from `hand` whose length is in `lens` and whose main
+/// rank is above `above` (`None`: any).
+fn generate(
+    hand: &Ranks,
+    kind: Kind,
+    lens: std::ops::RangeInclusive<u8>,
+    above: Option<u8>,
+    out: &mut Vec<Combination>,
+) {
+    let low = above.map_or(0, |a| a + 1);
+    let mut push_groups = |width: u8, top_rank: u8| {
+        for r in low..=top_rank {
+            if hand.count(r) >= width {
+                let mut cards = Ranks::default();
+                cards.add(r, width);
+                out.push(Combination::new(kind, r, 1, cards));
+            }
+        }
+    };
+    match kind {
+        Kind::Single => push_groups(1, RED_JOKER),
+        Kind::Pair => push_groups(2, TWO),
+        Kind::Triple => push_groups(3, TWO),
+        Kind::Bomb => push_groups(4, TWO),
+        Kind::Rocket => {
+            if above.is_none() && hand.count(BLACK_JOKER) > 0 && hand.count(RED_JOKER) > 0 {
+                let mut cards = Ranks::default();
+                cards.add(BLACK_JOKER, 1);
+                cards.add(RED_JOKER, 1);
+                out.push(Combination::new(Kind::Rocket, RED_JOKER, 1, cards));
+            }
+        }
+        Kind::TripleSingle | Kind::TriplePair => {
+            let pair = kind == Kind::TriplePair;
+            for t in low..=TWO {
+                if hand.count(t) < 3 {
+                    continue;
+                }
+                for a in 0..NUM_RANKS as u8 {
+                    let need = if pair { 2 } else { 1 };
+                    if a == t || hand.count(a) < need || (pair && a > TWO) {
+                        continue;
+                    }
+                    let mut cards = Ranks::default();
+                    cards.add(t, 3);
+                    cards.add(a, need);
+                    out.push(Combination::new(kind, t, 1, cards));
+                }
+            }
+        }
+        Kind::Straight | Kind::PairRun | Kind::Airplane => {
+            let width = match kind {
+                Kind::Straight => 1,
+                Kind::PairRun => 2,
+                _ => 3,
+            };
+            runs(hand, width, ACE, lens, |top, len| {
+                if top >= low {
+                    out.push(Combination::new(kind, top, len, run_cards(top, len, width)));
+                }
+            });
+        }
+        Kind::AirplaneSingles | Kind::AirplanePairs => {
+            runs(hand, 3, ACE, lens, |top, len| {
+                if top < low {
+                    return;
+                }
+                let core = run_cards(top, len, 3);
+                let mut avail = *hand;
+                for r in (top + 1 - len)..=top {
+                    avail.0[r as usize] = 0;
+                }
+                let mut emit = |wings: Ranks| {
+                    out.push(Combination::new(kind, top, len, core.plus(&wings)));
+                };
+                if kind == Kind::AirplaneSingles {
+                    single_wings(&avail, len, &mut emit);
+                } else {
+                    pair_wings(&avail, len, &mut emit);
+                }
+            });
+        }
+        Kind::FourTwoSingles | Kind::FourTwoPairs => {
+            for f in low..=TWO {
+                if hand.count(f) < 4 {
+                    continue;
+                }
+                let mut core = Ranks::default();
+                core.add(f, 4);
+                let mut avail = *hand;
+                avail.0[f as usize] = 0;
+                let mut emit = |wings: Ranks| {
+                    out.push(Combination::new(kind, f, 1, core.plus(&wings)));
+                };
+                if kind == Kind::FourTwoSingles {
+                    single_wings(&avail, 2, &mut emit);
+                } else {
+                    pair_wings(&avail, 2, &mut emit);
+                }
+            }
+        }
+        Kind::AceBomb | Kind::HeavenlyBomb => {}
+    }
+}
+
+/// Every legal lead from `hand`: every play of every type, by type, length, main rank.
+pub fn leads(hand: &Ranks) -> Vec<Combination> {
+    let mut out = Vec::with_capacity(64);
+    for kind in KINDS {
+        generate(hand, kind, lengths(kind), None, &mut out);
+    }
+    out
+}
+
+/// Every legal answer to `table` from `hand` (pass not included): the same type
+/// and length with a higher main rank, any bomb over a non-bomb, a higher bomb over
+/// a bomb, and the rocket over anything.
+pub fn responses(hand: &Ranks, table: &Combination) -> Vec<Combination> {
+    let mut out = Vec::new();
+    match table.kind {
+        Kind::Rocket => return out,
+        Kind::Bomb => generate(hand, Kind::Bomb, 1..=1, Some(table.main), &mut out),
+        kind => {
+            generate(
+                hand,
+                kind,
+                table.length..=table.length,
+                Some(table.main),
+                &mut out,
+            );
+            generate(hand, Kind::Bomb, 1..=1, None, &mut out);
+        }
+    }
+    generate(hand, Kind::Rocket, 1..=1, None, &mut out);
+    out
+}
+
+/// Whether `play` beats `table` (DDZ-14, DDZ-20..22).
+pub fn beats(play: &Combination, table: &Combination) -> bool {
+    match (play.kind, table.kind) {
+        (_, Kind::Rocket) => false,
+        (Kind::Rocket, _) => true,
+        (Kind::Bomb, Kind::Bomb) => play.main > table.main,
+        (Kind::Bomb, _) => true,
+        (k, t) => k == t && play.length == table.length && play.main > table.main,
+    }
+}
+
+/// Every reading of `cards` as one Dou Dizhu combination; empty when it forms none.
+pub fn classify(cards: &Ranks) -> Vec<Combination> {
+    let n = cards.len();
+    let mut out = Vec::new();
+    if n == 0 {
+        return out;
+    }
+    for kind in KINDS {
+        for len in lengths(kind) {
+            if size(kind, len) == n {
+                generate(cards, kind, len..=len, None, &mut out);
+            }
+        }
+    }
+    // A reading of `cards` that uses every card is one whose cards equal them.
+    out.retain(|c| c.cards == *cards);
+    out
+}
+
+/// The fixed Dou Dizhu action space for learning code: `pass` (id 0), `bid 1..3`
+/// (ids 1..=3), then every rank-multiset play of at most 20 cards (a hand's size)
+/// ordered by type (the order of [`KINDS`]), length, main rank, then wing ranks.
+pub struct ActionIndex {
+    plays: Vec<Combination>,
+    ids: HashMap<u64, u32>,
+}
+
+/// Ids before the plays: pass and the three bids.
+pub const FIRST_PLAY_ID: u32 = 4;
+/// The largest hand (17 dealt plus the 3 bottom cards) bounds every play.
+pub const MAX_PLAY_CARDS: usize = 20;
+
+impl ActionIndex {
+    fn build() -> ActionIndex {
+        let mut deck = Ranks::default();
+        for r in 0..=TWO {
+            deck.add(r, 4);
+        }
+        deck.add(BLACK_JOKER, 1);
+        deck.add(RED_JOKER, 1);
+        let mut plays: Vec<Combination> = leads(&deck)
+            .into_iter()
+            .filter(|c| c.cards.len() <= MAX_PLAY_CARDS)
+            .collect();
+        plays.sort_by_key(|c| {
+            let kind_pos = KINDS
+                .iter()
+                .position(|&k| k == c.kind)
+                .unwrap_or(KINDS.len());
+            // Wing order: the count vector read from the strongest rank down.
+            let mut wings = c.cards.0;
+            wings.reverse();
+            (kind_pos, c.length, c.main, wings)
+        });
+        let ids = plays
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.cards.key(), FIRST_PLAY_ID + i as u32))
+            .collect();
+        ActionIndex { plays, ids }
+    }
+
+    /// Total number of ids (pass, three bids and every play).
+    pub fn len(&self) -> usize {
+        FIRST_PLAY_ID as usize + self.plays.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The id of the play with these cards, if they form a Dou Dizhu combination.
+    pub fn play_id(&self, cards: &Ranks) -> Option<u32> {
+        self.ids.get(&cards.key()).copied()
+    }
+
+    /// The play with id `id` (`None` for pass, bids and out-of-range ids).
+    pub fn play(&self, id: u32) -> Option<&Combination> {
+        id.checked_sub(FIRST_PLAY_ID)
+            .and_then(|i| self.plays.get(i as usize))
+    }
+}
+
+/// The shared action index, built on first use.
+pub fn action_index() -> &'static ActionIndex {
+    static INDEX: OnceLock<ActionIndex> = OnceLock::new();
+    INDEX.get_or_init(ActionIndex::build)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::climbing::Kind::*;
+
+    fn r(s: &str) -> Ranks {
+        Ranks::parse(s).unwrap()
+    }
+
+    fn kinds(s: &str) -> Vec<(Kind, String, u8)> {
+        classify(&r(s))
+            .iter()
+            .map(|c| {
+                let main = crate::climbing::RANK_CHARS[c.main as usize].to_string();
+                (c.kind, main, c.length)
+            })
+            .collect()
+    }
+
+    fn one(s: &str) -> Combination {
+        let all = classify(&r(s));
+        assert_eq!(all.len(), 1, "{s}: {all:?}");
+        all[0]
+    }
+
+    #[test]
+    fn basic_combinations() {
+        // DDZ-23: single, pair, triple, triple with a single, triple with a pair.
+        assert_eq!(kinds("5"), vec![(Single, "5".into(), 1)]);
+        assert_eq!(kinds("B"), vec![(Single, "B".into(), 1)]);
+        assert_eq!(kinds("77"), vec![(Pair, "7".into(), 1)]);
+        assert_eq!(kinds("QQQ"), vec![(Triple, "Q".into(), 1)]);
+        assert_eq!(kinds("3334"), vec![(TripleSingle, "3".into(), 1)]);
+        assert_eq!(kinds("333R"), vec![(TripleSingle, "3".into(), 1)]);
+        assert_eq!(kinds("22255"), vec![(TriplePair, "2".into(), 1)]);
+        // Jokers are two ranks: they pair with nothing.
+        assert!(kinds("BR").iter().all(|k| k.0 == Rocket));
+        assert!(kinds("333BR").is_empty());
+        assert!(kinds("34").is_empty());
+        assert!(kinds("").is_empty());
+    }
+
+    #[test]
+    fn runs_need_their_length_and_no_two_or_joker() {
+        // DDZ-24, DDZ-25, DDZ-26, DDZ-27.
+        assert_eq!(kinds("34567"), vec![(Straight, "7".into(), 5)]);
+        assert_eq!(kinds("3456789TJQKA"), vec![(Straight, "A".into(), 12)]);
+        assert!(kinds("3456").is_empty());
+        assert!(kinds("TJQKA2").is_empty());
+        assert!(kinds("JQKA2").is_empty());
+        assert!(kinds("89TJQB").is_empty());
+        assert_eq!(kinds("334455"), vec![(PairRun, "5".into(), 3)]);
+        assert!(kinds("3344").is_empty());
+        assert!(kinds("KKAA22").is_empty());
+        assert_eq!(kinds("333444"), vec![(Airplane, "4".into(), 2)]);
+        assert!(kinds("333555").is_empty());
+        assert!(kinds("AAA222").is_empty());
+        assert_eq!(kinds("QQQKKKAAA"), vec![(Airplane, "A".into(), 3)]);
+    }
+
+    #[test]
+    fn airplane_wings() {
+        // DDZ-28: no wings, one single per triple, one pair per triple.
+        assert_eq!(kinds("33344456"), vec![(AirplaneSingles, "4".into(), 2)]);
+        assert_eq!(kinds("3334445566"), vec![(AirplanePairs, "4".into(), 2)]);
+        // DDZ-29: single wings may form a pair ...
+        assert_eq!(kinds("33344455"), vec![(AirplaneSingles, "4".into(), 2)]);
+        assert_eq!(kinds("3334442B"), vec![(AirplaneSingles, "4".into(), 2)]);
+        // ... but hold no triple, no bomb, not both jokers and no core rank.
+        assert!(kinds("333444555666777888").iter().all(|k| k.0 == Airplane));
+        assert!(kinds("333444555777").is_empty());
+        assert!(kinds("33344455557").is_empty());
+        assert!(kinds("3334445555").is_empty());
+        assert!(kinds("333444BR").is_empty());
+        assert!(kinds("33334445").is_empty());
+        assert!(kinds("3333444455556666").is_empty());
+        // DDZ-30: pair wings use distinct ranks and no core rank.
+        assert!(kinds("3334445555").is_empty());
+        assert!(kinds("333444555666TTTT")
+            .iter()
+            .all(|k| k.0 != AirplanePairs));
+        assert_eq!(
+            kinds("333444555TTJJQQ"),
+            vec![(AirplanePairs, "5".into(), 3)]
+        );
+        assert!(kinds("3333444455").is_empty());
+        // Wing count must match the core: 2 triples take 2 singles or 2 pairs.
+        assert!(kinds("3334445").is_empty());
+        assert!(kinds("333444567").is_empty());
+        assert!(kinds("33344455667").is_empty());
+    }
+
+    #[test]
+    fn four_with_two() {
+        // DDZ-31: four of a kind plus two cards.
+        assert_eq!(kinds("555567"), vec![(FourTwoSingles, "5".into(), 1)]);
+        // DDZ-32: the two may be a pair, but not both jokers.
+        assert_eq!(kinds("555577"), vec![(FourTwoSingles, "5".into(), 1)]);
+        assert_eq!(kinds("55557B"), vec![(FourTwoSingles, "5".into(), 1)]);
+        assert!(kinds("5555BR").is_empty());
+        // DDZ-33: two distinct pairs.
+        assert_eq!(kinds("55557799"), vec![(FourTwoPairs, "5".into(), 1)]);
+        assert!(kinds("55557777").is_empty());
+        // `33334444` is not a combination at all: the pairs would not be distinct
+        // and wings never use the core rank.
+        assert!(kinds("33334444").is_empty());
+        assert!(kinds("5555779").is_empty());
+    }
+
+    #[test]
+    fn attachments_do_not_make_a_bomb() {
+        // DDZ-34: four with attachments is not a bomb; DDZ-18: attachments do not
+        // decide strength.
+        let four_two = one("555567");
+        let small = one("333345");
+        assert!(!four_two.kind.is_bomb());
+        assert!(beats(&four_two, &small));
+        assert!(!beats(&small, &four_two));
+        assert!(!beats(&one("3333AK"), &one("4444"))); // not a bomb, only a four-two
+        assert!(beats(&one("4444"), &one("3333AK")));
+        assert!(beats(&one("4445"), &one("333K")));
+        assert!(!beats(&one("333A"), &one("4445")));
+        assert!(!beats(&one("33344456"), &one("33344455")));
+        assert!(beats(&one("44455536"), &one("333444KA")));
+    }
+
+    #[test]
+    fn comparison() {
+        // DDZ-14: same type and size, higher. DDZ-16, DDZ-17.
+        assert!(beats(&one("R"), &one("B")));
+        assert!(beats(&one("B"), &one("2")));
+        assert!(beats(&one("2"), &one("A")));
+        assert!(beats(&one("A"), &one("K")));
+        assert!(!beats(&one("3"), &one("3")));
+        assert!(!beats(&one("55"), &one("4")));
+        assert!(!beats(&one("45678"), &one("3456789")));
+        assert!(beats(&one("45678"), &one("34567")));
+        // DDZ-19: runs and airplanes compare the highest core rank.
+        assert!(beats(&one("444555"), &one("333444")));
+        assert!(beats(&one("4445553K"), &one("333444AA")));
+        // DDZ-20..22: bombs beat ordinaries, compare by rank, rocket beats all.
+        assert!(beats(&one("3333"), &one("3456789TJQKA")));
+        assert!(beats(&one("4444"), &one("3333")));
+        assert!(!beats(&one("3333"), &one("4444")));
+        assert!(beats(&one("BR"), &one("2222")));
+        assert!(!beats(&one("2222"), &one("BR")));
+        assert!(!beats(&one("BR"), &one("BR")));
+    }
+
+    #[test]
+    fn responses_follow_the_table() {
+        // DDZ-13, DDZ-14, DDZ-20, DDZ-22.
+        let hand = r("3445566778899TTJJBR2222");
+        let table = one("34567");
+        let resp = responses(&hand, &table);
+        let texts: Vec<String> = resp.iter().map(|c| c.to_string()).collect();
+        assert!(texts.contains(&"45678".to_string()));
+        assert!(!texts.contains(&"89TJ2".to_string()));
+        assert!(texts.contains(&"2222".to_string()));
+        assert!(texts.contains(&"BR".to_string()));
+        assert!(!texts.contains(&"34567".to_string()));
+        assert!(resp.iter().all(|c| beats(c, &table)));
+        assert!(responses(&hand, &one("BR")).is_empty());
+        let over_bomb = responses(&r("33334444BR"), &one("3333"));
+        let texts: Vec<String> = over_bomb.iter().map(|c| c.to_string()).collect();
+        assert_eq!(texts, vec!["4444", "BR"]);
+    }
+
+    #[test]
+    fn leads_are_exactly_the_classified_subsets() {
+        // Every lead classifies as itself, and every sub-multiset of a small hand that
+        // classifies is a lead.
+        let hand = r("333444555677BR2");
+        let found = leads(&hand);
+        for c in &found {
+            assert!(classify(&c.cards).contains(c), "{c}");
+        }
+        let mut subsets = 0;
+        let mut sub = Ranks::default();
+        fn walk(h: &Ranks, r: usize, sub: &mut Ranks, f: &mut impl FnMut(&Ranks)) {
+            if r == NUM_RANKS {
+                f(sub);
+                return;
+            }
+            for k in 0..=h.0[r] {
+                sub.0[r] = k;
+                walk(h, r + 1, sub, f);
+            }
+            sub.0[r] = 0;
+        }
+        walk(&hand, 0, &mut sub, &mut |s| {
+            for c in classify(s) {
+                subsets += 1;
+                assert!(found.contains(&c), "{c} missing from leads");
+            }
+        });
+        assert_eq!(subsets, found.len());
+    }
+
+    #[test]
+    fn action_index_round_trips() {
+        let index = action_index();
+        assert_eq!(index.len(), FIRST_PLAY_ID as usize + index.plays.len());
+        for (i, c) in index.plays.iter().enumerate() {
+            let id = FIRST_PLAY_ID + i as u32;
+            assert_eq!(index.play_id(&c.cards), Some(id));
+            assert_eq!(index.play(id), Some(c));
+            // One reading per rank multiset: a play's text names it completely.
+            assert_eq!(classify(&c.cards), vec![*c], "{c}");
+        }
+        assert!(index.play(0).is_none());
+        assert!(index.play(index.len() as u32).is_none());
+    }
+}

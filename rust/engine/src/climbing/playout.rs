@@ -1,0 +1,800 @@
+//! Fast whole-deal play for AI search: a compact deal state for Dou Dizhu and
+//! Zheng Shangyou (card play only; bidding is settled before), the rule-based
+//! policy both games' agents use, random and rule playouts, and a determinized
+//! Monte Carlo search that samples the hidden cards consistently with what a seat
+//! has seen.
+//!
+//! Scores follow the rule texts: Dou Dizhu pays bid x multiplier (x2 per bomb or
+//! rocket, x2 for spring or reverse spring), the landlord twice; Zheng Shangyou pays
+//! the winner each loser's card penalty (x2 if it never played, +10 for the two,
+//! +10 per bomb still held) and settles unbeaten response bombs at 20.
+
+use super::{doudizhu as ddz, zhengshangyou as zsy, Combination, Kind, Ranks};
+use super::{ACE, BLACK_JOKER, NUM_RANKS, RED_JOKER, THREE, TWO};
+use crate::rng::CardRng;
+
+/// Which game a [`Deal`] plays, with what bidding settled.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Game {
+    DouDizhu { landlord: u8, bid: u8 },
+    ZhengShangyou,
+}
+
+/// A move: a play, or `None` for pass.
+pub type Move = Option<Combination>;
+
+/// The card-play phase of a three-player climbing deal.
+#[derive(Clone, Debug)]
+pub struct Deal {
+    pub game: Game,
+    pub hands: [Ranks; 3],
+    pub to_move: u8,
+    /// The combination to beat, `None` when `to_move` leads.
+    pub table: Option<Combination>,
+    pub table_owner: u8,
+    /// Consecutive passes since the table was played.
+    pub passes: u8,
+    /// Plays (not passes) each seat has made.
+    pub plays: [u16; 3],
+    /// Zheng Shangyou: the opening play (which must hold the heart three) is next.
+    pub opening: bool,
+    /// Dou Dizhu: bombs and rockets played so far.
+    pub bombs: u8,
+    /// Zheng Shangyou: bomb bonuses settled so far.
+    pub bonus: [i32; 3],
+    /// Zheng Shangyou: the table is a response bomb whose bonus is not yet settled.
+    pub pending_bomb: bool,
+    pub winner: Option<u8>,
+}
+
+impl Deal {
+    /// A fresh deal: `leader` leads into an empty table.
+    pub fn new(game: Game, hands: [Ranks; 3], leader: u8) -> Deal {
+        Deal {
+            game,
+            hands,
+            to_move: leader % 3,
+            table: None,
+            table_owner: leader % 3,
+            passes: 0,
+            plays: [0; 3],
+            opening: game == Game::ZhengShangyou,
+            bombs: 0,
+            bonus: [0; 3],
+            pending_bomb: false,
+            winner: None,
+        }
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.winner.is_some()
+    }
+
+    /// Every play the seat to act may make (leads, or plays that beat the table).
+    pub fn plays(&self) -> Vec<Combination> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        let hand = &self.hands[self.to_move as usize];
+        match (&self.game, &self.table) {
+            (Game::DouDizhu { .. }, None) => ddz::leads(hand),
+            (Game::DouDizhu { .. }, Some(t)) => ddz::responses(hand, t),
+            (Game::ZhengShangyou, None) => zsy::leads(hand, self.opening),
+            (Game::ZhengShangyou, Some(t)) => zsy::responses(hand, t),
+        }
+    }
+
+    /// Every legal move of the seat to act, plays first, pass last.
+    pub fn legal(&self) -> Vec<Move> {
+        let plays = self.plays();
+        // DDZ-13: followers may pass; ZSY-13, ZSY-14: only when nothing beats the table.
+        let pass =
+            self.table.is_some() && !self.is_over() && (plays.is_empty() || is_ddz(self.game));
+        let mut out: Vec<Move> = plays.into_iter().map(Some).collect();
+        if pass {
+            out.push(None);
+        }
+        out
+    }
+
+    /// Play `mv` for the seat to act; the caller passes a legal move.
+    pub fn apply(&mut self, mv: Move) {
+        let seat = self.to_move;
+        match mv {
+            None => {
+                self.passes += 1;
+                self.to_move = (seat + 1) % 3;
+                if self.passes >= 2 {
+                    // The round is over: an unbeaten response bomb earns its bonus.
+                    self.settle_bomb();
+                    self.table = None;
+                    self.passes = 0;
+                    self.to_move = self.table_owner;
+                }
+            }
+            Some(c) => {
+                let s = seat as usize;
+                let response = self.table.is_some();
+                self.hands[s] = self.hands[s].minus(&c.cards);
+                self.plays[s] += 1;
+                if c.kind.is_bomb() {
+                    self.bombs = self.bombs.saturating_add(1);
+                }
+                self.pending_bomb = self.game == Game::ZhengShangyou
+                    && response
+                    && matches!(c.kind, Kind::Bomb | Kind::AceBomb);
+                self.opening = false;
+                self.table = Some(c);
+                self.table_owner = seat;
+                self.passes = 0;
+                self.to_move = (seat + 1) % 3;
+                if self.hands[s].is_empty() {
+                    // ZSY-31: a finishing response bomb is settled at once.
+                    self.settle_bomb();
+                    self.winner = Some(seat);
+                }
+            }
+        }
+    }
+
+    fn settle_bomb(&mut self) {
+        if self.pending_bomb {
+            let owner = self.table_owner as usize;
+            for (seat, b) in self.bonus.iter_mut().enumerate() {
+                *b += if seat == owner { 20 } else { -10 };
+            }
+            self.pending_bomb = false;
+        }
+    }
+
+    /// Whether seats `a` and `b` are on the same side (Dou Dizhu farmers).
+    pub fn partners(&self, a: u8, b: u8) -> bool {
+        match self.game {
+            Game::DouDizhu { landlord, .. } => a == b || (a != landlord && b != landlord),
+            Game::ZhengShangyou => a == b,
+        }
+    }
+
+    /// Each seat's score once the deal is over (zeros before).
+    pub fn scores(&self) -> [i32; 3] {
+        let Some(winner) = self.winner else {
+            return [0; 3];
+        };
+        match self.game {
+            Game::DouDizhu { landlord, bid } => {
+                let landlord_won = winner == landlord;
+                let farmers = [0u8, 1, 2].into_iter().filter(|&s| s != landlord);
+                let farmers_played: u16 = farmers.map(|s| self.plays[s as usize]).sum();
+                let spring = landlord_won && farmers_played == 0;
+                let reverse = !landlord_won && self.plays[landlord as usize] == 1;
+                let doublings = u32::from(self.bombs) + u32::from(spring || reverse);
+                let unit = i32::from(bid) << doublings.min(24);
+                let sign = if landlord_won { 1 } else { -1 };
+                let mut out = [-sign * unit; 3];
+                out[landlord as usize] = 2 * sign * unit;
+                out
+            }
+            Game::ZhengShangyou => {
+                let mut out = self.bonus;
+                for seat in 0..3 {
+                    if seat != winner as usize {
+                        let penalty = zsy_penalty(&self.hands[seat], self.plays[seat] == 0);
+                        out[seat] -= penalty;
+                        out[winner as usize] += penalty;
+                    }
+                }
+                out
+            }
+        }
+    }
+}
+
+/// A Zheng Shangyou loser's card penalty: a point a card (doubled if it never
+/// played), 10 for the two, 10 per bomb held (four of a kind or the three aces).
+pub fn zsy_penalty(hand: &Ranks, never_played: bool) -> i32 {
+    let cards = hand.len() as i32 * if never_played { 2 } else { 1 };
+    let two = 10 * i32::from(hand.count(TWO) > 0);
+    let fours = (0..=TWO).filter(|&r| hand.count(r) >= 4).count() as i32;
+    let aces = i32::from(hand.count(ACE) >= 3);
+    cards + two + 10 * (fours + aces)
+}
+
+/// The longest run (top rank, length) of at least `min_len` ranks in 3..A with
+/// `width` copies each; the lowest such run among equally long ones.
+fn longest_run(hand: &Ranks, width: u8, min_len: u8) -> Option<(u8, u8)> {
+    let mut best: Option<(u8, u8)> = None;
+    let mut streak = 0u8;
+    for r in 0..=ACE {
+        streak = if hand.count(r) >= width {
+            streak + 1
+        } else {
+            0
+        };
+        if streak >= min_len && best.is_none_or(|(_, l)| streak > l) {
+            best = Some((r, streak));
+        }
+    }
+    best
+}
+
+fn is_ddz(game: Game) -> bool {
+    matches!(game, Game::DouDizhu { .. })
+}
+
+/// A greedy split of `hand` into plays: rocket and bombs kept whole, then
+/// airplanes (Dou Dizhu), straights, pair runs, triples, pairs and singles.
+/// Triples (and airplane triples) in Dou Dizhu carry the lowest spare singles or
+/// pairs as attachments. Used to judge how many turns a hand needs.
+pub fn plan(hand: &Ranks, game: Game) -> Vec<Combination> {
+    let ddz_rules = is_ddz(game);
+    let mut h = *hand;
+    let mut out = Vec::new();
+    let take = |h: &mut Ranks, out: &mut Vec<Combination>, kind, main, length, cards: Ranks| {
+        *h = h.minus(&cards);
+        out.push(Combination::new(kind, main, length, cards));
+    };
+    if ddz_rules && h.count(BLACK_JOKER) > 0 && h.count(RED_JOKER) > 0 {
+        let mut cards = Ranks::default();
+        cards.add(BLACK_JOKER, 1);
+        cards.add(RED_JOKER, 1);
+        take(&mut h, &mut out, Kind::Rocket, RED_JOKER, 1, cards);
+    }
+    for r in 0..=TWO {
+        if h.count(r) >= 4 {
+            let mut cards = Ranks::default();
+            cards.add(r, 4);
+            take(&mut h, &mut out, Kind::Bomb, r, 1, cards);
+        }
+    }
+    if !ddz_rules && h.count(ACE) >= 3 {
+        let mut cards = Ranks::default();
+        cards.add(ACE, 3);
+        take(&mut h, &mut out, Kind::AceBomb, ACE, 1, cards);
+    }
+    let mut run_kinds: Vec<(Kind, u8, u8)> = Vec::new();
+    if ddz_rules {
+        run_kinds.push((Kind::Airplane, 3, 2));
+    }
+    run_kinds.push((Kind::Straight, 1, 5));
+    run_kinds.push((Kind::PairRun, 2, if ddz_rules { 3 } else { 2 }));
+    for (kind, width, min_len) in run_kinds {
+        while let Some((top, len)) = longest_run(&h, width, min_len) {
+            let cards = super::run_cards(top, len, width);
+            take(&mut h, &mut out, kind, top, len, cards);
+        }
+    }
+    for width in [3u8, 2, 1] {
+        for r in 0..NUM_RANKS as u8 {
+            if h.count(r) == width {
+                let kind = [Kind::Single, Kind::Pair, Kind::Triple][width as usize - 1];
+                let mut cards = Ranks::default();
+                cards.add(r, width);
+                take(&mut h, &mut out, kind, r, 1, cards);
+            }
+        }
+    }
+    if ddz_rules {
+        attach_wings(&mut out);
+    }
+    out
+}
+
+/// Give each Dou Dizhu triple or airplane the lowest spare singles (else pairs)
+/// below the two as attachments, one per triple.
+fn attach_wings(plan: &mut Vec<Combination>) {
+    let carriers: Vec<usize> = (0..plan.len())
+        .filter(|&i| matches!(plan[i].kind, Kind::Triple | Kind::Airplane))
+        .collect();
+    for i in carriers {
+        let need = plan[i].length as usize;
+        for (width, kind) in [(1u8, Kind::Single), (2, Kind::Pair)] {
+            let spare: Vec<usize> = (0..plan.len())
+                .filter(|&j| plan[j].kind == kind && plan[j].main < TWO)
+                .collect();
+            if spare.len() >= need {
+                let mut cards = plan[i].cards;
+                for &j in &spare[..need] {
+                    cards = cards.plus(&plan[j].cards);
+                }
+                let core = plan[i];
+                let new_kind = match (core.kind, width) {
+                    (Kind::Triple, 1) => Kind::TripleSingle,
+                    (Kind::Triple, _) => Kind::TriplePair,
+                    (_, 1) => Kind::AirplaneSingles,
+                    _ => Kind::AirplanePairs,
+                };
+                plan[i] = Combination::new(new_kind, core.main, core.length, cards);
+                let mut k = 0;
+                plan.retain(|_| {
+                    k += 1;
+                    !spare[..need].contains(&(k - 1))
+                });
+                break;
+            }
+        }
+    }
+}
+
+/// How costly a hand is to play out: two per group of [`plan`] (after attachments),
+/// nothing for bombs, the rocket and single twos or jokers, plus one for any cards
+/// at all. Counted without building the plan, since the policies call it per move.
+fn cost(hand: &Ranks, game: Game) -> i32 {
+    if hand.is_empty() {
+        return 0;
+    }
+    let ddz_rules = is_ddz(game);
+    let mut h = *hand;
+    if ddz_rules && h.count(BLACK_JOKER) > 0 && h.count(RED_JOKER) > 0 {
+        h.0[BLACK_JOKER as usize] = 0;
+        h.0[RED_JOKER as usize] = 0;
+    }
+    for r in 0..=TWO as usize {
+        if h.0[r] >= 4 {
+            h.0[r] -= 4;
+        }
+    }
+    if !ddz_rules && h.count(ACE) >= 3 {
+        h.0[ACE as usize] -= 3;
+    }
+    let mut groups = 0i32;
+    // Airplane lengths in plan order: each carries one attachment per triple.
+    let mut carriers: [u8; 8] = [0; 8];
+    let mut n_carriers = 0usize;
+    let run_kinds: &[(u8, u8)] = if ddz_rules {
+        &[(3, 2), (1, 5), (2, 3)]
+    } else {
+        &[(1, 5), (2, 2)]
+    };
+    for &(width, min_len) in run_kinds {
+        while let Some((top, len)) = longest_run(&h, width, min_len) {
+            for r in (top + 1 - len)..=top {
+                h.0[r as usize] -= width;
+            }
+            groups += 1;
+            if width == 3 && n_carriers < carriers.len() {
+                carriers[n_carriers] = len;
+                n_carriers += 1;
+            }
+        }
+    }
+    let mut low_singles = 0u8;
+    let mut low_pairs = 0u8;
+    for r in 0..NUM_RANKS as u8 {
+        match h.count(r) {
+            3 => {
+                groups += 1;
+                if n_carriers < carriers.len() {
+                    carriers[n_carriers] = 1;
+                    n_carriers += 1;
+                }
+            }
+            2 if r < TWO => low_pairs += 1,
+            2 => groups += 1,
+            1 if r < TWO => low_singles += 1,
+            _ => {}
+        }
+    }
+    if ddz_rules {
+        for &need in &carriers[..n_carriers] {
+            if low_singles >= need {
+                low_singles -= need;
+            } else if low_pairs >= need {
+                low_pairs -= need;
+            }
+        }
+    }
+    2 * (groups + i32::from(low_singles) + i32::from(low_pairs)) + 1
+}
+
+fn fewest_cards_among_opponents(deal: &Deal, seat: u8) -> usize {
+    (0..3u8)
+        .filter(|&s| !deal.partners(s, seat))
+        .map(|s| deal.hands[s as usize].len())
+        .min()
+        .unwrap_or(usize::MAX)
+}
+
+/// The rule-based policy: plan the hand, lead the lowest planned group (longest
+/// first among equals), answer with the cheapest response that keeps the plan,
+/// keep bombs for when an opponent is close to going out or they finish the hand,
+/// and never beat a partner (Dou Dizhu farmers) unless that goes out.
+pub fn rule_move(deal: &Deal) -> Move {
+    let seat = deal.to_move;
+    let hand = deal.hands[seat as usize];
+    let danger = fewest_cards_among_opponents(deal, seat);
+    match deal.table {
+        None => {
+            // Going out at once wins outright.
+            let whole = match deal.game {
+                Game::DouDizhu { .. } => ddz::classify(&hand),
+                Game::ZhengShangyou => zsy::classify(&hand, deal.opening),
+            };
+            if let Some(c) = whole.first() {
+                return Some(*c);
+            }
+            let groups = plan(&hand, deal.game);
+            let ordinary: Vec<&Combination> = groups.iter().filter(|c| !c.kind.is_bomb()).collect();
+            let pick = if ordinary.is_empty() {
+                groups.iter().min_by_key(|c| (c.main, c.kind)).copied()
+            } else if danger == 1 && ordinary.iter().all(|c| c.kind == Kind::Single) {
+                // An opponent on one card: lead singles from the top.
+                ordinary.iter().max_by_key(|c| c.main).map(|c| **c)
+            } else {
+                ordinary
+                    .iter()
+                    .filter(|c| !(danger == 1 && c.kind == Kind::Single))
+                    .min_by_key(|c| (c.main, std::cmp::Reverse(c.cards.len())))
+                    .map(|c| **c)
+            };
+            // Planned groups are legal shapes, but the opening play of Zheng Shangyou
+            // must hold a three: then fall back to the cheapest legal lead.
+            match pick {
+                Some(c) if !deal.opening || c.cards.count(THREE) > 0 => Some(c),
+                _ => cheapest(&deal.legal(), &hand, deal.game),
+            }
+        }
+        Some(table) => {
+            let plays = deal.plays();
+            if plays.is_empty() {
+                return None;
+            }
+            if let Some(finish) = plays.iter().find(|c| c.cards == hand) {
+                return Some(*finish);
+            }
+            let partner_leads = deal.partners(deal.table_owner, seat);
+            let must = deal.game == Game::ZhengShangyou;
+            if partner_leads && !must {
+                return None;
+            }
+            let base = cost(&hand, deal.game);
+            let mut best: Option<(i32, Combination)> = None;
+            for c in &plays {
+                let after = hand.minus(&c.cards);
+                let mut score = cost(&after, deal.game) * 4 + i32::from(c.main);
+                if c.kind.is_bomb() {
+                    score += 60;
+                }
+                if best.is_none_or(|(s, _)| score < s) {
+                    best = Some((score, *c));
+                }
+            }
+            let (_, choice) = best?;
+            if must {
+                return Some(choice);
+            }
+            let after = cost(&hand.minus(&choice.cards), deal.game);
+            let urgent = danger <= 2 || danger <= table.cards.len();
+            let worth = if choice.kind.is_bomb() {
+                urgent || after <= 2
+            } else {
+                after <= base || urgent || table.main < ACE.min(choice.main)
+            };
+            if worth {
+                Some(choice)
+            } else {
+                None
+            }
+        }
+    }
+}
+
+fn cheapest(legal: &[Move], hand: &Ranks, game: Game) -> Move {
+    legal
+        .iter()
+        .flatten()
+        .min_by_key(|c| {
+            (
+                cost(&hand.minus(&c.cards), game) + 8 * i32::from(c.kind.is_bomb()),
+                c.main,
+            )
+        })
+        .copied()
+}
+
+/// Which policy a playout uses for every seat.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Policy {
+    /// Uniform among all legal moves.
+    Random,
+    /// [`rule_move`], with a random legal move one time in `epsilon_inverse`
+    /// (0 never) so that search sees more than one line.
+    Rule { epsilon_inverse: u32 },
+}
+
+/// Play `deal` to the end with `policy` for every seat.
+pub fn playout(deal: &mut Deal, policy: Policy, rng: &mut CardRng) {
+    while !deal.is_over() {
+        let mv = match policy {
+            Policy::Random => random_move(deal, rng),
+            Policy::Rule { epsilon_inverse } => {
+                if epsilon_inverse > 0 && rng.below(u64::from(epsilon_inverse)) == 0 {
+                    random_move(deal, rng)
+                } else {
+                    rule_move(deal)
+                }
+            }
+        };
+        deal.apply(mv);
+    }
+}
+
+fn random_move(deal: &Deal, rng: &mut CardRng) -> Move {
+    let plays = deal.plays();
+    // Dou Dizhu followers may always pass; Zheng Shangyou only when nothing beats.
+    let pass = deal.table.is_some() && (plays.is_empty() || is_ddz(deal.game));
+    let n = plays.len() + usize::from(pass);
+    if n == 0 {
+        return None;
+    }
+    plays.get(rng.below(n as u64) as usize).copied()
+}
+
+/// Deal the `unknown` ranks at random to every seat but `seat`, each getting as
+/// many cards as it holds in `deal`; `pinned[s]` (cards known to be in seat `s`'s
+/// hand, such as the landlord's revealed bottom cards) go to that seat first.
+pub fn determinize(
+    deal: &Deal,
+    seat: u8,
+    unknown: &Ranks,
+    pinned: &[Ranks; 3],
+    rng: &mut CardRng,
+) -> Deal {
+    let mut rest = *unknown;
+    let mut start = [Ranks::default(); 3];
+    for s in 0..3usize {
+        if s != seat as usize {
+            // Only cards that really are unknown, and no more than the seat holds.
+            let mut p = Ranks::default();
+            let mut room = deal.hands[s].len();
+            for r in 0..NUM_RANKS {
+                let k = pinned[s].0[r].min(rest.0[r]).min(room as u8);
+                p.0[r] = k;
+                rest.0[r] -= k;
+                room -= k as usize;
+            }
+            start[s] = p;
+        }
+    }
+    let mut pool: Vec<u8> = Vec::with_capacity(rest.len());
+    for (r, &n) in rest.0.iter().enumerate() {
+        pool.extend(std::iter::repeat_n(r as u8, n as usize));
+    }
+    rng.shuffle(&mut pool);
+    let mut out = deal.clone();
+    let mut next = 0usize;
+    for s in 0..3u8 {
+        if s == seat {
+            continue;
+        }
+        let mut h = start[s as usize];
+        let need = deal.hands[s as usize].len().saturating_sub(h.len());
+        for &r in pool.iter().skip(next).take(need) {
+            h.0[r as usize] += 1;
+        }
+        next += need;
+        out.hands[s as usize] = h;
+    }
+    out
+}
+
+/// The candidate moves a search weighs: every response (and pass), or for a lead
+/// the rule move, the planned groups, and the lowest lead of each type and length.
+fn candidates(deal: &Deal) -> Vec<Move> {
+    let legal = deal.legal();
+    if deal.table.is_some() || legal.len() <= 24 {
+        return legal;
+    }
+    let mut out: Vec<Move> = vec![rule_move(deal)];
+    let hand = deal.hands[deal.to_move as usize];
+    for c in plan(&hand, deal.game) {
+        if legal.contains(&Some(c)) && !out.contains(&Some(c)) {
+            out.push(Some(c));
+        }
+    }
+    for c in legal.iter().flatten() {
+        let seen = out
+            .iter()
+            .flatten()
+            .any(|o| o.kind == c.kind && o.length == c.length);
+        if !seen {
+            out.push(Some(*c));
+        }
+    }
+    out
+}
+
+/// The playout policy of [`search_move`]: the rule policy, a random move one time in 32.
+pub const SEARCH_PLAYOUT: Policy = Policy::Rule {
+    epsilon_inverse: 32,
+};
+
+/// Determinized Monte Carlo search for the seat to act: for each of `samples`
+/// deals of `unknown` to the other seats, play every candidate move and finish with
+/// rule playouts; return the move with the best mean score for the seat.
+/// `deal.hands` of the other seats only give their card counts.
+pub fn search_move(
+    deal: &Deal,
+    unknown: &Ranks,
+    pinned: &[Ranks; 3],
+    samples: u32,
+    rng: &mut CardRng,
+) -> Move {
+    let seat = deal.to_move;
+    let moves = candidates(deal);
+    if moves.len() <= 1 {
+        return moves.into_iter().next().flatten();
+    }
+    let mut totals = vec![0i64; moves.len()];
+    for _ in 0..samples.max(1) {
+        let world = determinize(deal, seat, unknown, pinned, rng);
+        for (i, mv) in moves.iter().enumerate() {
+            let mut trial = world.clone();
+            trial.apply(*mv);
+            playout(&mut trial, SEARCH_PLAYOUT, rng);
+            totals[i] += i64::from(trial.scores()[seat as usize]);
+        }
+    }
+    let best = (0..moves.len()).max_by_key(|&i| (totals[i], std::cmp::Reverse(i)));
+    best.and_then(|i| moves[i])
+}
+
+/// A fresh random Dou Dizhu card play (bidding skipped: a random landlord bids 1)
+/// or Zheng Shangyou deal, dealt from `rng`; used by benches and tests.
+pub fn random_deal(game_is_ddz: bool, rng: &mut CardRng) -> Deal {
+    let mut pack: Vec<u8> = Vec::with_capacity(54);
+    if game_is_ddz {
+        for r in 0..=TWO {
+            pack.extend([r; 4]);
+        }
+        pack.extend([BLACK_JOKER, RED_JOKER]);
+    } else {
+        for r in THREE..ACE {
+            pack.extend([r; 4]);
+        }
+        pack.extend([ACE; 3]);
+        pack.push(TWO);
+    }
+    rng.shuffle(&mut pack);
+    let mut hands = [Ranks::default(); 3];
+    let per = if game_is_ddz { 17 } else { 16 };
+    for (i, &r) in pack.iter().enumerate().take(3 * per) {
+        hands[i / per].0[r as usize] += 1;
+    }
+    if game_is_ddz {
+        let landlord = rng.below(3) as u8;
+        for &r in &pack[3 * per..] {
+            hands[landlord as usize].0[r as usize] += 1;
+        }
+        Deal::new(Game::DouDizhu { landlord, bid: 1 }, hands, landlord)
+    } else {
+        // Without suits, the leader is a holder of a three: the lowest such seat.
+        let leader = (0..3u8)
+            .find(|&s| hands[s as usize].count(THREE) > 0)
+            .unwrap_or(0);
+        Deal::new(Game::ZhengShangyou, hands, leader)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(s: &str) -> Ranks {
+        Ranks::parse(s).unwrap()
+    }
+
+    #[test]
+    fn random_playouts_end_zero_sum_and_conserve_cards() {
+        let mut rng = CardRng::new(7);
+        for i in 0..300 {
+            let ddz_game = i % 2 == 0;
+            let mut deal = random_deal(ddz_game, &mut rng);
+            let total: usize = deal.hands.iter().map(|h| h.len()).sum();
+            let policy = if i % 4 < 2 {
+                Policy::Random
+            } else {
+                Policy::Rule { epsilon_inverse: 0 }
+            };
+            playout(&mut deal, policy, &mut rng);
+            let winner = deal.winner.unwrap();
+            // DDZ-35, ZSY-04: the deal ends when a hand is empty.
+            assert!(deal.hands[winner as usize].is_empty());
+            assert!(deal.hands.iter().map(|h| h.len()).sum::<usize>() < total);
+            // DDZ-42, ZSY-32: zero-sum.
+            assert_eq!(deal.scores().iter().sum::<i32>(), 0, "{deal:?}");
+        }
+    }
+
+    #[test]
+    fn ddz_spring_and_reverse_spring() {
+        // DDZ-36..41: bid x multiplier, landlord twice; spring doubles.
+        let hands = [r("3333"), r("45"), r("67")];
+        let game = Game::DouDizhu {
+            landlord: 0,
+            bid: 3,
+        };
+        let mut deal = Deal::new(game, hands, 0);
+        deal.apply(Some(ddz::classify(&r("3333"))[0]));
+        assert_eq!(deal.winner, Some(0));
+        // One bomb (x2) and spring (x2): 3 x 4 = 12 for each farmer.
+        assert_eq!(deal.scores(), [24, -12, -12]);
+        // DDZ-38: reverse spring: the landlord played once, a farmer went out.
+        let mut deal = Deal::new(game, [r("34"), r("5"), r("6")], 0);
+        deal.apply(Some(ddz::classify(&r("3"))[0]));
+        deal.apply(Some(ddz::classify(&r("5"))[0]));
+        assert_eq!(deal.winner, Some(1));
+        assert_eq!(deal.scores(), [-12, 6, 6]);
+    }
+
+    #[test]
+    fn zsy_penalties_and_bomb_bonus() {
+        // ZSY-24..27: cards, never played x2, the two, bombs; paid to the winner.
+        assert_eq!(zsy_penalty(&r("45"), false), 2);
+        assert_eq!(zsy_penalty(&r("45"), true), 4);
+        assert_eq!(zsy_penalty(&r("2"), false), 11);
+        assert_eq!(zsy_penalty(&r("7777AAA"), false), 7 + 20);
+        // ZSY-28, ZSY-29, ZSY-31: a finishing response bomb settles at once.
+        let mut deal = Deal::new(Game::ZhengShangyou, [r("34"), r("5555"), r("46")], 0);
+        deal.apply(Some(zsy::classify(&r("3"), true)[0]));
+        let bomb = zsy::classify(&r("5555"), false)[0];
+        // ZSY-13: the single five or the bomb; a pass is not allowed.
+        assert_eq!(deal.legal().len(), 2);
+        assert!(deal.legal().contains(&Some(bomb)));
+        deal.apply(Some(bomb));
+        assert_eq!(deal.winner, Some(1));
+        // Seat 0 played once and holds one card; seat 2 never played and holds two.
+        assert_eq!(deal.scores(), [-10 - 1, 20 + 1 + 4, -10 - 4]);
+    }
+
+    /// The plan-based cost that `cost` counts without building the plan.
+    fn cost_from_plan(hand: &Ranks, game: Game) -> i32 {
+        let groups: i32 = plan(hand, game)
+            .iter()
+            .map(|c| match c.kind {
+                Kind::Single if c.main >= TWO => 0,
+                Kind::Bomb | Kind::Rocket | Kind::AceBomb => 0,
+                _ => 2,
+            })
+            .sum();
+        groups + i32::from(!hand.is_empty())
+    }
+
+    #[test]
+    fn cost_counts_the_plan() {
+        let mut rng = CardRng::new(5);
+        for i in 0..2000 {
+            let deal = random_deal(i % 2 == 0, &mut rng);
+            for h in &deal.hands {
+                assert_eq!(cost(h, deal.game), cost_from_plan(h, deal.game), "{h}");
+            }
+        }
+    }
+
+    #[test]
+    fn rule_and_search_moves_are_legal() {
+        let mut rng = CardRng::new(11);
+        for i in 0..20 {
+            let mut deal = random_deal(i % 2 == 0, &mut rng);
+            while !deal.is_over() {
+                let legal = deal.legal();
+                let rule = rule_move(&deal);
+                assert!(legal.contains(&rule));
+                let seat = deal.to_move as usize;
+                let mut unknown = Ranks::default();
+                for s in 0..3 {
+                    if s != seat {
+                        unknown = unknown.plus(&deal.hands[s]);
+                    }
+                }
+                let mv = if deal.plays.iter().sum::<u16>() < 3 {
+                    let pinned = [Ranks::default(); 3];
+                    search_move(&deal, &unknown, &pinned, 2, &mut rng)
+                } else {
+                    rule
+                };
+                assert!(legal.contains(&mv));
+                deal.apply(mv);
+            }
+        }
+    }
+}

@@ -1,0 +1,444 @@
+//! Climbing games (Dou Dizhu, Zheng Shangyou): combinations, leads, responses,
+//! the Dou Dizhu action index, fast playouts and the search policy.
+
+use crate::cards::extract_card;
+use crate::errors::{to_py, IntoPyResult};
+use cardkit_engine::climbing::playout::{self, Deal, Game, Policy};
+use cardkit_engine::climbing::{
+    climbing_rank, doudizhu as ddz, zhengshangyou as zsy, Combination, Kind, Ranks, RANK_CHARS,
+};
+use cardkit_engine::rng::CardRng;
+use cardkit_engine::EngineError;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+/// One reading of a play: `type`, `main_rank`, `length` and `cards` (rank text).
+#[pyclass(frozen, module = "cardkit._core", name = "Combination", eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyCombination(pub Combination);
+
+#[pymethods]
+impl PyCombination {
+    /// The type name: `single`, `pair`, ..., `airplane_singles`, `bomb`, `rocket`.
+    #[getter(r#type)]
+    fn kind(&self) -> &'static str {
+        self.0.kind.name()
+    }
+
+    /// The rank that decides strength (the highest core rank of runs and airplanes).
+    #[getter]
+    fn main_rank(&self) -> String {
+        RANK_CHARS[self.0.main as usize].to_string()
+    }
+
+    /// Consecutive core ranks (run and airplane length; 1 otherwise).
+    #[getter]
+    fn length(&self) -> u8 {
+        self.0.length
+    }
+
+    /// The ranks played, weakest first: `"33344456"`.
+    #[getter]
+    fn cards(&self) -> String {
+        self.0.cards.to_string()
+    }
+
+    /// Number of cards.
+    #[getter]
+    fn size(&self) -> usize {
+        self.0.cards.len()
+    }
+
+    /// True for bombs (and the rocket): they answer any ordinary combination.
+    #[getter]
+    fn is_bomb(&self) -> bool {
+        self.0.kind.is_bomb()
+    }
+
+    fn __str__(&self) -> String {
+        self.0.cards.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Combination(type='{}', main_rank='{}', length={}, cards='{}')",
+            self.0.kind.name(),
+            RANK_CHARS[self.0.main as usize],
+            self.0.length,
+            self.0.cards
+        )
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rules {
+    DouDizhu,
+    ZhengShangyou,
+}
+
+fn rules(py: Python<'_>, game: &str) -> PyResult<Rules> {
+    match game {
+        "doudizhu" => Ok(Rules::DouDizhu),
+        "zhengshangyou" => Ok(Rules::ZhengShangyou),
+        other => Err(to_py(
+            py,
+            EngineError::RuleOption(format!(
+                "unknown climbing game {other:?}: expected doudizhu or zhengshangyou"
+            )),
+        )),
+    }
+}
+
+/// Ranks from rank text (`"33344BR"`) or an iterable of cards / card strings.
+fn extract_ranks(obj: &Bound<'_, PyAny>) -> PyResult<Ranks> {
+    let py = obj.py();
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ranks::parse(s.to_str()?).py_err(py);
+    }
+    let bad = || {
+        let shown = obj
+            .repr()
+            .map(|r| r.to_string())
+            .unwrap_or_else(|_| "?".into());
+        to_py(
+            py,
+            EngineError::InvalidCard(format!(
+                "invalid ranks {shown}: expected rank text like \"33344BR\" or a list of cards"
+            )),
+        )
+    };
+    let iter = obj.try_iter().map_err(|_| bad())?;
+    let mut out = Ranks::default();
+    for item in iter {
+        let card = extract_card(&item?)?;
+        let r = climbing_rank(card) as usize;
+        out.0[r] = out.0[r].saturating_add(1);
+    }
+    Ok(out)
+}
+
+/// A table combination given as a `Combination` or as ranks (read as its only
+/// reading; the first of several).
+fn extract_table(
+    py: Python<'_>,
+    rules: Rules,
+    obj: &Bound<'_, PyAny>,
+    opening: bool,
+) -> PyResult<Combination> {
+    if let Ok(c) = obj.cast::<PyCombination>() {
+        return Ok(c.get().0);
+    }
+    let ranks = extract_ranks(obj)?;
+    classify_ranks(rules, &ranks, opening)
+        .into_iter()
+        .next()
+        .ok_or_else(|| {
+            to_py(
+                py,
+                EngineError::IllegalAction(format!("{ranks} is not a combination")),
+            )
+        })
+}
+
+fn classify_ranks(rules: Rules, ranks: &Ranks, opening: bool) -> Vec<Combination> {
+    match rules {
+        Rules::DouDizhu => ddz::classify(ranks),
+        Rules::ZhengShangyou => zsy::classify(ranks, opening),
+    }
+}
+
+fn wrap(v: Vec<Combination>) -> Vec<PyCombination> {
+    v.into_iter().map(PyCombination).collect()
+}
+
+/// Every reading of `cards` as one combination of `game` (empty if none).
+/// `opening`: Zheng Shangyou's first play, where four threes are the heavenly bomb.
+#[pyfunction]
+#[pyo3(signature = (game, cards, opening = false))]
+fn climbing_classify(
+    py: Python<'_>,
+    game: &str,
+    cards: &Bound<'_, PyAny>,
+    opening: bool,
+) -> PyResult<Vec<PyCombination>> {
+    let rules = rules(py, game)?;
+    let ranks = extract_ranks(cards)?;
+    Ok(wrap(classify_ranks(rules, &ranks, opening)))
+}
+
+/// Every legal lead from `hand`.
+#[pyfunction]
+#[pyo3(signature = (game, hand, opening = false))]
+fn climbing_leads(
+    py: Python<'_>,
+    game: &str,
+    hand: &Bound<'_, PyAny>,
+    opening: bool,
+) -> PyResult<Vec<PyCombination>> {
+    let rules = rules(py, game)?;
+    let hand = extract_ranks(hand)?;
+    Ok(wrap(match rules {
+        Rules::DouDizhu => ddz::leads(&hand),
+        Rules::ZhengShangyou => zsy::leads(&hand, opening),
+    }))
+}
+
+/// Every play from `hand` that beats `table` (pass not included).
+#[pyfunction]
+#[pyo3(signature = (game, hand, table, opening = false))]
+fn climbing_responses(
+    py: Python<'_>,
+    game: &str,
+    hand: &Bound<'_, PyAny>,
+    table: &Bound<'_, PyAny>,
+    opening: bool,
+) -> PyResult<Vec<PyCombination>> {
+    let rules = rules(py, game)?;
+    let hand = extract_ranks(hand)?;
+    let table = extract_table(py, rules, table, opening)?;
+    Ok(wrap(match rules {
+        Rules::DouDizhu => ddz::responses(&hand, &table),
+        Rules::ZhengShangyou => zsy::responses(&hand, &table),
+    }))
+}
+
+/// Whether `play` beats `table`.
+#[pyfunction]
+fn climbing_beats(
+    py: Python<'_>,
+    game: &str,
+    play: &Bound<'_, PyCombination>,
+    table: &Bound<'_, PyCombination>,
+) -> PyResult<bool> {
+    let (play, table) = (play.get().0, table.get().0);
+    Ok(match rules(py, game)? {
+        Rules::DouDizhu => ddz::beats(&play, &table),
+        Rules::ZhengShangyou => zsy::beats(&play, &table),
+    })
+}
+
+/// Leads (`table` None) or responses of `hand` as rank texts, for game loops.
+#[pyfunction]
+#[pyo3(signature = (game, hand, table, opening = false))]
+fn climbing_play_texts(
+    py: Python<'_>,
+    game: &str,
+    hand: &str,
+    table: Option<&Bound<'_, PyCombination>>,
+    opening: bool,
+) -> PyResult<Vec<String>> {
+    let table = table.map(|t| t.get().0);
+    let rules = rules(py, game)?;
+    let hand = Ranks::parse(hand).py_err(py)?;
+    let plays = match (rules, table) {
+        (Rules::DouDizhu, None) => ddz::leads(&hand),
+        (Rules::DouDizhu, Some(t)) => ddz::responses(&hand, &t),
+        (Rules::ZhengShangyou, None) => zsy::leads(&hand, opening),
+        (Rules::ZhengShangyou, Some(t)) => zsy::responses(&hand, &t),
+    };
+    Ok(plays.iter().map(|c| c.cards.to_string()).collect())
+}
+
+/// Size of the Dou Dizhu action space: pass, bids 1-3 and every play.
+#[pyfunction]
+fn doudizhu_action_space_size() -> usize {
+    ddz::action_index().len()
+}
+
+/// The action-index id of the Dou Dizhu play with these ranks, or None.
+#[pyfunction]
+fn doudizhu_play_id(cards: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+    let ranks = extract_ranks(cards)?;
+    Ok(ddz::action_index().play_id(&ranks))
+}
+
+/// The Dou Dizhu play with action-index id `id` (None for pass, bids, out of range).
+#[pyfunction]
+fn doudizhu_play_of_id(id: i64) -> Option<PyCombination> {
+    let id = u32::try_from(id).ok()?;
+    ddz::action_index().play(id).copied().map(PyCombination)
+}
+
+fn policy(py: Python<'_>, name: &str) -> PyResult<Policy> {
+    match name {
+        "random" => Ok(Policy::Random),
+        "rule" => Ok(Policy::Rule { epsilon_inverse: 0 }),
+        other => Err(to_py(
+            py,
+            EngineError::RuleOption(format!(
+                "unknown playout policy {other:?}: expected random or rule"
+            )),
+        )),
+    }
+}
+
+/// Play `games` whole deals of card play from fresh random deals in Rust with
+/// `policy` (`"random"` or `"rule"`) for every seat; returns the winner seats.
+/// Dou Dizhu deals skip bidding (a random landlord at bid 1). Runs without the GIL.
+#[pyfunction]
+fn climbing_random_playouts(
+    py: Python<'_>,
+    game: &str,
+    games: usize,
+    seed: u64,
+    policy_name: &str,
+) -> PyResult<Vec<u8>> {
+    let is_ddz = rules(py, game)? == Rules::DouDizhu;
+    let policy = policy(py, policy_name)?;
+    Ok(py.detach(|| {
+        let mut rng = CardRng::new(seed);
+        (0..games)
+            .map(|_| {
+                let mut deal = playout::random_deal(is_ddz, &mut rng);
+                playout::playout(&mut deal, policy, &mut rng);
+                deal.winner.unwrap_or(0)
+            })
+            .collect()
+    }))
+}
+
+/// A card-play position as one seat sees it, for the rule policy and the search.
+#[pyclass(frozen, module = "cardkit._core", name = "ClimbingView")]
+pub struct PyClimbingView {
+    deal: Deal,
+    unknown: Ranks,
+    pinned: [Ranks; 3],
+}
+
+fn card_count_error(py: Python<'_>, what: &str) -> PyErr {
+    to_py(py, EngineError::IllegalAction(what.to_string()))
+}
+
+#[pymethods]
+impl PyClimbingView {
+    /// `seat` holds `hand`; `counts` are every seat's card counts; `unknown` is
+    /// every card `seat` cannot see (split among the others by the search);
+    /// `table` with its `table_owner` and `passes`; `plays` per seat; Dou Dizhu's
+    /// `landlord`, `bid` and `bombs`; Zheng Shangyou's `opening` and `pending_bomb`;
+    /// `pinned`: per seat, rank text of cards known to be in that hand.
+    #[new]
+    #[pyo3(signature = (game, seat, hand, counts, unknown, table=None, table_owner=0,
+        passes=0, plays=[0, 0, 0], landlord=0, bid=1, bombs=0, opening=false,
+        pending_bomb=false, pinned=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        game: &str,
+        seat: u8,
+        hand: &Bound<'_, PyAny>,
+        counts: [u8; 3],
+        unknown: &Bound<'_, PyAny>,
+        table: Option<&Bound<'_, PyCombination>>,
+        table_owner: u8,
+        passes: u8,
+        plays: [u16; 3],
+        landlord: u8,
+        bid: u8,
+        bombs: u8,
+        opening: bool,
+        pending_bomb: bool,
+        pinned: Option<[String; 3]>,
+    ) -> PyResult<Self> {
+        let rules = rules(py, game)?;
+        if seat > 2 || table_owner > 2 || landlord > 2 {
+            return Err(card_count_error(py, "seats are 0, 1 and 2"));
+        }
+        let hand = extract_ranks(hand)?;
+        let unknown = extract_ranks(unknown)?;
+        let others: usize = (0..3u8)
+            .filter(|&s| s != seat)
+            .map(|s| counts[s as usize] as usize)
+            .sum();
+        if hand.len() != counts[seat as usize] as usize || unknown.len() != others {
+            return Err(card_count_error(
+                py,
+                "hand and unknown cards must match the card counts",
+            ));
+        }
+        let game = match rules {
+            Rules::DouDizhu => Game::DouDizhu { landlord, bid },
+            Rules::ZhengShangyou => Game::ZhengShangyou,
+        };
+        let mut hands = [Ranks::default(); 3];
+        hands[seat as usize] = hand;
+        // Other hands are placeholders of the right size until a search deals them.
+        let mut pool = unknown;
+        for s in (0..3u8).filter(|&s| s != seat) {
+            let mut h = Ranks::default();
+            let mut need = counts[s as usize];
+            for r in 0..pool.0.len() {
+                let k = pool.0[r].min(need);
+                h.0[r] += k;
+                pool.0[r] -= k;
+                need -= k;
+            }
+            hands[s as usize] = h;
+        }
+        let mut deal = Deal::new(game, hands, seat);
+        deal.to_move = seat;
+        deal.table = table.map(|t| t.get().0);
+        deal.table_owner = table_owner;
+        deal.passes = passes;
+        deal.plays = plays;
+        deal.bombs = bombs;
+        deal.opening = opening && rules == Rules::ZhengShangyou;
+        deal.pending_bomb = pending_bomb;
+        let mut pinned_ranks = [Ranks::default(); 3];
+        if let Some(texts) = pinned {
+            for (slot, text) in pinned_ranks.iter_mut().zip(texts.iter()) {
+                *slot = Ranks::parse(text).py_err(py)?;
+            }
+        }
+        Ok(PyClimbingView {
+            deal,
+            unknown,
+            pinned: pinned_ranks,
+        })
+    }
+
+    /// The rule-based policy's move: rank text, or None to pass.
+    fn rule_move(&self) -> Option<String> {
+        playout::rule_move(&self.deal).map(|c| c.cards.to_string())
+    }
+
+    /// The search's move after `samples` determinized deals (seeded): rank text or None.
+    fn search_move(&self, py: Python<'_>, samples: u32, seed: u64) -> Option<String> {
+        let (deal, unknown, pinned) = (&self.deal, &self.unknown, &self.pinned);
+        py.detach(|| {
+            let mut rng = CardRng::new(seed);
+            playout::search_move(deal, unknown, pinned, samples, &mut rng)
+                .map(|c| c.cards.to_string())
+        })
+    }
+
+    /// The seat's legal moves as rank texts (pass as None).
+    fn legal(&self) -> Vec<Option<String>> {
+        self.deal
+            .legal()
+            .into_iter()
+            .map(|m| m.map(|c| c.cards.to_string()))
+            .collect()
+    }
+}
+
+/// Names of every combination type.
+#[pyfunction]
+fn climbing_type_names() -> Vec<&'static str> {
+    Kind::ALL.iter().map(|k| k.name()).collect()
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyCombination>()?;
+    m.add_class::<PyClimbingView>()?;
+    m.add_function(wrap_pyfunction!(climbing_classify, m)?)?;
+    m.add_function(wrap_pyfunction!(climbing_leads, m)?)?;
+    m.add_function(wrap_pyfunction!(climbing_responses, m)?)?;
+    m.add_function(wrap_pyfunction!(climbing_beats, m)?)?;
+    m.add_function(wrap_pyfunction!(climbing_play_texts, m)?)?;
+    m.add_function(wrap_pyfunction!(climbing_random_playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(climbing_type_names, m)?)?;
+    m.add_function(wrap_pyfunction!(doudizhu_action_space_size, m)?)?;
+    m.add_function(wrap_pyfunction!(doudizhu_play_id, m)?)?;
+    m.add_function(wrap_pyfunction!(doudizhu_play_of_id, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,170 @@
+"""Zheng Shangyou game flow, must-beat, bombs and scoring (clauses ZSY-*)."""
+
+from __future__ import annotations
+
+import pytest
+
+import cardkit
+from cardkit.agents import RandomAgent
+from cardkit.agents.zhengshangyou import ZhengShangyouRuleAgent, ZhengShangyouSearchAgent
+from cardkit.games import zhengshangyou
+from cardkit.games._climbing import rank_text
+from cardkit.games.zhengshangyou import ZhengShangyouState
+
+GAME = zhengshangyou.ZhengShangyou()
+
+# Seat 0 holds the heart three; seat 1 the 4444 bomb; seat 2 no bomb.
+SEAT0 = "3h 5c 6c 7c 8c 9c Tc Jc Qc Kc 5d 6d 7d 8d 9d Td"
+SEAT1 = "4c 4d 4h 4s 3c 3d 3s Jd Qd Kd Ad 5h 6h 7h 8h 9h"
+SEAT2 = "Th Jh Qh Kh 5s 6s 7s 8s 9s Ts Js Qs Ks Ac As 2s"
+
+
+def _state(deal: str, seed: int = 0) -> ZhengShangyouState:
+    return GAME.new_state(seed=seed, deal=deal)
+
+
+@pytest.mark.rule("ZSY-03", "ZSY-06", "ZSY-07")
+def test_pack_and_deal() -> None:
+    state = GAME.new_state(seed=4)
+    assert [len(h) for h in state.hands] == [16, 16, 16]
+    cards = {str(c) for z in state.zones().values() for c in z}
+    assert len(cards) == 48
+    assert not cards & {"BJ", "RJ", "Ah", "2c", "2d", "2h"}
+    assert "2s" in cards
+
+
+@pytest.mark.rule("ZSY-05", "ZSY-08", "ZSY-09", "ZSY-16")
+def test_heart_three_leads() -> None:
+    for seed in range(10):
+        state = GAME.new_state(seed=seed)
+        leader = state.current_player
+        assert leader is not None and cardkit.Card("3h") in state.hands[leader]
+        legal = state.legal_actions()
+        assert "pass" not in legal
+        assert all("3" in a.args[0] for a in legal)
+        state.apply(legal[-1])
+        assert cardkit.Card("3h") in state.played[leader]
+        assert state.current_player == (leader + 1) % 3
+    state = _state(SEAT0 + SEAT1 + SEAT2)
+    with pytest.raises(cardkit.IllegalActionError, match="heart three"):
+        state.apply("play 56789")
+
+
+@pytest.mark.rule("ZSY-11", "ZSY-12", "ZSY-13", "ZSY-14", "ZSY-15", "ZSY-28", "ZSY-29")
+def test_must_beat_and_response_bomb_bonus() -> None:
+    state = _state(SEAT0 + SEAT1 + SEAT2)
+    assert state.current_player == 0
+    state.apply("play 3")
+    legal = state.legal_actions()
+    assert "pass" not in legal  # seat 1 can beat the three, so it must
+    assert "play 4444" in legal and "play 4" in legal
+    with pytest.raises(cardkit.IllegalActionError, match="must beat"):
+        state.apply("pass")
+    state.apply("play 4444")
+    assert state.legal_actions() == ["pass"]  # seat 2 holds no bomb
+    state.apply("pass")
+    assert state.legal_actions() == ["pass"]
+    state.apply("pass")
+    assert state.current_player == 1 and state.table is None
+    assert state.bomb_bonus == [-10, 20, -10]
+
+
+@pytest.mark.rule("ZSY-13", "ZSY-21", "ZSY-28")
+def test_must_beat_with_a_bomb_and_beaten_bomb_earns_nothing() -> None:
+    seat1 = SEAT1.replace("Ad", "Ts")
+    seat2 = SEAT2.replace("Ts", "Ad")
+    state = _state(SEAT0 + seat1 + seat2)
+    state.apply("play 3")
+    state.apply("play 4444")
+    assert state.legal_actions() == ["play AAA"]  # the only way to beat is the ace bomb
+    state.apply("play AAA")
+    state.apply("pass")
+    state.apply("pass")
+    assert state.bomb_bonus == [-10, -10, 20]
+
+
+@pytest.mark.rule("ZSY-22", "ZSY-30")
+def test_heavenly_bomb_only_on_the_opening_play() -> None:
+    seat0 = "3h 3c 3d 3s 5c 6c 7c 8c 9c Tc Jc Qc Kc 5d 6d 7d"
+    seat1 = "4c 4d 4h 4s Ac Ad As 8d 9d Td Jd Qd Kd 5h 6h 7h"
+    state = _state(seat0 + seat1)
+    assert "play 3333" in state.legal_actions()
+    state.apply("play 3333")
+    assert state.table is not None and state.table.type == "heavenly_bomb"
+    assert state.legal_actions() == ["pass"]  # not even three aces beat it
+    state.apply("pass")
+    state.apply("pass")
+    assert state.bomb_bonus == [0, 0, 0]  # a heavenly (and led) bomb earns nothing
+
+
+@pytest.mark.rule("ZSY-23", "ZSY-30")
+def test_later_four_threes_is_the_lowest_bomb_and_led_bombs_earn_nothing() -> None:
+    state = _state(SEAT0 + SEAT1 + SEAT2)
+    state.apply("play 3")
+    state.apply("play 4444")
+    state.apply("pass")
+    state.apply("pass")
+    # Seat 1 leads its own 333; a led bomb of its own earns nothing.
+    state.apply("play 333")
+    assert state.table is not None and state.table.type == "triple"
+    combo = zhengshangyou.classify("3333")[0]
+    assert combo.type == "bomb"
+    assert [c.cards for c in zhengshangyou.legal_responses("4444", combo)] == ["4444"]
+
+
+def _finish(state: ZhengShangyouState, hands: list[str], to_move: int, plays: list[int]) -> None:
+    """Put ``state`` into a late position (white box: the hands given as cards)."""
+    state.hands = [cardkit.parse_cards(h) for h in hands]
+    state.hand_ranks = [rank_text(h) for h in state.hands]
+    state.plays_made = plays
+    state.to_move = to_move
+    state._legal = None
+
+
+@pytest.mark.rule("ZSY-04", "ZSY-24", "ZSY-25", "ZSY-26", "ZSY-27", "ZSY-31", "ZSY-32")
+def test_finishing_response_bomb_and_penalties() -> None:
+    state = _state(SEAT0 + SEAT1 + SEAT2)
+    state.apply("play 3")
+    _finish(state, ["5c", "4c4d4h4s", "2s 7s 7h 8s 8h 8d 8c Ks"], to_move=1, plays=[1, 0, 0])
+    state.apply("play 4444")
+    assert state.is_terminal and state.winner == 1
+    # Seat 0: one card, played once. Seat 2: eight cards never played (x2), the
+    # spade two (+10) and the 8888 bomb (+10).
+    assert state.penalties() == [1, 0, 16 + 10 + 10]
+    assert state.bomb_bonus == [-10, 20, -10]  # settled at once
+    assert state.returns() == [-11.0, 20 + 37.0, -46.0]
+    assert sum(state.returns()) == 0
+    breakdown = state.score_breakdown()
+    assert breakdown["seats"][2] == {
+        "cards_left": 8,
+        "never_played": True,
+        "spade_two": True,
+        "bombs_held": 1,
+    }
+
+
+def test_held_bombs_counts_fours_and_three_aces() -> None:
+    assert zhengshangyou.held_bombs("4444AAA5") == 2
+    assert zhengshangyou.held_bombs("444AA") == 0
+
+
+def test_random_games_are_zero_sum_and_agents_play() -> None:
+    for seed in range(10):
+        agents = [
+            ZhengShangyouRuleAgent(),
+            ZhengShangyouSearchAgent(seed, samples=4),
+            RandomAgent(seed),
+        ]
+        state = cardkit.play(GAME, agents, seed=seed)
+        assert state.is_terminal and sum(state.returns()) == 0
+
+
+def test_rule_agent_beats_random() -> None:
+    total = 0.0
+    for seed in range(30):
+        for hero in range(3):
+            agents = [
+                ZhengShangyouRuleAgent() if s == hero else RandomAgent(seed + s) for s in range(3)
+            ]
+            total += cardkit.play(GAME, agents, seed=seed).returns()[hero]
+    assert total > 0
