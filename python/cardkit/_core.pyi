@@ -5,8 +5,17 @@ from typing import final
 
 __all__ = [
     "Card",
+    "ChinesePokerRules",
     "HandRank",
     "__version__",
+    "chinese_poker_automatic_wins",
+    "chinese_poker_count_sets",
+    "chinese_poker_greedy_set",
+    "chinese_poker_random_set",
+    "chinese_poker_rank_set",
+    "chinese_poker_sample_sets",
+    "chinese_poker_score",
+    "chinese_poker_solve",
     "deck",
     "deck_names",
     "derive_seed",
@@ -87,6 +96,68 @@ def poker_compare(a: str | Iterable[Card | str], b: str | Iterable[Card | str]) 
 def poker_winners(
     hands: Iterable[str | Iterable[Card | str]], board: str | Iterable[Card | str] | None = None
 ) -> list[int]: ...
+
+# -- Chinese Poker (rust/python/src/chinese_poker.rs) ---------------------------
+
+@final
+class ChinesePokerRules:
+    """The scoring rules of a Chinese Poker table (immutable)."""
+
+    def __new__(
+        cls,
+        variant: str = "basic",
+        automatic_win_points: int = 3,
+        dragon_points: int = 13,
+        majority: str = "two_of_three",
+        western_bonus: bool = False,
+        shot: str = "multiply",
+    ) -> ChinesePokerRules: ...
+    @property
+    def variant(self) -> str: ...
+    @property
+    def automatic_win_points(self) -> int: ...
+    @property
+    def dragon_points(self) -> int: ...
+    @property
+    def majority(self) -> str: ...
+    @property
+    def western_bonus(self) -> bool: ...
+    @property
+    def shot(self) -> str: ...
+
+def chinese_poker_automatic_wins(hand: str | Iterable[Card | str]) -> list[str]: ...
+def chinese_poker_rank_set(
+    front: str | Iterable[Card | str],
+    middle: str | Iterable[Card | str],
+    back: str | Iterable[Card | str],
+) -> tuple[list[int], list[str], list[str], bool]: ...
+def chinese_poker_score(
+    entries: Iterable[
+        str
+        | tuple[
+            str | Iterable[Card | str],
+            str | Iterable[Card | str],
+            str | Iterable[Card | str],
+        ]
+    ],
+    rules: ChinesePokerRules,
+) -> list[int]: ...
+def chinese_poker_count_sets(hand: str | Iterable[Card | str]) -> tuple[int, int]: ...
+def chinese_poker_sample_sets(
+    hand: str | Iterable[Card | str], count: int, improper: bool = False
+) -> list[tuple[str, str, str]]: ...
+def chinese_poker_greedy_set(hand: str | Iterable[Card | str]) -> tuple[str, str, str]: ...
+def chinese_poker_random_set(
+    hand: str | Iterable[Card | str], seed: int
+) -> tuple[str, str, str]: ...
+def chinese_poker_solve(
+    hand: str | Iterable[Card | str],
+    rules: ChinesePokerRules,
+    players: int = 4,
+    samples: int = 200,
+    candidates: int = 64,
+    seed: int = 0,
+) -> tuple[str | None, tuple[str, str, str], float, float, int]: ...
 
 # -- climbing games (Dou Dizhu, Zheng Shangyou) ---------------------------------
 

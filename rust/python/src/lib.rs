@@ -6,6 +6,7 @@
 use pyo3::prelude::*;
 
 mod cards;
+mod chinese_poker;
 mod climbing;
 mod errors;
 mod poker;
@@ -16,6 +17,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     cards::register(m)?;
     poker::register(m)?;
+    chinese_poker::register(m)?;
     climbing::register(m)?;
     trick::register(m)?;
     Ok(())
