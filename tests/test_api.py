@@ -118,3 +118,24 @@ def test_cli_simulate(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "doudizhu", "--games", "20", "--workers", "1"]) == 0
     assert "20 games from seed 0" in capsys.readouterr().out
     assert main(["simulate", "no-such-game", "--games", "2"]) == 2
+
+
+def test_agent_registry_builds_every_named_agent() -> None:
+    from cardkit.agents import agent_factory, agent_names
+
+    for name in games.available():
+        names = agent_names(name)
+        assert "random" in names
+        for agent_name in names:
+            agent = agent_factory(name, agent_name)(7)
+            assert isinstance(agent, cardkit.api.Agent)
+    with pytest.raises(RuleOptionError, match="unknown agent"):
+        agent_factory("doudizhu", "oracle")
+
+
+def test_cli_simulate_with_agents(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", "doudizhu", "--games", "30", "--workers", "1", "--seed", "7"]
+    assert main([*args, "--agents", "rule,random,random"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 0 rule" in out and "30 games from seed 7" in out
+    assert main([*args, "--agents", "rule,random"]) == 2

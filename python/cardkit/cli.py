@@ -50,9 +50,19 @@ def _deal(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    from cardkit.agents import agent_factory
+    from cardkit.games import make
     from cardkit.sim import simulate
 
-    result = simulate(args.game, args.games, args.seed, workers=args.workers)
+    seats = make(args.game).num_players
+    names = args.agents.split(",")
+    if len(names) == 1:
+        names *= seats
+    if len(names) != seats:
+        raise CardkitError(f"--agents needs 1 or {seats} names, got {len(names)}")
+    agents = [agent_factory(args.game, n) for n in names]
+    result = simulate(args.game, args.games, args.seed, agents=agents, workers=args.workers)
+    print(f"agents: {', '.join(f'seat {i} {n}' for i, n in enumerate(names))}")
     print(result.table())
     return 0
 
@@ -72,11 +82,17 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_argument("--json", action="store_true", help="machine-readable output")
     deal.set_defaults(run=_deal)
 
-    sim = sub.add_parser("simulate", help="play many seeded games with random agents")
+    sim = sub.add_parser("simulate", help="play many seeded games between agents")
     sim.add_argument("game", help="a name from cardkit.games.available()")
     sim.add_argument("--games", type=int, default=1000)
     sim.add_argument("--seed", type=int, default=0, help="0..2**64-1")
     sim.add_argument("--workers", type=int, help="processes (default: every core)")
+    sim.add_argument(
+        "--agents",
+        default="random",
+        help="one agent name for every seat or one per seat, comma-separated "
+        "(random, rule, search, ...: see cardkit.agents.agent_names)",
+    )
     sim.set_defaults(run=_simulate)
     return parser
 
