@@ -1,18 +1,24 @@
 """Type stubs of the Rust extension ``cardkit._core`` (checked by ``stubtest``)."""
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import final
+
+import numpy as np
+import numpy.typing as npt
 
 __all__ = [
     "Card",
     "HandRank",
+    "Range",
     "__version__",
     "deck",
     "deck_names",
     "derive_seed",
     "parse_cards",
     "poker_compare",
+    "poker_equity",
     "poker_evaluate",
+    "poker_evaluate_batch",
     "poker_winners",
     "shuffled_deck",
 ]
@@ -81,3 +87,31 @@ def poker_compare(a: str | Iterable[Card | str], b: str | Iterable[Card | str]) 
 def poker_winners(
     hands: Iterable[str | Iterable[Card | str]], board: str | Iterable[Card | str] | None = None
 ) -> list[int]: ...
+
+@final
+class Range:
+    """A weighted range of Texas Hold'em starting hands."""
+
+    def __new__(cls, text: str) -> Range: ...
+    @property
+    def text(self) -> str: ...
+    def combos(
+        self, dead: str | Iterable[Card | str] | None = None
+    ) -> list[tuple[Card, Card, float]]: ...
+    def __len__(self) -> int: ...
+
+def poker_equity(
+    players: Iterable[Range | str | Iterable[Card | str]],
+    board: str | Iterable[Card | str] | None = None,
+    dead: str | Iterable[Card | str] | None = None,
+    *,
+    exact: bool | None = None,
+    samples: int | None = None,
+    stderr: float | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    progress: Callable[[float], object] | None = None,
+) -> tuple[list[tuple[float, float, float, float]], bool, int, int]: ...
+def poker_evaluate_batch(
+    cards: npt.NDArray[np.uint8], threads: int | None = None
+) -> npt.NDArray[np.uint32]: ...
