@@ -5,7 +5,7 @@ Per-call: one Python call per hand, each library given its own card objects
 numpy array of card indices against the per-call loops of the peers (none of them
 has a batch API). Prints hands per second and cardkit's speed-up over each peer.
 
-    python benches/poker_eval.py [--hands 200000] [--batch 2000000] [--threads 1]
+    python benches/poker_eval.py [--hands 200000] [--batch 2000000]
 """
 
 from __future__ import annotations
@@ -16,11 +16,12 @@ import time
 from collections.abc import Callable, Sequence
 
 import eval7
+import numpy as np
 import phevaluator
 import treys
 
 from cardkit import Card, deck
-from cardkit.poker import evaluate
+from cardkit.poker import evaluate, evaluate_batch
 
 
 def random_hands(count: int, size: int, seed: int) -> list[list[Card]]:
@@ -65,6 +66,19 @@ def per_call(hands: Sequence[Sequence[Card]]) -> dict[str, float]:
     }
 
 
+def batch(count: int, size: int, seed: int, peers: dict[str, float]) -> dict[str, float]:
+    rng = np.random.default_rng(seed)
+    rows = np.argsort(rng.random((count, 52)), axis=1)[:, :size].astype(np.uint8)
+    rates = {
+        f"cardkit batch, {t} thread{'s' if t > 1 else ''}": rate(
+            lambda t=t: evaluate_batch(rows, threads=t), count
+        )
+        for t in (1, 2)
+    }
+    rates.update({f"{name} (per-call)": r for name, r in peers.items()})
+    return rates
+
+
 def print_table(title: str, rates: dict[str, float], ours: str) -> None:
     print(f"\n{title}")
     print(f"{'library':<24}{'hands/s':>14}{'cardkit x':>12}")
@@ -76,11 +90,19 @@ def print_table(title: str, rates: dict[str, float], ours: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=200_000)
+    parser.add_argument("--batch", type=int, default=2_000_000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     for size in (5, 7):
         hands = random_hands(args.hands, size, args.seed)
-        print_table(f"per-call, {size}-card hands", per_call(hands), "cardkit (Card list)")
+        calls = per_call(hands)
+        print_table(f"per-call, {size}-card hands", calls, "cardkit (Card list)")
+        peers = {k: v for k, v in calls.items() if not k.startswith("cardkit")}
+        print_table(
+            f"batch, {size}-card hands (numpy uint8, {args.batch:,} rows)",
+            batch(args.batch, size, args.seed, peers),
+            "cardkit batch, 1 thread",
+        )
 
 
 if __name__ == "__main__":

@@ -1,12 +1,16 @@
 """Type stubs of the Rust extension ``cardkit._core`` (checked by ``stubtest``)."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import final
+
+import numpy as np
+import numpy.typing as npt
 
 __all__ = [
     "Card",
     "ChinesePokerRules",
     "HandRank",
+    "Range",
     "__version__",
     "chinese_poker_automatic_wins",
     "chinese_poker_count_sets",
@@ -23,7 +27,9 @@ __all__ = [
     "hearts_search",
     "parse_cards",
     "poker_compare",
+    "poker_equity",
     "poker_evaluate",
+    "poker_evaluate_batch",
     "poker_winners",
     "shuffled_deck",
     "spades_playouts",
@@ -96,6 +102,34 @@ def poker_compare(a: str | Iterable[Card | str], b: str | Iterable[Card | str]) 
 def poker_winners(
     hands: Iterable[str | Iterable[Card | str]], board: str | Iterable[Card | str] | None = None
 ) -> list[int]: ...
+
+@final
+class Range:
+    """A weighted range of Texas Hold'em starting hands."""
+
+    def __new__(cls, text: str) -> Range: ...
+    @property
+    def text(self) -> str: ...
+    def combos(
+        self, dead: str | Iterable[Card | str] | None = None
+    ) -> list[tuple[Card, Card, float]]: ...
+    def __len__(self) -> int: ...
+
+def poker_equity(
+    players: Iterable[Range | str | Iterable[Card | str]],
+    board: str | Iterable[Card | str] | None = None,
+    dead: str | Iterable[Card | str] | None = None,
+    *,
+    exact: bool | None = None,
+    samples: int | None = None,
+    stderr: float | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    progress: Callable[[float], object] | None = None,
+) -> tuple[list[tuple[float, float, float, float]], bool, int, int]: ...
+def poker_evaluate_batch(
+    cards: npt.NDArray[np.uint8], threads: int | None = None
+) -> npt.NDArray[np.uint32]: ...
 
 # -- Chinese Poker (rust/python/src/chinese_poker.rs) ---------------------------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Sequence
 
 from cardkit import __version__
@@ -67,6 +68,80 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Progress:
+    """A progress line on stderr, shown once a run has taken half a second."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.start = time.monotonic()
+        self.shown = False
+
+    def __call__(self, fraction: float) -> None:
+        if not self.enabled or time.monotonic() - self.start < 0.5:
+            return
+        self.shown = True
+        bar = "#" * int(fraction * 30)
+        print(f"\r[{bar:<30}] {fraction:6.1%}", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.shown:
+            print(file=sys.stderr)
+
+
+def _equity(args: argparse.Namespace) -> int:
+    from cardkit.poker import equity
+
+    exact: bool | None = True if args.exact else None
+    progress = _Progress(not args.no_progress)
+    try:
+        result = equity(
+            args.players,
+            args.board,
+            args.dead,
+            exact=exact,
+            samples=args.samples,
+            stderr=args.stderr,
+            seed=args.seed,
+            threads=args.threads,
+            progress=progress,
+        )
+    finally:
+        progress.close()
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "players": args.players,
+                    "board": args.board,
+                    "dead": args.dead,
+                    "exact": result.exact,
+                    "boards": result.boards,
+                    "samples": result.samples,
+                    "equity": result.equity,
+                    "win": result.win,
+                    "tie": result.tie,
+                    "stderr": result.stderr,
+                }
+            )
+        )
+        return 0
+    width = max(6, *(len(p) for p in args.players))
+    header = f"{'player':<{width}}  {'equity':>8}  {'win':>8}  {'tie':>8}"
+    if not result.exact:
+        header += f"  {'stderr':>8}"
+    print(header)
+    for name, p in zip(args.players, result.players, strict=True):
+        row = f"{name:<{width}}  {p.equity:8.4%}  {p.win:8.4%}  {p.tie:8.4%}"
+        if not result.exact:
+            row += f"  {p.stderr:8.4%}"
+        print(row)
+    if result.exact:
+        print(f"exact: {result.boards:,} boards")
+    else:
+        print(f"Monte Carlo: {result.samples:,} trials, seed {args.seed or 0}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(prog="cardkit", description=__doc__)
@@ -94,6 +169,24 @@ def build_parser() -> argparse.ArgumentParser:
         "(random, rule, search, ...: see cardkit.agents.agent_names)",
     )
     sim.set_defaults(run=_simulate)
+
+    eq = sub.add_parser(
+        "equity",
+        help="Texas Hold'em equity of hands or ranges",
+        description="Equity of 2 to 10 players, each a hand (AhAs) or a range ('QQ+,AKs').",
+    )
+    eq.add_argument("players", nargs="+", help="a hand such as AhAs or a range such as 'QQ+,AKs'")
+    eq.add_argument("--board", default="", help="0 to 5 board cards, e.g. Ts9s2h")
+    eq.add_argument("--dead", default="", help="cards out of play")
+    method = eq.add_mutually_exclusive_group()
+    method.add_argument("--exact", action="store_true", help="enumerate every board")
+    method.add_argument("--samples", type=int, help="Monte Carlo with this many trials")
+    eq.add_argument("--stderr", type=float, help="Monte Carlo: stop at this standard error")
+    eq.add_argument("--seed", type=int, help="Monte Carlo seed (default 0)")
+    eq.add_argument("--threads", type=int, help="worker threads (default: all cores)")
+    eq.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+    eq.add_argument("--json", action="store_true", help="machine-readable output")
+    eq.set_defaults(run=_equity)
     return parser
 
 

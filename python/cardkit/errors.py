@@ -12,6 +12,7 @@ __all__ = [
     "CardkitError",
     "IllegalActionError",
     "InvalidCardError",
+    "InvalidRangeError",
     "InvalidSeatError",
     "RuleOptionError",
 ]
@@ -43,3 +44,7 @@ class RuleOptionError(CardkitError, ValueError):
 
 class InvalidSeatError(CardkitError, ValueError):
     """A seat number that is not a seat of the game."""
+
+
+class InvalidRangeError(CardkitError, ValueError):
+    """A poker range that does not parse; the message names the bad token."""

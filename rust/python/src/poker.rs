@@ -4,9 +4,11 @@
 use crate::cards::{extract_card, PyCard, PyObject_or_bool};
 use crate::errors::{to_py, IntoPyResult};
 use cardkit_engine::cards::{self, Card};
-use cardkit_engine::poker::{self, HandRank};
+use cardkit_engine::poker::{self, Combo, HandRank, Method, Problem, Range, RangeError};
 use cardkit_engine::{CardSet, EngineError};
+use numpy::{PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::basic::CompareOp;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
@@ -179,7 +181,211 @@ fn poker_winners(
         .collect())
 }
 
+/// Map a range parse error to `cardkit.errors.InvalidRangeError`.
+fn range_error(py: Python<'_>, err: RangeError) -> PyErr {
+    let message = err.to_string();
+    match py
+        .import("cardkit.errors")
+        .and_then(|m| m.getattr("InvalidRangeError"))
+        .and_then(|cls| cls.call1((message.clone(),)))
+    {
+        Ok(instance) => PyErr::from_value(instance),
+        Err(_) => PyValueError::new_err(message),
+    }
+}
+
+/// A weighted range of Texas Hold'em starting hands: `"QQ+, AKs, A5s-A2s, AhKh, AKo:0.5"`.
+#[pyclass(frozen, module = "cardkit._core", name = "Range")]
+pub struct PyRange {
+    text: String,
+    range: Range,
+}
+
+#[pymethods]
+impl PyRange {
+    #[new]
+    fn py_new(py: Python<'_>, text: &str) -> PyResult<Self> {
+        let range = Range::parse(text).map_err(|e| range_error(py, e))?;
+        Ok(PyRange {
+            text: text.to_string(),
+            range,
+        })
+    }
+
+    /// The text the range was parsed from.
+    #[getter]
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// `(card, card, weight)` for every combo with a positive weight that uses no
+    /// card of `dead`, higher card first, in ascending combo order.
+    #[pyo3(signature = (dead = None))]
+    fn combos(&self, dead: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<(PyCard, PyCard, f64)>> {
+        let dead = match dead {
+            Some(d) => CardSet::from_cards(extract_cards(d)?),
+            None => CardSet::EMPTY,
+        };
+        Ok(self
+            .range
+            .live_combos(dead)
+            .into_iter()
+            .map(|(c, w)| (PyCard(c.0), PyCard(c.1), w))
+            .collect())
+    }
+
+    fn __len__(&self) -> usize {
+        self.range.len()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!("Range({})", PyString::new(py, &self.text).repr()?))
+    }
+
+    fn __str__(&self) -> String {
+        self.text.clone()
+    }
+}
+
+/// A player of an equity question: a `Range`, a range string (a hand such as
+/// `"AhAs"` is a one-combo range) or an iterable of two cards.
+fn extract_player(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Range> {
+    if let Ok(r) = obj.cast::<PyRange>() {
+        return Ok(r.get().range.clone());
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Range::parse(s.to_str()?).map_err(|e| range_error(py, e));
+    }
+    let cards = extract_cards(obj)?;
+    match cards[..] {
+        [a, b] if a != b && !a.is_joker() && !b.is_joker() => Ok(Range::single(Combo::new(a, b))),
+        _ => Err(to_py(
+            py,
+            EngineError::InvalidCard(format!(
+                "a Hold'em hand needs two different cards, got {}",
+                cards
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )),
+        )),
+    }
+}
+
+/// Work units above which `exact=None` chooses Monte Carlo (about a second).
+const AUTO_EXACT_LIMIT: f64 = 3e8;
+/// Monte Carlo defaults when neither `samples` nor `stderr` is given.
+const DEFAULT_STDERR: f64 = 5e-4;
+const DEFAULT_MAX_SAMPLES: u64 = 100_000_000;
+
+/// Per player `(equity, win, tie, stderr)`, then exact, samples, boards.
+type EquityTuple = (Vec<(f64, f64, f64, f64)>, bool, u64, u64);
+
+/// Equity of 2 to 10 players (hands or ranges); see `cardkit.poker.equity`.
+#[pyfunction]
+#[pyo3(signature = (players, board = None, dead = None, *, exact = None, samples = None, stderr = None, seed = None, threads = None, progress = None))]
+#[allow(clippy::too_many_arguments)]
+fn poker_equity(
+    py: Python<'_>,
+    players: &Bound<'_, PyAny>,
+    board: Option<&Bound<'_, PyAny>>,
+    dead: Option<&Bound<'_, PyAny>>,
+    exact: Option<bool>,
+    samples: Option<u64>,
+    stderr: Option<f64>,
+    seed: Option<u64>,
+    threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<EquityTuple> {
+    let ranges = players
+        .try_iter()?
+        .map(|p| extract_player(py, &p?))
+        .collect::<PyResult<Vec<Range>>>()?;
+    let board = board.map(extract_cards).transpose()?.unwrap_or_default();
+    let dead = dead.map(extract_cards).transpose()?.unwrap_or_default();
+    let problem = Problem::new(&ranges, &board, &dead).py_err(py)?;
+    let sampling = samples.is_some() || stderr.is_some();
+    let method = match exact {
+        Some(true) if sampling => {
+            return Err(to_py(
+                py,
+                EngineError::RuleOption(
+                    "exact=True cannot be combined with samples or stderr".into(),
+                ),
+            ))
+        }
+        Some(true) => Method::Exact,
+        None if !sampling && problem.exact_cost() <= AUTO_EXACT_LIMIT => Method::Exact,
+        _ => Method::MonteCarlo {
+            samples: samples.unwrap_or(DEFAULT_MAX_SAMPLES),
+            stderr: match (samples, stderr) {
+                (None, None) => Some(DEFAULT_STDERR),
+                (_, s) => s,
+            },
+            seed: seed.unwrap_or(0),
+        },
+    };
+    // Progress callbacks re-attach to the interpreter from the computing call; the
+    // first exception they raise is re-raised once the computation ends.
+    let callback_error: std::sync::Mutex<Option<PyErr>> = std::sync::Mutex::new(None);
+    let report = |fraction: f64| {
+        if let Some(cb) = &progress {
+            Python::attach(|py| {
+                if let Err(e) = cb.call1(py, (fraction,)) {
+                    if let Ok(mut slot) = callback_error.lock() {
+                        slot.get_or_insert(e);
+                    }
+                }
+            });
+        }
+    };
+    let result = py
+        .detach(|| cardkit_engine::poker::equity(&problem, method, threads, &report))
+        .py_err(py)?;
+    if let Some(e) = callback_error.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    Ok((
+        result
+            .players
+            .iter()
+            .map(|p| (p.equity, p.win, p.tie, p.stderr))
+            .collect(),
+        result.exact,
+        result.samples,
+        result.boards,
+    ))
+}
+
+/// Rank every row of a `(N, 5|6|7)` uint8 array of card indices; returns the
+/// `HandRank.value`s as a uint32 array. Runs without the GIL on `threads` threads.
+#[pyfunction]
+#[pyo3(signature = (cards, threads = None))]
+fn poker_evaluate_batch<'py>(
+    py: Python<'py>,
+    cards: PyReadonlyArray2<'py, u8>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    let width = cards.shape()[1];
+    let threads = threads
+        .filter(|&t| t > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let values = match cards.as_slice() {
+        Ok(rows) => py.detach(|| poker::rank_rows(rows, width, threads)),
+        Err(_) => {
+            let rows: Vec<u8> = cards.as_array().iter().copied().collect();
+            py.detach(|| poker::rank_rows(&rows, width, threads))
+        }
+    }
+    .py_err(py)?;
+    Ok(PyArray1::from_vec(py, values))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyRange>()?;
+    m.add_function(wrap_pyfunction!(poker_equity, m)?)?;
+    m.add_function(wrap_pyfunction!(poker_evaluate_batch, m)?)?;
     m.add_class::<PyHandRank>()?;
     m.add_function(wrap_pyfunction!(poker_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(poker_compare, m)?)?;

@@ -4,8 +4,14 @@
 //! Every hand maps to a [`HandRank`]; a higher rank is a better hand, equal ranks
 //! split the pot (suits never break ties). See `eval` for the table design.
 
+mod batch;
+mod equity;
 mod eval;
+mod ranges;
 
+pub use batch::rank_rows;
+pub use equity::{equity, EquityResult, Method, PlayerEquity, Problem, MAX_PLAYERS, MC_CHUNK};
 pub use eval::{
     best_five, rank5, rank7, rank_cards, rank_front, rank_set, Category, HandKey, HandRank,
 };
+pub use ranges::{Combo, Range, RangeError};

@@ -1,0 +1,122 @@
+"""Texas Hold'em equity of hands and ranges (the enumeration and sampling run in Rust)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from cardkit._core import Card, Range, poker_equity
+
+__all__ = ["EquityResult", "PlayerEquity", "PlayerSpec", "equity"]
+
+PlayerSpec = Range | str | Iterable[Card | str]
+"""A player: a :class:`Range`, a range string (``"QQ+, AKs"``; a hand such as ``"AhAs"``
+is a one-combo range) or an iterable of two cards."""
+
+
+@dataclass(frozen=True)
+class PlayerEquity:
+    """One player's expected share of the pot.
+
+    ``equity = win + tie``: ``win`` is the share from outright wins, ``tie`` the share
+    from split pots (``1/k`` of each ``k``-way split). ``stderr`` is the standard error
+    of ``equity`` for Monte Carlo results and 0 for exact ones.
+    """
+
+    equity: float
+    win: float
+    tie: float
+    stderr: float
+
+
+@dataclass(frozen=True)
+class EquityResult:
+    """The equity of every player, in the order given.
+
+    ``exact`` tells whether every board was enumerated (``boards`` of them) or the
+    result was sampled (``samples`` trials, each player's ``stderr`` set).
+    """
+
+    players: tuple[PlayerEquity, ...]
+    exact: bool
+    samples: int
+    boards: int
+
+    def __getitem__(self, player: int) -> PlayerEquity:
+        """The result of one player."""
+        return self.players[player]
+
+    def __len__(self) -> int:
+        """The number of players."""
+        return len(self.players)
+
+    @property
+    def equity(self) -> list[float]:
+        """Each player's equity."""
+        return [p.equity for p in self.players]
+
+    @property
+    def win(self) -> list[float]:
+        """Each player's share from outright wins."""
+        return [p.win for p in self.players]
+
+    @property
+    def tie(self) -> list[float]:
+        """Each player's share from split pots."""
+        return [p.tie for p in self.players]
+
+    @property
+    def stderr(self) -> list[float]:
+        """Each player's standard error (all 0 when exact)."""
+        return [p.stderr for p in self.players]
+
+
+def equity(
+    players: Sequence[PlayerSpec],
+    board: str | Iterable[Card | str] = "",
+    dead: str | Iterable[Card | str] = "",
+    *,
+    exact: bool | None = None,
+    samples: int | None = None,
+    stderr: float | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    progress: Callable[[float], object] | None = None,
+) -> EquityResult:
+    """Equity of 2 to 10 players, each holding a hand or a range, on ``board`` (0 to 5
+    cards) with ``dead`` cards out of play.
+
+    - ``exact=True`` enumerates every board (and every deal of the ranges);
+      ``exact=False`` samples. ``exact=None`` (default) enumerates when that is cheap
+      (about a second of work at most) and no ``samples``/``stderr`` is given, and
+      samples otherwise.
+    - Monte Carlo runs until every player's standard error is at most ``stderr`` or
+      ``samples`` trials are done, whichever comes first (defaults: ``stderr=0.0005``
+      and at most 10**8 trials; ``samples`` alone runs exactly that many trials).
+    - ``seed`` (default 0) and ``threads`` (default: all cores) fix the result: the
+      work is cut into chunks seeded by chunk index and merged in order, so the same
+      seed gives the same result for any thread count.
+    - ``progress(fraction)`` is called about ten times a second during the run.
+
+    Range combos that use a board or dead card are dropped; a range left empty, a
+    card given twice, a deal that cannot give every player a hand, or a player count
+    outside 2..10 raise a ``CardkitError`` (``InvalidCardError``,
+    ``InvalidRangeError`` or ``RuleOptionError``, all ``ValueError``).
+    """
+    rows, is_exact, trials, boards = poker_equity(
+        players,
+        board,
+        dead,
+        exact=exact,
+        samples=samples,
+        stderr=stderr,
+        seed=seed,
+        threads=threads,
+        progress=progress,
+    )
+    return EquityResult(
+        players=tuple(PlayerEquity(*row) for row in rows),
+        exact=is_exact,
+        samples=trials,
+        boards=boards,
+    )

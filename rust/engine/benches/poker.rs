@@ -1,0 +1,99 @@
+//! Criterion benches of the poker evaluator and equity: `cargo bench -p cardkit-engine`.
+
+use cardkit_engine::poker::{equity, rank7, HandKey, Method, Problem, Range};
+use cardkit_engine::rng::CardRng;
+use cardkit_engine::Card;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+
+fn deck() -> Vec<Card> {
+    (0..52u32)
+        .filter_map(|i| Card::from_index(i).ok())
+        .collect()
+}
+
+fn random_order(c: &mut Criterion) {
+    let mut rng = CardRng::new(1);
+    let mut cards = deck();
+    let hands: Vec<[Card; 7]> = (0..1 << 16)
+        .map(|_| {
+            rng.shuffle(&mut cards);
+            [
+                cards[0], cards[1], cards[2], cards[3], cards[4], cards[5], cards[6],
+            ]
+        })
+        .collect();
+    let mut group = c.benchmark_group("rank7");
+    group.throughput(Throughput::Elements(hands.len() as u64));
+    group.bench_function("random_order", |b| {
+        b.iter(|| hands.iter().map(|&h| rank7(black_box(h)).value()).max())
+    });
+    group.finish();
+}
+
+/// All 133,784,560 seven-card hands, keys built incrementally.
+fn enumerate_all(c: &mut Criterion) {
+    let cards = deck();
+    let mut group = c.benchmark_group("enumerate");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(133_784_560));
+    group.bench_function("all_seven_card_hands", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for a in 0..52 {
+                let ha = HandKey::EMPTY.with(cards[a]);
+                for b in a + 1..52 {
+                    let hb = ha.with(cards[b]);
+                    for c in b + 1..52 {
+                        let hc = hb.with(cards[c]);
+                        for d in c + 1..52 {
+                            let hd = hc.with(cards[d]);
+                            for e in d + 1..52 {
+                                let he = hd.with(cards[e]);
+                                for f in e + 1..52 {
+                                    let hf = he.with(cards[f]);
+                                    for &g in &cards[f + 1..] {
+                                        sum += u64::from(hf.with(g).rank().value());
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            sum
+        })
+    });
+    group.finish();
+}
+
+fn equities(c: &mut Criterion) {
+    let players = [
+        Range::parse("AhAs").unwrap_or_else(|e| panic!("{e}")),
+        Range::parse("KdKc").unwrap_or_else(|e| panic!("{e}")),
+    ];
+    let problem = Problem::new(&players, &[], &[]).unwrap_or_else(|e| panic!("{e}"));
+    let mut group = c.benchmark_group("equity");
+    group.sample_size(10);
+    for threads in [1, 2] {
+        group.bench_function(format!("exact_aa_vs_kk_preflop_{threads}t"), |b| {
+            b.iter(|| equity(&problem, Method::Exact, Some(threads), &|_| {}))
+        });
+    }
+    let samples = 1_000_000;
+    group.throughput(Throughput::Elements(samples));
+    for threads in [1, 2] {
+        let method = Method::MonteCarlo {
+            samples,
+            stderr: None,
+            seed: 1,
+        };
+        group.bench_function(format!("monte_carlo_aa_vs_kk_{threads}t"), |b| {
+            b.iter(|| equity(&problem, method, Some(threads), &|_| {}))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, random_order, enumerate_all, equities);
+criterion_main!(benches);

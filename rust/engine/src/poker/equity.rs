@@ -1,0 +1,854 @@
+//! Texas Hold'em equity of 2 to 10 players, each holding a hand or a range, by
+//! exact enumeration of every board or by Monte Carlo sampling.
+//!
+//! A player's equity is the expected share of the pot: 1 for an outright win,
+//! `1/k` for a `k`-way split. `win` is the part from outright wins and `tie` the
+//! part from split pots, so `equity = win + tie`; equities sum to 1.
+//!
+//! Work is cut into chunks whose results are merged in chunk order, so the result
+//! never depends on how many threads ran them:
+//! - exact: one chunk per first board card dealt (by deck position);
+//! - Monte Carlo: chunk `i` holds [`MC_CHUNK`] trials drawn from
+//!   `CardRng::new(derive_seed(seed, i))`; sampling stops after the first chunk at
+//!   which every player's standard error is within the target (or the sample budget
+//!   is spent), and later chunks are discarded.
+
+use super::eval::HandKey;
+use super::ranges::{Combo, Range};
+use crate::cards::Card;
+use crate::cardset::CardSet;
+use crate::error::{EngineError, Result};
+use crate::rng::{derive_seed, CardRng};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Trials per Monte Carlo chunk.
+pub const MC_CHUNK: u64 = 8192;
+/// Monte Carlo stops no earlier than this many trials when a standard error is the target.
+const MC_MIN_TRIALS: u64 = 4 * MC_CHUNK;
+pub const MAX_PLAYERS: usize = 10;
+/// Exact enumeration refuses problems above this many work units (see
+/// [`Problem::exact_cost`]; about a minute per core), which multiway or wide
+/// ranges preflop reach; Monte Carlo answers those.
+pub const EXACT_COST_LIMIT: f64 = 5e10;
+
+/// How to compute equity.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Method {
+    /// Enumerate every board.
+    Exact,
+    /// Sample until every player's standard error is at most `stderr` (if given) or
+    /// `samples` trials are done, whichever comes first.
+    MonteCarlo {
+        samples: u64,
+        stderr: Option<f64>,
+        seed: u64,
+    },
+}
+
+/// One player's share of the pot.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PlayerEquity {
+    pub equity: f64,
+    pub win: f64,
+    pub tie: f64,
+    /// Standard error of `equity` (0 for exact results).
+    pub stderr: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EquityResult {
+    pub players: Vec<PlayerEquity>,
+    pub exact: bool,
+    /// Monte Carlo trials run (0 when exact).
+    pub samples: u64,
+    /// Boards enumerated (0 for Monte Carlo).
+    pub boards: u64,
+}
+
+/// A validated equity problem: the live combos of each player, the board so far
+/// and the cards no one can receive.
+pub struct Problem {
+    players: Vec<Vec<(Combo, f64)>>,
+    board: Vec<Card>,
+    /// Board and dead cards.
+    known: CardSet,
+}
+
+fn invalid(message: String) -> EngineError {
+    EngineError::InvalidCard(message)
+}
+
+impl Problem {
+    /// Checks the input: 2..=10 players, a board of at most 5 cards, no card twice
+    /// among board and dead cards, no range emptied by them, and at least one way to
+    /// deal every player a hand at once.
+    pub fn new(players: &[Range], board: &[Card], dead: &[Card]) -> Result<Problem> {
+        if !(2..=MAX_PLAYERS).contains(&players.len()) {
+            return Err(EngineError::RuleOption(format!(
+                "equity needs 2 to {MAX_PLAYERS} players, got {}",
+                players.len()
+            )));
+        }
+        if board.len() > 5 {
+            return Err(invalid(format!(
+                "a board holds at most 5 cards, got {}",
+                board.len()
+            )));
+        }
+        let mut known = CardSet::EMPTY;
+        for &c in board.iter().chain(dead) {
+            if c.is_joker() {
+                return Err(invalid(format!("jokers do not play in poker: {c}")));
+            }
+            if !known.insert(c) {
+                return Err(invalid(format!(
+                    "duplicate card {c} among the board and dead cards"
+                )));
+            }
+        }
+        let mut live = Vec::with_capacity(players.len());
+        for (i, range) in players.iter().enumerate() {
+            let combos = range.live_combos(known);
+            if combos.is_empty() {
+                return Err(invalid(format!(
+                    "player {i} has no possible hand: every combo of the range uses a board or dead card"
+                )));
+            }
+            live.push(combos);
+        }
+        let problem = Problem {
+            players: live,
+            board: board.to_vec(),
+            known,
+        };
+        if !problem.any_deal(0, CardSet::EMPTY) {
+            return Err(invalid(
+                "no deal is possible: the players' hands or ranges cannot all be dealt at once (shared cards)"
+                    .into(),
+            ));
+        }
+        Ok(problem)
+    }
+
+    fn any_deal(&self, player: usize, used: CardSet) -> bool {
+        match self.players.get(player) {
+            None => true,
+            Some(combos) => combos.iter().any(|(c, _)| {
+                c.set().intersection(used).is_empty()
+                    && self.any_deal(player + 1, used.union(c.set()))
+            }),
+        }
+    }
+
+    /// Cards every deal gives to some player (those of single-hand players).
+    fn fixed_cards(&self) -> CardSet {
+        self.players
+            .iter()
+            .filter_map(|combos| {
+                let first = combos.first()?.0.set();
+                combos
+                    .iter()
+                    .all(|(c, _)| c.set() == first)
+                    .then_some(first)
+            })
+            .fold(CardSet::EMPTY, CardSet::union)
+    }
+
+    /// Cards that may still come on the board.
+    fn board_deck(&self) -> Vec<Card> {
+        let out = self.known.union(self.fixed_cards());
+        (0..52u32)
+            .filter_map(|i| Card::from_index(i).ok())
+            .filter(|c| !out.contains(*c))
+            .collect()
+    }
+
+    fn missing(&self) -> usize {
+        5 - self.board.len()
+    }
+
+    /// Board completions an exact run enumerates.
+    pub fn exact_boards(&self) -> u64 {
+        binomial(self.board_deck().len() as u64, self.missing() as u64)
+    }
+
+    /// A rough count of work units for exact enumeration (boards times hands ranked
+    /// and deals compared), for choosing between exact and Monte Carlo.
+    pub fn exact_cost(&self) -> f64 {
+        let ranked: f64 = self.players.iter().map(|p| p.len() as f64).sum();
+        let deals: f64 = self.players.iter().map(|p| p.len() as f64).product();
+        self.exact_boards() as f64 * (ranked + deals)
+    }
+
+    pub fn num_players(&self) -> usize {
+        self.players.len()
+    }
+}
+
+pub fn binomial(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// Weighted pot shares accumulated over deals.
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    win: Vec<f64>,
+    tie: Vec<f64>,
+    /// Sum of squared shares (Monte Carlo standard errors).
+    squares: Vec<f64>,
+    weight: f64,
+    deals: u64,
+}
+
+impl Tally {
+    fn new(players: usize) -> Tally {
+        Tally {
+            win: vec![0.0; players],
+            tie: vec![0.0; players],
+            squares: vec![0.0; players],
+            weight: 0.0,
+            deals: 0,
+        }
+    }
+
+    /// Score one showdown of `ranks` (one per player) with weight `w`.
+    #[inline]
+    fn showdown(&mut self, ranks: &[u32], w: f64) {
+        let best = ranks.iter().copied().max().unwrap_or(0);
+        let winners = ranks.iter().filter(|&&r| r == best).count();
+        self.weight += w;
+        self.deals += 1;
+        if winners == 1 {
+            for (p, &r) in ranks.iter().enumerate() {
+                if r == best {
+                    self.win[p] += w;
+                    self.squares[p] += w;
+                }
+            }
+        } else {
+            let share = 1.0 / winners as f64;
+            for (p, &r) in ranks.iter().enumerate() {
+                if r == best {
+                    self.tie[p] += w * share;
+                    self.squares[p] += w * share * share;
+                }
+            }
+        }
+    }
+
+    fn merge(&mut self, other: &Tally) {
+        for (a, b) in self.win.iter_mut().zip(&other.win) {
+            *a += b;
+        }
+        for (a, b) in self.tie.iter_mut().zip(&other.tie) {
+            *a += b;
+        }
+        for (a, b) in self.squares.iter_mut().zip(&other.squares) {
+            *a += b;
+        }
+        self.weight += other.weight;
+        self.deals += other.deals;
+    }
+
+    /// Standard error of each player's mean share (trials of weight 1).
+    fn stderrs(&self) -> Vec<f64> {
+        let n = self.weight;
+        if n < 2.0 {
+            return vec![f64::INFINITY; self.win.len()];
+        }
+        (0..self.win.len())
+            .map(|p| {
+                let mean = (self.win[p] + self.tie[p]) / n;
+                let var = (self.squares[p] / n - mean * mean).max(0.0);
+                (var / (n - 1.0)).sqrt()
+            })
+            .collect()
+    }
+
+    fn result(&self, exact: bool) -> Vec<PlayerEquity> {
+        let n = if self.weight > 0.0 { self.weight } else { 1.0 };
+        let stderr = if exact {
+            vec![0.0; self.win.len()]
+        } else {
+            self.stderrs()
+        };
+        (0..self.win.len())
+            .map(|p| PlayerEquity {
+                equity: (self.win[p] + self.tie[p]) / n,
+                win: self.win[p] / n,
+                tie: self.tie[p] / n,
+                stderr: stderr[p],
+            })
+            .collect()
+    }
+}
+
+/// Chunk results waiting to be merged in order.
+struct Merger<'a, T> {
+    pending: BTreeMap<usize, T>,
+    merged: usize,
+    stopped: bool,
+    merge: &'a mut (dyn FnMut(T) -> bool + Send),
+}
+
+/// Runs `chunks` jobs on `threads` threads, merging finished chunks strictly in
+/// chunk order through `merge`; `merge` returns true to stop (later chunks are
+/// then skipped or discarded). `progress` is called on the calling thread about
+/// ten times a second with the fraction done reported by `done`.
+fn run_chunks<T: Send>(
+    chunks: usize,
+    threads: usize,
+    work: &(dyn Fn(usize) -> T + Sync),
+    merge: &mut (dyn FnMut(T) -> bool + Send),
+    done: &(dyn Fn() -> f64 + Sync),
+    progress: &(dyn Fn(f64) + Sync),
+) {
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let finished = AtomicUsize::new(0);
+    let state = Mutex::new(Merger {
+        pending: BTreeMap::new(),
+        merged: 0,
+        stopped: false,
+        merge,
+    });
+    let workers = threads.clamp(1, chunks.max(1));
+    let caller = std::thread::current();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= chunks {
+                        break;
+                    }
+                    let out = work(i);
+                    let Ok(mut guard) = state.lock() else { break };
+                    let m = &mut *guard;
+                    if m.stopped {
+                        break;
+                    }
+                    m.pending.insert(i, out);
+                    while let Some(out) = m.pending.remove(&m.merged) {
+                        m.merged += 1;
+                        if (m.merge)(out) {
+                            m.stopped = true;
+                            stop.store(true, Ordering::Relaxed);
+                            m.pending.clear();
+                            break;
+                        }
+                    }
+                }
+                finished.fetch_add(1, Ordering::Release);
+                caller.unpark();
+            });
+        }
+        while finished.load(Ordering::Acquire) < workers {
+            std::thread::park_timeout(Duration::from_millis(100));
+            progress(done().min(1.0));
+        }
+    });
+}
+
+fn default_threads(threads: Option<usize>) -> usize {
+    threads
+        .filter(|&t| t > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// Equity of every player of `problem`.
+pub fn equity(
+    problem: &Problem,
+    method: Method,
+    threads: Option<usize>,
+    progress: &(dyn Fn(f64) + Sync),
+) -> Result<EquityResult> {
+    let threads = default_threads(threads);
+    match method {
+        Method::Exact if problem.exact_cost() > EXACT_COST_LIMIT => {
+            Err(EngineError::RuleOption(format!(
+                "exact enumeration is too large here ({:.1e} work units, limit {EXACT_COST_LIMIT:.0e}): use Monte Carlo (samples= or stderr=)",
+                problem.exact_cost()
+            )))
+        }
+        Method::Exact => Ok(exact(problem, threads, progress)),
+        Method::MonteCarlo {
+            samples,
+            stderr,
+            seed,
+        } => {
+            if samples == 0 {
+                return Err(EngineError::RuleOption("samples must be at least 1".into()));
+            }
+            if let Some(s) = stderr {
+                if !(s > 0.0 && s.is_finite()) {
+                    return Err(EngineError::RuleOption(format!(
+                        "stderr must be a positive number, got {s}"
+                    )));
+                }
+            }
+            Ok(monte_carlo(
+                problem, samples, stderr, seed, threads, progress,
+            ))
+        }
+    }
+}
+
+/// One player's live combos for the current board: hand key and weight.
+type Holdings = Vec<(CardSet, HandKey, f64)>;
+
+fn exact(problem: &Problem, threads: usize, progress: &(dyn Fn(f64) + Sync)) -> EquityResult {
+    let n = problem.num_players();
+    let deck = problem.board_deck();
+    let k = problem.missing();
+    let board_key = HandKey::from_cards(&problem.board);
+    let holdings: Vec<Holdings> = problem
+        .players
+        .iter()
+        .map(|combos| {
+            combos
+                .iter()
+                .map(|&(c, w)| (c.set(), HandKey::from_cards(&[c.0, c.1]), w))
+                .collect()
+        })
+        .collect();
+    let singles = holdings.iter().all(|h| h.len() == 1);
+    let heads_up = match holdings.as_slice() {
+        [a, b] if singles => Some((a[0].1, b[0].1)),
+        _ => None,
+    };
+    // Chunk i deals deck[i] as the lowest new board card (or the whole board when none is missing).
+    let chunks = if k == 0 { 1 } else { deck.len() + 1 - k };
+    let boards_done = AtomicU64::new(0);
+    let total_boards = binomial(deck.len() as u64, k as u64).max(1);
+    let work = |i: usize| -> Tally {
+        let mut tally = Tally::new(n);
+        let mut ranks = vec![0u32; n];
+        if let Some((a, b)) = heads_up {
+            // Heads-up, one hand each: count outcomes as integers, no deal search.
+            let mut counts = [0u64; 3];
+            let mut visit = |key: HandKey, _: CardSet| {
+                let (ra, rb) = (key.union(a).rank(), key.union(b).rank());
+                counts[(ra.cmp(&rb) as i32 + 1) as usize] += 1;
+            };
+            deal_chunk(&deck, k, i, board_key, &mut visit);
+            let [lose, split, win] = counts.map(|c| c as f64);
+            tally.win = vec![win, lose];
+            tally.tie = vec![split / 2.0, split / 2.0];
+            tally.weight = win + lose + split;
+            tally.deals = counts.iter().sum();
+        } else {
+            let mut visit = |key: HandKey, cards: CardSet| {
+                if singles {
+                    for (p, h) in holdings.iter().enumerate() {
+                        ranks[p] = key.union(h[0].1).rank().value();
+                    }
+                    tally.showdown(&ranks, 1.0);
+                } else {
+                    showdown_ranges(&holdings, key, cards, &mut ranks, &mut tally);
+                }
+            };
+            deal_chunk(&deck, k, i, board_key, &mut visit);
+        }
+        boards_done.fetch_add(
+            binomial((deck.len() - i - 1) as u64, k.saturating_sub(1) as u64),
+            Ordering::Relaxed,
+        );
+        tally
+    };
+    let mut total = Tally::new(n);
+    let mut merge = |t: Tally| {
+        total.merge(&t);
+        false
+    };
+    let done = || boards_done.load(Ordering::Relaxed) as f64 / total_boards as f64;
+    run_chunks(chunks, threads, &work, &mut merge, &done, progress);
+    progress(1.0);
+    EquityResult {
+        players: total.result(true),
+        exact: true,
+        samples: 0,
+        boards: if k == 0 { 1 } else { total_boards },
+    }
+}
+
+/// Chunk `i` of an exact run: every board whose lowest new card is `deck[i]`
+/// (the given board alone when no card is missing).
+fn deal_chunk<F: FnMut(HandKey, CardSet)>(
+    deck: &[Card],
+    k: usize,
+    i: usize,
+    board: HandKey,
+    visit: &mut F,
+) {
+    match (k, deck.get(i)) {
+        (0, _) => visit(board, CardSet::EMPTY),
+        (_, Some(&first)) => deal_boards(
+            &deck[i + 1..],
+            k - 1,
+            board.with(first),
+            CardSet::EMPTY.with(first),
+            visit,
+        ),
+        (_, None) => {}
+    }
+}
+
+/// Calls `visit` for every way to add `k` cards of `deck` to the board.
+fn deal_boards<F: FnMut(HandKey, CardSet)>(
+    deck: &[Card],
+    k: usize,
+    key: HandKey,
+    cards: CardSet,
+    visit: &mut F,
+) {
+    if k == 0 {
+        visit(key, cards);
+        return;
+    }
+    for (i, &c) in deck.iter().enumerate() {
+        if deck.len() - i < k {
+            break;
+        }
+        deal_boards(&deck[i + 1..], k - 1, key.with(c), cards.with(c), visit);
+    }
+}
+
+/// All deals of one combo per player compatible with the new board cards and with
+/// each other, weighted by the product of the combos' weights. Each combo is ranked
+/// once per board.
+fn showdown_ranges(
+    holdings: &[Holdings],
+    board: HandKey,
+    new_cards: CardSet,
+    ranks: &mut [u32],
+    tally: &mut Tally,
+) {
+    let ranked: Vec<Vec<(CardSet, u32, f64)>> = holdings
+        .iter()
+        .map(|h| {
+            h.iter()
+                .filter(|(set, _, _)| set.intersection(new_cards).is_empty())
+                .map(|&(set, key, w)| (set, board.union(key).rank().value(), w))
+                .collect()
+        })
+        .collect();
+    fn deal(
+        ranked: &[Vec<(CardSet, u32, f64)>],
+        p: usize,
+        used: CardSet,
+        w: f64,
+        ranks: &mut [u32],
+        tally: &mut Tally,
+    ) {
+        let Some(options) = ranked.get(p) else {
+            tally.showdown(ranks, w);
+            return;
+        };
+        for &(set, rank, weight) in options {
+            if set.intersection(used).is_empty() {
+                ranks[p] = rank;
+                deal(ranked, p + 1, used.union(set), w * weight, ranks, tally);
+            }
+        }
+    }
+    deal(&ranked, 0, CardSet::EMPTY, 1.0, ranks, tally);
+}
+
+/// A player's combos prepared for weighted sampling.
+struct Sampler {
+    combos: Vec<(CardSet, HandKey)>,
+    /// Cumulative weights.
+    cumulative: Vec<f64>,
+}
+
+impl Sampler {
+    fn new(combos: &[(Combo, f64)]) -> Sampler {
+        let mut acc = 0.0;
+        Sampler {
+            combos: combos
+                .iter()
+                .map(|&(c, _)| (c.set(), HandKey::from_cards(&[c.0, c.1])))
+                .collect(),
+            cumulative: combos
+                .iter()
+                .map(|&(_, w)| {
+                    acc += w;
+                    acc
+                })
+                .collect(),
+        }
+    }
+
+    #[inline]
+    fn draw(&self, rng: &mut CardRng) -> (CardSet, HandKey) {
+        if self.combos.len() == 1 {
+            return self.combos[0];
+        }
+        let total = self.cumulative.last().copied().unwrap_or(0.0);
+        let x = rng.unit() * total;
+        let i = self.cumulative.partition_point(|&c| c <= x);
+        self.combos[i.min(self.combos.len() - 1)]
+    }
+}
+
+fn monte_carlo(
+    problem: &Problem,
+    samples: u64,
+    stderr: Option<f64>,
+    seed: u64,
+    threads: usize,
+    progress: &(dyn Fn(f64) + Sync),
+) -> EquityResult {
+    let n = problem.num_players();
+    let samplers: Vec<Sampler> = problem.players.iter().map(|c| Sampler::new(c)).collect();
+    let board_key = HandKey::from_cards(&problem.board);
+    let known = problem.known;
+    let k = problem.missing();
+    let chunks = samples.div_ceil(MC_CHUNK);
+    let work = |i: usize| -> Tally {
+        let mut rng = CardRng::new(derive_seed(seed, i as u64));
+        let trials = MC_CHUNK.min(samples - i as u64 * MC_CHUNK);
+        let mut tally = Tally::new(n);
+        let mut ranks = vec![0u32; n];
+        let mut hands = vec![HandKey::EMPTY; n];
+        for _ in 0..trials {
+            // Rejection of the whole deal keeps the joint distribution of the ranges
+            // exact under card removal.
+            let mut used;
+            'deal: loop {
+                used = known;
+                for (p, sampler) in samplers.iter().enumerate() {
+                    let (set, key) = sampler.draw(&mut rng);
+                    if !set.intersection(used).is_empty() {
+                        continue 'deal;
+                    }
+                    used = used.union(set);
+                    hands[p] = key;
+                }
+                break;
+            }
+            let mut board = board_key;
+            for _ in 0..k {
+                let card = loop {
+                    let c = Card::from_index_unchecked(rng.below(52) as u8);
+                    if !used.contains(c) {
+                        break c;
+                    }
+                };
+                used.insert(card);
+                board = board.with(card);
+            }
+            for p in 0..n {
+                ranks[p] = board.union(hands[p]).rank().value();
+            }
+            tally.showdown(&ranks, 1.0);
+        }
+        tally
+    };
+    let mut total = Tally::new(n);
+    let trials_done = AtomicU64::new(0);
+    let target = stderr;
+    let mut merge = |t: Tally| {
+        total.merge(&t);
+        trials_done.store(total.deals, Ordering::Relaxed);
+        match target {
+            Some(s) if total.deals >= MC_MIN_TRIALS => total.stderrs().iter().all(|&e| e <= s),
+            _ => false,
+        }
+    };
+    let done = || trials_done.load(Ordering::Relaxed) as f64 / samples as f64;
+    run_chunks(chunks as usize, threads, &work, &mut merge, &done, progress);
+    progress(1.0);
+    EquityResult {
+        players: total.result(false),
+        exact: false,
+        samples: total.deals,
+        boards: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_cards;
+
+    fn ranges(specs: &[&str]) -> Vec<Range> {
+        specs.iter().map(|s| Range::parse(s).unwrap()).collect()
+    }
+
+    fn run(specs: &[&str], board: &str, method: Method, threads: usize) -> EquityResult {
+        let problem = Problem::new(&ranges(specs), &parse_cards(board).unwrap(), &[]).unwrap();
+        equity(&problem, method, Some(threads), &|_| {}).unwrap()
+    }
+
+    /// Independent brute force: every deal of one combo per player and every board,
+    /// ranked card by card with the validated evaluator.
+    fn brute_force(specs: &[&str], board: &str) -> Vec<f64> {
+        let board = parse_cards(board).unwrap();
+        let rs = ranges(specs);
+        let mut shares = vec![0.0; rs.len()];
+        let mut total = 0.0;
+        let deals: Vec<Vec<Combo>> = rs.iter().fold(vec![vec![]], |acc, r| {
+            acc.into_iter()
+                .flat_map(|d| {
+                    r.combos().iter().map(move |&(c, _)| {
+                        let mut d2 = d.clone();
+                        d2.push(c);
+                        d2
+                    })
+                })
+                .collect()
+        });
+        for deal in deals {
+            let mut used: Vec<Card> = board.clone();
+            for c in &deal {
+                used.extend([c.0, c.1]);
+            }
+            let distinct = CardSet::from_cards(used.iter().copied());
+            if distinct.len() as usize != used.len() {
+                continue;
+            }
+            let rest: Vec<Card> = (0..52u32)
+                .map(|i| Card::from_index(i).unwrap())
+                .filter(|c| !distinct.contains(*c))
+                .collect();
+            let mut runouts: Vec<Vec<Card>> = vec![vec![]];
+            for _ in board.len()..5 {
+                runouts = runouts
+                    .into_iter()
+                    .flat_map(|r| {
+                        let last = r.last().copied();
+                        rest.iter()
+                            .filter(move |&&c| last.is_none_or(|l| c > l))
+                            .map(move |&c| {
+                                let mut r2 = r.clone();
+                                r2.push(c);
+                                r2
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                    .collect();
+            }
+            for run in runouts {
+                let ranks: Vec<_> = deal
+                    .iter()
+                    .map(|c| {
+                        let mut cards = board.clone();
+                        cards.extend(&run);
+                        cards.extend([c.0, c.1]);
+                        super::super::rank_cards(&cards).unwrap()
+                    })
+                    .collect();
+                let best = *ranks.iter().max().unwrap();
+                let k = ranks.iter().filter(|&&r| r == best).count() as f64;
+                for (p, r) in ranks.iter().enumerate() {
+                    if *r == best {
+                        shares[p] += 1.0 / k;
+                    }
+                }
+                total += 1.0;
+            }
+        }
+        shares.iter().map(|s| s / total).collect()
+    }
+
+    #[test]
+    fn exact_matches_brute_force_on_small_cases() {
+        for (specs, board) in [
+            (&["AhAs", "KdKc"][..], "Ts9s2h3c"),
+            (&["AhKh", "QQ", "JTs"][..], "Qh7h2c8d"),
+            (&["AK", "22"][..], "Kc8h3d"),
+            (&["AhAs", "AdAc"][..], "Ts9s2h3c4d"),
+        ] {
+            let exact = run(specs, board, Method::Exact, 2);
+            let reference = brute_force(specs, board);
+            for (p, r) in exact.players.iter().zip(&reference) {
+                assert!(
+                    (p.equity - r).abs() < 1e-12,
+                    "{specs:?} {board}: {} vs {r}",
+                    p.equity
+                );
+                assert!((p.win + p.tie - p.equity).abs() < 1e-12);
+            }
+            let sum: f64 = exact.players.iter().map(|p| p.equity).sum();
+            assert!((sum - 1.0).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn aces_against_kings_preflop() {
+        let r = run(&["AhAs", "KdKc"], "", Method::Exact, 2);
+        assert_eq!(r.boards, 1_712_304);
+        let reference = brute_force(&["AhAs", "KdKc"], "");
+        for (p, r) in r.players.iter().zip(&reference) {
+            assert!((p.equity - r).abs() < 1e-12);
+        }
+        // The same counts as a brute force over eval7: AA wins 1,388,072 boards,
+        // KK 317,694, and 6,538 split.
+        let boards = 1_712_304.0;
+        assert!((r.players[0].win * boards - 1_388_072.0).abs() < 1e-6);
+        assert!((r.players[1].win * boards - 317_694.0).abs() < 1e-6);
+        assert!((r.players[0].tie * boards - 6_538.0 / 2.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn results_do_not_depend_on_threads() {
+        let mc = Method::MonteCarlo {
+            samples: 200_000,
+            stderr: Some(0.002),
+            seed: 9,
+        };
+        let a = run(&["QQ+, AKs", "random"], "", mc, 1);
+        let b = run(&["QQ+, AKs", "random"], "", mc, 3);
+        assert_eq!(a, b);
+        let e1 = run(&["AK", "QQ"], "2c7d9h", Method::Exact, 1);
+        let e3 = run(&["AK", "QQ"], "2c7d9h", Method::Exact, 3);
+        assert_eq!(e1, e3);
+    }
+
+    #[test]
+    fn monte_carlo_lands_near_exact() {
+        let exact = run(&["AhKh", "QsQd"], "Jh9h2c", Method::Exact, 2);
+        let mc = run(
+            &["AhKh", "QsQd"],
+            "Jh9h2c",
+            Method::MonteCarlo {
+                samples: 400_000,
+                stderr: None,
+                seed: 1,
+            },
+            2,
+        );
+        assert_eq!(mc.samples, 400_000);
+        for (e, m) in exact.players.iter().zip(&mc.players) {
+            assert!((e.equity - m.equity).abs() < 4.0 * m.stderr, "{e:?} {m:?}");
+        }
+    }
+
+    #[test]
+    fn huge_exact_problems_are_refused() {
+        let problem = Problem::new(&ranges(&["QQ+", "random", "22+"]), &[], &[]).unwrap();
+        let err = equity(&problem, Method::Exact, Some(1), &|_| {}).unwrap_err();
+        assert!(err.to_string().contains("Monte Carlo"), "{err}");
+    }
+
+    #[test]
+    fn impossible_inputs_are_errors() {
+        let cards = |t: &str| parse_cards(t).unwrap();
+        assert!(Problem::new(&ranges(&["AhAs"]), &[], &[]).is_err());
+        assert!(Problem::new(&ranges(&["AhAs"; 11]), &[], &[]).is_err());
+        assert!(Problem::new(&ranges(&["AhAs", "AhKd"]), &[], &[]).is_err());
+        assert!(Problem::new(&ranges(&["AA", "KK"]), &cards("Ah As Ad"), &cards("Ac")).is_err());
+        assert!(Problem::new(&ranges(&["AA", "KK"]), &cards("2c 2c"), &[]).is_err());
+        assert!(Problem::new(&ranges(&["AA", "KK"]), &cards("2c3c4c5c6c7c"), &[]).is_err());
+        let ok = Problem::new(&ranges(&["AA", "KK"]), &cards("Ah"), &cards("As"));
+        assert!(ok.is_ok());
+    }
+}
