@@ -195,7 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         code: int = args.run(args)
-    except (CardkitError, OverflowError) as exc:
+    except CardkitError as exc:
         print(f"cardkit: error: {exc}", file=sys.stderr)
         return 2
     return code

@@ -47,13 +47,22 @@ impl PyCard {
 
     /// The card with index 0..=53 (see `Card.index`).
     #[staticmethod]
-    fn from_index(py: Python<'_>, index: i64) -> PyResult<Self> {
-        let i = u32::try_from(index).map_err(|_| {
+    fn from_index(index: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let py = index.py();
+        let bad = || {
+            let shown = index
+                .repr()
+                .map(|r| r.to_string())
+                .unwrap_or_else(|_| "?".into());
             to_py(
                 py,
-                EngineError::InvalidCard(format!("invalid card index {index}: expected 0..=53")),
+                EngineError::InvalidCard(format!("invalid card index {shown}: expected 0..=53")),
             )
-        })?;
+        };
+        if index.is_instance_of::<pyo3::types::PyBool>() {
+            return Err(bad());
+        }
+        let i = index.extract::<u32>().map_err(|_| bad())?;
         Card::from_index(i).py_err(py).map(PyCard)
     }
 
@@ -176,9 +185,31 @@ pub fn deck(py: Python<'_>, name: &str) -> PyResult<Vec<PyCard>> {
         .collect())
 }
 
+/// A seed argument: an int in `0..2**64`, else a `RuleOptionError` naming it.
+pub fn extract_seed(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+    let is_int =
+        obj.is_instance_of::<pyo3::types::PyInt>() && !obj.is_instance_of::<pyo3::types::PyBool>();
+    match obj.extract::<u64>() {
+        Ok(v) if is_int => Ok(v),
+        _ => {
+            let shown = obj
+                .repr()
+                .map(|r| r.to_string())
+                .unwrap_or_else(|_| "?".into());
+            Err(to_py(
+                obj.py(),
+                EngineError::RuleOption(format!(
+                    "{what} must be an int in 0..2**64-1, got {shown}"
+                )),
+            ))
+        }
+    }
+}
+
 /// The named deck shuffled by the portable ChaCha8 stream of `seed` (0..2**64).
 #[pyfunction]
-pub fn shuffled_deck(py: Python<'_>, name: &str, seed: u64) -> PyResult<Vec<PyCard>> {
+pub fn shuffled_deck(py: Python<'_>, name: &str, seed: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
+    let seed = extract_seed(seed, "seed")?;
     let mut cards = decks::deck(name).py_err(py)?;
     rng::shuffle_seeded(&mut cards, seed);
     Ok(cards.into_iter().map(PyCard).collect())
@@ -186,8 +217,11 @@ pub fn shuffled_deck(py: Python<'_>, name: &str, seed: u64) -> PyResult<Vec<PyCa
 
 /// Sub-seed number `stream` of `seed` (per deal, per worker), platform independent.
 #[pyfunction]
-pub fn derive_seed(seed: u64, stream: u64) -> u64 {
-    rng::derive_seed(seed, stream)
+pub fn derive_seed(seed: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<u64> {
+    Ok(rng::derive_seed(
+        extract_seed(seed, "seed")?,
+        extract_seed(stream, "stream")?,
+    ))
 }
 
 /// The names accepted by `deck` and `shuffled_deck`.
