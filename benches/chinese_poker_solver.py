@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import math
 import sys
 import time
 from pathlib import Path
@@ -36,6 +35,7 @@ from cardkit._core import (
     chinese_poker_score,
     chinese_poker_solve,
 )
+from cardkit.sim import mean_ci
 
 _EVALUATOR = treys.Evaluator()
 
@@ -126,13 +126,6 @@ def speed(hands: list[list[str]], samples: int) -> None:
     print(table("Chinese Poker: per-hand cost (one thread)", rows))
 
 
-def _ci(values: list[float]) -> tuple[float, float]:
-    n = len(values)
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
-    return mean, 1.96 * math.sqrt(var / n)
-
-
 def strength(deals: int, variant: str, samples: int, seed: int) -> None:
     rules = ChinesePokerRules(variant=variant)
     points: dict[str, list[float]] = {"solver": [], "greedy": [], "random": []}
@@ -178,9 +171,9 @@ def strength(deals: int, variant: str, samples: int, seed: int) -> None:
     print("| player | points per deal | 95% CI |")
     print("| --- | ---: | ---: |")
     for role, values in points.items():
-        mean, half = _ci(values)
+        mean, half = mean_ci(values)
         print(f"| {role} | {mean:+.3f} | ±{half:.3f} |")
-    mean, half = _ci(solver_vs_greedy)
+    mean, half = mean_ci(solver_vs_greedy)
     print(f"| solver vs greedy (pairwise net) | {mean:+.3f} | ±{half:.3f} |")
     print()
     print(f"solver declared {declared} automatic wins; {elapsed / deals * 1e3:.1f} ms per deal")

@@ -14,7 +14,6 @@ Run: python benches/climbing_agents.py [--deals N] [--samples S]  (issue target:
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from collections.abc import Callable
 
@@ -23,6 +22,7 @@ from cardkit.agents import RandomAgent
 from cardkit.agents.doudizhu import DouDizhuRuleAgent, DouDizhuSearchAgent
 from cardkit.agents.zhengshangyou import ZhengShangyouRuleAgent, ZhengShangyouSearchAgent
 from cardkit.api import Agent
+from cardkit.sim import mean_ci
 
 Factory = Callable[[int], Agent]
 
@@ -39,16 +39,6 @@ def _agents(game: str, samples: int) -> dict[str, Factory]:
         "rule": lambda s: ZhengShangyouRuleAgent(),
         "search": lambda s: ZhengShangyouSearchAgent(s, samples),
     }
-
-
-def interval(values: list[float]) -> tuple[float, float]:
-    """Mean and 95% half-width."""
-    n = len(values)
-    if n < 2:
-        return (values[0] if values else 0.0, math.inf)
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return mean, 1.96 * math.sqrt(var / n)
 
 
 def matchup(game_name: str, strong: Factory, weak: Factory, deals: int) -> dict[str, list[float]]:
@@ -83,7 +73,7 @@ def main() -> None:
             for role, values in results.items():
                 if not values:
                     continue
-                mean, half = interval(values)
+                mean, half = mean_ci(values)
                 ok = "yes" if mean - half > 0 else "no"
                 ci = f"[{mean - half:+.2f}, {mean + half:+.2f}]"
                 label = f"{strong} vs {weak}"

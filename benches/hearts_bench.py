@@ -15,10 +15,9 @@ per-deal difference. Lower points are better.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import cardkit
 from cardkit._core import hearts_playouts
@@ -26,14 +25,7 @@ from cardkit.agents import RandomAgent
 from cardkit.agents.hearts import HeartsRuleAgent, HeartsSearchAgent
 from cardkit.api import Agent
 from cardkit.games.hearts import Hearts
-
-
-def mean_ci(xs: Sequence[float]) -> tuple[float, float]:
-    """Mean and 95% normal-approximation half-width."""
-    n = len(xs)
-    m = sum(xs) / n
-    var = sum((x - m) ** 2 for x in xs) / max(1, n - 1)
-    return m, 1.96 * math.sqrt(var / n)
+from cardkit.sim import mean_ci
 
 
 def cardkit_random_deals(n: int) -> float:

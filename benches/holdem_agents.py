@@ -9,7 +9,6 @@ blinds), seeded, with the button alternating so each agent sits in both seats.
 
 from __future__ import annotations
 
-import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -18,6 +17,7 @@ from cardkit import games, play
 from cardkit.agents import RandomAgent
 from cardkit.agents.holdem import CallingStationAgent, EquityAgent
 from cardkit.api import Agent
+from cardkit.sim import mean_ci
 
 
 def bb_per_100(
@@ -34,9 +34,7 @@ def bb_per_100(
             agents.reverse()
         state = play(game, agents, seed=seed)
         results.append(state.returns()[hero] / big * 100)
-    mean = statistics.fmean(results)
-    half = 1.96 * statistics.stdev(results) / len(results) ** 0.5
-    return mean, half
+    return mean_ci(results)
 
 
 def main() -> None:

@@ -15,7 +15,6 @@ deal points minus the other team's, with a 95% confidence interval. Per match (t
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 from collections.abc import Callable
@@ -26,14 +25,7 @@ from cardkit.agents import RandomAgent
 from cardkit.agents.spades import SpadesRuleAgent, SpadesSearchAgent
 from cardkit.api import Agent
 from cardkit.games.spades import Spades
-
-
-def mean_ci(xs: list[float]) -> tuple[float, float]:
-    """Mean and 95% normal-approximation half-width."""
-    n = len(xs)
-    m = sum(xs) / n
-    var = sum((x - m) ** 2 for x in xs) / max(1, n - 1)
-    return m, 1.96 * math.sqrt(var / n)
+from cardkit.sim import mean_ci
 
 
 def cardkit_random_deals(n: int) -> float:

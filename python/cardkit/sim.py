@@ -22,10 +22,20 @@ from cardkit.errors import RuleOptionError
 from cardkit.games import make
 from cardkit.play import play
 
-__all__ = ["AgentFactory", "SimResult", "simulate"]
+__all__ = ["AgentFactory", "SimResult", "mean_ci", "simulate"]
 
 #: Builds the agent for one seat of one game from a seed.
 AgentFactory = Callable[[int], Agent]
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and half-width of its 95% normal confidence interval (sample variance)."""
+    n = len(values)
+    if n == 0:
+        raise RuleOptionError("mean_ci needs at least one value")
+    mean = sum(values) / n
+    var = sum((x - mean) ** 2 for x in values) / max(1, n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
 
 
 @dataclass(frozen=True)
@@ -111,11 +121,7 @@ def simulate(
             parts = pool.map(_play_range, jobs)
     seconds = time.perf_counter() - started
     results = [r for part in parts for r in part]
-    means, halves = [], []
-    for seat in range(game.num_players):
-        column = [r[seat] for r in results]
-        mean = sum(column) / len(column)
-        var = sum((x - mean) ** 2 for x in column) / max(1, len(column) - 1)
-        means.append(mean)
-        halves.append(1.96 * math.sqrt(var / len(column)))
+    summaries = [mean_ci([r[seat] for r in results]) for seat in range(game.num_players)]
+    means = [m for m, _ in summaries]
+    halves = [h for _, h in summaries]
     return SimResult(name, games, seed, seconds, means, halves, results)
