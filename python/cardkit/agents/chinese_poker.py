@@ -19,6 +19,7 @@ from cardkit._core import (
     chinese_poker_random_set,
     chinese_poker_solve,
 )
+from cardkit._validate import check_agent_seed, check_count
 from cardkit.api import Action, Observation
 from cardkit.errors import RuleOptionError
 
@@ -122,9 +123,9 @@ class SolverAgent:
     when an automatic win pays more. Seeded, so games replay exactly."""
 
     def __init__(self, seed: int | None = None, samples: int = 200, candidates: int = 64) -> None:
-        self._rng = random.Random(seed)
-        self.samples = samples
-        self.candidates = candidates
+        self._rng = random.Random(check_agent_seed(seed))
+        self.samples = check_count("samples", samples, 1, 1_000_000)
+        self.candidates = check_count("candidates", candidates, 1, 1_000_000)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Solve the observed hand under the observed rules."""
@@ -151,7 +152,7 @@ class RandomSetAgent:
     """A uniformly random properly set arrangement among all 72,072 splits (seeded)."""
 
     def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
+        self._rng = random.Random(check_agent_seed(seed))
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """A random proper set of the observed hand."""

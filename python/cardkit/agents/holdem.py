@@ -24,6 +24,7 @@ import random
 from collections.abc import Sequence
 
 from cardkit._core import Card, deck
+from cardkit._validate import check_agent_seed, check_count
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError
 from cardkit.poker import evaluate
@@ -88,8 +89,8 @@ class EquityAgent:
     """
 
     def __init__(self, seed: int | None = None, samples: int = 150) -> None:
-        self._rng = random.Random(seed)
-        self.samples = samples
+        self._rng = random.Random(check_agent_seed(seed))
+        self.samples = check_count("samples", samples, 1, 1_000_000)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Choose by equity, pot odds and position."""

@@ -19,6 +19,7 @@ import random
 from collections.abc import Sequence
 
 from cardkit._core import Card
+from cardkit._validate import check_agent_seed, check_real
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError
 from cardkit.games.onepoker import compare_cards
@@ -59,8 +60,8 @@ class SignalAgent:
     """Locks by the UP/DOWN signals and the 2-beats-A rule; bets by win chance."""
 
     def __init__(self, seed: int | None = None, bluff: float = 0.08) -> None:
-        self._rng = random.Random(seed)
-        self.bluff = bluff
+        self._rng = random.Random(check_agent_seed(seed))
+        self.bluff = check_real("bluff", bluff, 0.0, 1.0)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Lock the better card for now-plus-later, then bet by win chance."""

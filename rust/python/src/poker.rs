@@ -183,7 +183,10 @@ fn poker_winners(
 
 /// Map a range parse error to `cardkit.errors.InvalidRangeError`.
 fn range_error(py: Python<'_>, err: RangeError) -> PyErr {
-    let message = err.to_string();
+    invalid_range(py, err.to_string())
+}
+
+fn invalid_range(py: Python<'_>, message: String) -> PyErr {
     match py
         .import("cardkit.errors")
         .and_then(|m| m.getattr("InvalidRangeError"))
@@ -204,7 +207,15 @@ pub struct PyRange {
 #[pymethods]
 impl PyRange {
     #[new]
-    fn py_new(py: Python<'_>, text: &str) -> PyResult<Self> {
+    fn py_new(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let Ok(text) = text.cast::<PyString>() else {
+            let shown = text
+                .repr()
+                .map(|r| r.to_string())
+                .unwrap_or_else(|_| "?".into());
+            return Err(invalid_range(py, format!("a range is a str, got {shown}")));
+        };
+        let text = text.to_str()?;
         let range = Range::parse(text).map_err(|e| range_error(py, e))?;
         Ok(PyRange {
             text: text.to_string(),
