@@ -45,7 +45,8 @@ WRONG_TYPES: list[object] = [None, 1.5, float("nan"), "x", "", True, [], {"a": 1
 #: Ints out of every seed/count range.
 BAD_INTS: list[object] = [-1, 2**64, 2**70]
 BAD_VALUES = WRONG_TYPES + BAD_INTS
-JUNK_TEXT = ["", "zz", "\x00", "As As", "10x", "🂡", " " * 3]
+#: A lone surrogate cannot be encoded as UTF-8; it must still be a typed error.
+JUNK_TEXT = ["", "zz", "\x00", "As As", "10x", "🂡", " " * 3, "\ud800", "A\udfffs"]
 
 
 def _raises(kind: type[CardkitError], call: Callable[[], object], value: object) -> None:
@@ -58,13 +59,19 @@ def _raises(kind: type[CardkitError], call: Callable[[], object], value: object)
 # -- cardkit.* ---------------------------------------------------------------------
 
 
+def test_lone_surrogates_are_invalid_cards() -> None:
+    # they cannot be encoded as UTF-8; the message shows them as U+FFFD
+    with pytest.raises(InvalidCardError, match="\ufffd"):
+        cardkit.Card("\ud800")
+
+
 @pytest.mark.parametrize("value", [v for v in BAD_VALUES if v != ""])
 def test_card_rejects_non_cards(value: object) -> None:
     _raises(InvalidCardError, lambda: cardkit.Card(value), value)  # type: ignore[arg-type]
     _raises(InvalidCardError, lambda: cardkit.Card.from_index(value), value)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("value", [None, 1.5, True, 2**70, ["As", None]])
+@pytest.mark.parametrize("value", [None, 1.5, True, 2**70, ["As", None], "\ud800"])
 def test_parse_cards_rejects_non_cards(value: object) -> None:
     with pytest.raises(InvalidCardError):
         cardkit.parse_cards(value)  # type: ignore[arg-type]
@@ -95,7 +102,7 @@ def test_valid_input_is_unchanged() -> None:
 # -- cardkit.poker -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("value", [None, 1.5, True, 2**70, "", "AsAs", "AsKsQsJs", "Xx"])
+@pytest.mark.parametrize("value", [None, 1.5, True, 2**70, "", "AsAs", "AsKsQsJs", "Xx", "\ud800"])
 def test_evaluate_and_compare_reject_bad_hands(value: object) -> None:
     with pytest.raises(InvalidCardError):
         poker.evaluate(value)  # type: ignore[arg-type]
@@ -125,7 +132,8 @@ def test_evaluate_batch_rows(value: object) -> None:
 
 
 @pytest.mark.parametrize(
-    "value", [None, 1.5, True, 2**70, [], "", "ZZ", "AKs:2", "AKs:-1", "AKs:nan", "AA-", "AsAs"]
+    "value",
+    [None, 1.5, True, 2**70, [], "", "ZZ", "AKs:2", "AKs:-1", "AKs:nan", "AA-", "AsAs", "\ud800"],
 )
 def test_range_rejects_bad_text(value: object) -> None:
     with pytest.raises(InvalidRangeError):
@@ -201,7 +209,7 @@ def test_junk_actions_leave_state_untouched(game: str, text: str) -> None:
 # -- module-level game helpers ------------------------------------------------------
 
 
-@pytest.mark.parametrize("value", [None, 1.5, True, 2**70, "Z", "3" * 5, ["3", None]])
+@pytest.mark.parametrize("value", [None, 1.5, True, 2**70, "Z", "3" * 5, ["3", None], "\ud800"])
 def test_climbing_helpers(value: object) -> None:
     for call in (
         lambda: doudizhu.classify(value),  # type: ignore[arg-type]
@@ -348,6 +356,7 @@ ANYTHING = st.one_of(
     st.integers(min_value=-(2**80), max_value=2**80),
     st.floats(allow_nan=True),
     st.text(max_size=12),
+    st.text(st.characters(categories=["Cs", "Lu", "Nd"]), max_size=4),
     st.lists(st.one_of(st.text(max_size=3), st.integers(-3, 60)), max_size=4),
 )
 
@@ -366,7 +375,7 @@ FUZZED: dict[str, Callable[[Any], object]] = {
     "equity.seed": lambda v: poker.equity(["AA", "KK"], samples=50, seed=v, threads=1),
     "equity.samples": lambda v: (
         poker.equity(["AA", "KK"], samples=v, threads=1)
-        if not (isinstance(v, int) and v > 1000)
+        if not (isinstance(v, int) and v > 50)
         else None
     ),
     "ddz.classify": doudizhu.classify,
@@ -386,7 +395,7 @@ FUZZED: dict[str, Callable[[Any], object]] = {
 
 
 @pytest.mark.parametrize("name", sorted(FUZZED))
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(value=ANYTHING)
 def test_fuzz_public_functions(name: str, value: object) -> None:
     with contextlib.suppress(CardkitError):
@@ -394,7 +403,7 @@ def test_fuzz_public_functions(name: str, value: object) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(action=ANYTHING, seed=ANYTHING)
 def test_fuzz_apply_and_seed(game: str, action: object, seed: object) -> None:
     g = make(game)

@@ -22,8 +22,9 @@ pub fn extract_card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
         return Ok(c.get().0);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        let text = s.to_str()?;
-        return Card::parse(text).py_err(obj.py());
+        // Lossy: a lone surrogate becomes U+FFFD and fails to parse as a card,
+        // instead of leaking Python's UnicodeEncodeError.
+        return Card::parse(&s.to_string_lossy()).py_err(obj.py());
     }
     let shown = obj
         .repr()
@@ -156,7 +157,7 @@ impl<'py> IntoPyObject<'py> for PyObject_or_bool {
 #[pyfunction]
 pub fn parse_cards(py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
     if let Ok(s) = cards.cast::<PyString>() {
-        let parsed = cards::parse_cards(s.to_str()?).py_err(py)?;
+        let parsed = cards::parse_cards(&s.to_string_lossy()).py_err(py)?;
         return Ok(parsed.into_iter().map(PyCard).collect());
     }
     let iter = cards.try_iter().map_err(|_| {
@@ -189,7 +190,7 @@ pub fn deck(py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
 /// plain `&str` parameter would leak pyo3's `TypeError`).
 fn extract_deck_name(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     match obj.cast::<PyString>() {
-        Ok(s) => Ok(s.to_str()?.to_string()),
+        Ok(s) => Ok(s.to_string_lossy().into_owned()),
         Err(_) => {
             let shown = obj
                 .repr()
