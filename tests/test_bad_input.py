@@ -326,9 +326,43 @@ def test_simulate(kwargs: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("game", "agents", "seed"),
+    [
+        ("onepoker", None, 1),
+        (None, None, 1),
+        (5, [], 1),
+        ("game", 5, 1),
+        ("game", [1, 2], 1),
+        ("game", "ab", 1),
+        ("game", "agents", -1),
+        ("game", "agents", 2**64),
+        ("game", "agents", 1.5),
+    ],
+)
+def test_play(game: object, agents: object, seed: object) -> None:
+    onepoker = make("onepoker")
+    seated = [cardkit.agents.RandomAgent(0), cardkit.agents.RandomAgent(1)]
+    with pytest.raises(RuleOptionError):
+        cardkit.play(
+            onepoker if game == "game" else game,  # type: ignore[arg-type]
+            seated if agents == "agents" else agents,  # type: ignore[arg-type]
+            seed=seed,  # type: ignore[arg-type]
+        )
+
+
+@pytest.mark.parametrize(
     "argv",
     [
         ["--no-such-flag"],
+        ["deal", "standard52", "--players", "0"],
+        ["deal", "standard52", "--players", str(2**70)],
+        ["deal", "standard52", "--seed", "-1"],
+        ["deal", "standard52", "--cards", "-5"],
+        ["simulate", "nope"],
+        ["simulate", "onepoker", "--games", str(2**70)],
+        ["simulate", "onepoker", "--games", "1", "--workers", "-1"],
+        ["equity", "AhAs", "KdKc", "--stderr", "nan"],
+        ["equity", "AhAs", "KdKc", "--threads", "-1", "--samples", "10"],
         ["equity", "ZZ", "KK"],
         ["equity", "AhAs", "KdKc", "--samples", "-1"],
         ["equity", "AhAs", "KdKc", "--seed", "-1"],

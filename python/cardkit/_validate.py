@@ -24,7 +24,9 @@ def check_seed(name: str, value: object, *, optional: bool = False) -> int | Non
     """``value`` as a seed in ``0..2**64-1`` (``None`` passes if ``optional``)."""
     if value is None and optional:
         return None
-    return check_count(name, value, 0, MAX_SEED)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEED:
+        raise RuleOptionError(f"{name} must be an int in 0..2**64-1, got {value!r}")
+    return value
 
 
 def check_real(name: str, value: object, low: float, high: float) -> float:
@@ -35,7 +37,8 @@ def check_real(name: str, value: object, low: float, high: float) -> float:
         or not math.isfinite(value)
         or not low <= value <= high
     ):
-        raise RuleOptionError(f"{name} must be a number in {low}..{high}, got {value!r}")
+        bounds = f" in {low}..{high}" if math.isfinite(low) or math.isfinite(high) else ""
+        raise RuleOptionError(f"{name} must be a finite number{bounds}, got {value!r}")
     return float(value)
 
 
