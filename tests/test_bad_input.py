@@ -309,6 +309,16 @@ def test_agent_constructors(agent: Callable[..., Any], counts: list[str], value:
     agent(seed=2**70)
 
 
+@pytest.mark.parametrize("option", ["players", "samples", "candidates", "seed"])
+@pytest.mark.parametrize("value", BAD_VALUES)
+def test_chinese_poker_solver_options(option: str, value: object) -> None:
+    hand = cardkit.shuffled_deck("standard52", 21)[:13]
+    options: dict[str, Any] = {"samples": 4, "candidates": 2, option: value}
+    _raises(RuleOptionError, lambda: cp_agents.solve(hand, **options), value)
+    if option == "seed":
+        _raises(RuleOptionError, lambda: cp_agents.random_set(hand, value), value)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     "kwargs",
     [{"name": v} for v in (None, 1.5, [], {"a": 1}, "nope")]

@@ -19,7 +19,7 @@ from cardkit._core import (
     chinese_poker_random_set,
     chinese_poker_solve,
 )
-from cardkit._validate import check_agent_seed, check_count
+from cardkit._validate import MAX_SEED, check_agent_seed, check_count, check_seed
 from cardkit.api import Action, Observation
 from cardkit.errors import RuleOptionError
 
@@ -77,6 +77,11 @@ def solve(
     ...). Screening ranks every properly set split, the best ``candidates`` are
     scored exactly against ``samples`` sampled deals of the unseen cards.
     """
+    # Rust checks the ranges it needs (2..4 players, at least one sample); here only
+    # that each is an int it can take, so no OverflowError or TypeError escapes.
+    for name, value in (("players", players), ("samples", samples), ("candidates", candidates)):
+        check_count(name, value, 0, MAX_SEED)
+    check_seed("seed", seed)
     try:
         scoring = ChinesePokerRules(**rules)
     except TypeError as exc:
@@ -115,6 +120,7 @@ def greedy_set(hand: str | Sequence[Card | str]) -> Action:
 
 def random_set(hand: str | Sequence[Card | str], seed: int) -> Action:
     """A uniformly random properly set arrangement of ``hand`` (seeded)."""
+    check_seed("seed", seed)
     return _set_action(*chinese_poker_random_set(hand, seed))
 
 
