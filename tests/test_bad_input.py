@@ -309,6 +309,28 @@ def test_agent_constructors(agent: Callable[..., Any], counts: list[str], value:
     agent(seed=2**70)
 
 
+@pytest.mark.parametrize("value", BAD_VALUES)
+def test_agent_helpers(value: object) -> None:
+    ace = cardkit.Card("As")
+    calls: list[Callable[[], object]] = [
+        lambda: onepoker_agents.win_chance(value, 0),  # type: ignore[arg-type]
+        lambda: onepoker_agents.win_chance(ace, value),  # type: ignore[arg-type]
+        lambda: holdem_agents.starting_hand_score(value, ace),  # type: ignore[arg-type]
+    ]
+    if not isinstance(value, str):
+        # any str is a rank text for bid_strength (unknown ranks score nothing)
+        calls.append(lambda: ddz_agents.bid_strength(value))  # type: ignore[arg-type]
+    if value != []:
+        # an empty hand is a hand
+        calls.append(lambda: spades_agents.rule_bid(value, None))  # type: ignore[arg-type]
+    if value is not None:
+        # None means the partner has not bid yet
+        calls.append(lambda: spades_agents.rule_bid(["As"], value))  # type: ignore[arg-type]
+    for call in calls:
+        with pytest.raises(CardkitError):
+            call()
+
+
 @pytest.mark.parametrize("option", ["players", "samples", "candidates", "seed"])
 @pytest.mark.parametrize("value", BAD_VALUES)
 def test_chinese_poker_solver_options(option: str, value: object) -> None:
