@@ -17,8 +17,9 @@ __all__ = ["build_parser", "main"]
 
 def _deal(args: argparse.Namespace) -> int:
     cards = shuffled_deck(args.deck, args.seed)
-    if args.players < 1:
-        raise CardkitError("--players must be at least 1")
+    # more seats than cards would only deal empty hands (and a huge count never ends)
+    if not 1 <= args.players <= len(cards):
+        raise CardkitError(f"--players must be in 1..{len(cards)}, got {args.players}")
     per_seat = args.cards if args.cards is not None else len(cards) // args.players
     if per_seat < 0 or per_seat * args.players > len(cards):
         raise CardkitError(

@@ -19,6 +19,7 @@ import ast
 from typing import Any
 
 from cardkit._core import Card, deck, parse_cards
+from cardkit._validate import check_seed, check_text
 from cardkit.errors import CardkitError, RuleOptionError
 from cardkit.games.holdem import Holdem, HoldemState, arrange_deal
 
@@ -109,7 +110,7 @@ def parse_phh(text: str) -> dict[str, Any]:
     and arrays of them, comments, no tables)."""
     fields: dict[str, Any] = {}
     pending = ""
-    for raw in text.splitlines():
+    for raw in check_text("PHH text", text).splitlines():
         line = raw.split("#", 1)[0].strip() if '"' not in raw else raw.strip()
         if not line:
             continue
@@ -148,6 +149,7 @@ def loads(text: str, seed: int = 0) -> HoldemState:
     cards (``????``) and burns are filled with cards no one else holds; board cards
     the hand never reached are dealt from ``seed``.
     """
+    check_seed("seed", seed)
     fields = parse_phh(text)
     if fields.get("variant") != "NT":
         raise RuleOptionError(

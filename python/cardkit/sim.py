@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardkit._core import derive_seed
+from cardkit._validate import check_count, check_seed, is_sequence
 from cardkit.agents import RandomAgent
 from cardkit.api import Agent
 from cardkit.errors import RuleOptionError
@@ -23,6 +24,10 @@ from cardkit.games import make
 from cardkit.play import play
 
 __all__ = ["AgentFactory", "SimResult", "mean_ci", "simulate"]
+
+#: Most games and worker processes one run accepts.
+MAX_GAMES = 10**9
+MAX_WORKERS = 1024
 
 #: Builds the agent for one seat of one game from a seed.
 AgentFactory = Callable[[int], Agent]
@@ -98,10 +103,17 @@ def simulate(
     must be picklable (module-level functions or classes) when ``workers > 1``.
     ``workers`` defaults to every core; ``1`` runs in this process.
     """
+    if options is not None and not isinstance(options, dict):
+        raise RuleOptionError(f"options must be a dict, got {options!r}")
     options = dict(options or {})
     game = make(name, **options)
-    if games < 1:
-        raise RuleOptionError(f"games must be at least 1, got {games}")
+    # an upper bound keeps a huge count from running (and pickling job lists) forever.
+    check_count("games", games, 1, MAX_GAMES)
+    check_seed("seed", seed)
+    if workers is not None:
+        check_count("workers", workers, 0, MAX_WORKERS)
+    if agents is not None and (not is_sequence(agents) or not all(map(callable, agents))):
+        raise RuleOptionError(f"agents must be a list of agent factories, got {agents!r}")
     factories: list[AgentFactory] = list(agents or [RandomAgent] * game.num_players)
     if len(factories) != game.num_players:
         raise RuleOptionError(f"{name} needs {game.num_players} agents, got {len(factories)}")

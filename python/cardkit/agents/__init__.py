@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cardkit._validate import check_agent_seed
 from cardkit.api import Action, Agent, Observation
 from cardkit.errors import IllegalActionError, RuleOptionError
 
@@ -53,7 +54,7 @@ class RandomAgent:
     """Picks uniformly among the listed legal actions; seeded, so games replay exactly."""
 
     def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
+        self._rng = random.Random(check_agent_seed(seed))
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """A uniformly random legal action."""

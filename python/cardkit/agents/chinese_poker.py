@@ -19,6 +19,7 @@ from cardkit._core import (
     chinese_poker_random_set,
     chinese_poker_solve,
 )
+from cardkit._validate import MAX_SEED, check_agent_seed, check_count, check_seed
 from cardkit.api import Action, Observation
 from cardkit.errors import RuleOptionError
 
@@ -76,6 +77,11 @@ def solve(
     ...). Screening ranks every properly set split, the best ``candidates`` are
     scored exactly against ``samples`` sampled deals of the unseen cards.
     """
+    # Rust checks the ranges it needs (2..4 players, at least one sample); here only
+    # that each is an int it can take, so no OverflowError or TypeError escapes.
+    for name, value in (("players", players), ("samples", samples), ("candidates", candidates)):
+        check_count(name, value, 0, MAX_SEED)
+    check_seed("seed", seed)
     try:
         scoring = ChinesePokerRules(**rules)
     except TypeError as exc:
@@ -114,6 +120,7 @@ def greedy_set(hand: str | Sequence[Card | str]) -> Action:
 
 def random_set(hand: str | Sequence[Card | str], seed: int) -> Action:
     """A uniformly random properly set arrangement of ``hand`` (seeded)."""
+    check_seed("seed", seed)
     return _set_action(*chinese_poker_random_set(hand, seed))
 
 
@@ -122,9 +129,9 @@ class SolverAgent:
     when an automatic win pays more. Seeded, so games replay exactly."""
 
     def __init__(self, seed: int | None = None, samples: int = 200, candidates: int = 64) -> None:
-        self._rng = random.Random(seed)
-        self.samples = samples
-        self.candidates = candidates
+        self._rng = random.Random(check_agent_seed(seed))
+        self.samples = check_count("samples", samples, 1, 1_000_000)
+        self.candidates = check_count("candidates", candidates, 1, 1_000_000)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Solve the observed hand under the observed rules."""
@@ -151,7 +158,7 @@ class RandomSetAgent:
     """A uniformly random properly set arrangement among all 72,072 splits (seeded)."""
 
     def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
+        self._rng = random.Random(check_agent_seed(seed))
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """A random proper set of the observed hand."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from cardkit._validate import check_agent_seed, check_count, check_text
 from cardkit.agents._climbing import choose, view_of
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError
@@ -26,6 +27,7 @@ _VALUES = {"R": 4, "B": 3, "2": 2, "A": 1}
 
 def bid_strength(hand_ranks: str) -> int:
     """Points of a hand for bidding: R 4, B 3, each 2 two, each A one, each bomb 4."""
+    check_text("hand_ranks", hand_ranks)
     points = sum(_VALUES.get(r, 0) for r in hand_ranks)
     bombs = sum(1 for r in set(hand_ranks) if hand_ranks.count(r) == 4)
     return points + 4 * bombs
@@ -66,8 +68,8 @@ class DouDizhuSearchAgent:
     """
 
     def __init__(self, seed: int | None = None, samples: int = 32) -> None:
-        self._rng = random.Random(seed)
-        self.samples = samples
+        self._rng = random.Random(check_agent_seed(seed))
+        self.samples = check_count("samples", samples, 1, 1_000_000)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Bid by hand strength; in play, the move with the best sampled mean score."""

@@ -9,6 +9,7 @@ import random
 from collections.abc import Sequence
 
 from cardkit._core import hearts_search
+from cardkit._validate import check_agent_seed, check_count, check_real
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError
 from cardkit.games._tricks import NAMES, PLAY_INDEX, SUIT_MASKS, bits
@@ -157,9 +158,9 @@ class HeartsSearchAgent:
     with the best average ``mean points - own points``. Passes like the rule agent."""
 
     def __init__(self, seed: int | None = None, worlds: int = 100, epsilon: float = 0.1) -> None:
-        self._rng = random.Random(seed)
-        self.worlds = worlds
-        self.epsilon = epsilon
+        self._rng = random.Random(check_agent_seed(seed))
+        self.worlds = check_count("worlds", worlds, 1, 1_000_000)
+        self.epsilon = check_real("epsilon", epsilon, 0.0, 1.0)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The searched choice among ``legal_actions``."""

@@ -24,8 +24,9 @@ import random
 from collections.abc import Sequence
 
 from cardkit._core import Card, deck
+from cardkit._validate import check_agent_seed, check_count
 from cardkit.api import Action, Observation
-from cardkit.errors import IllegalActionError
+from cardkit.errors import IllegalActionError, InvalidCardError
 from cardkit.poker import evaluate
 
 __all__ = ["CallingStationAgent", "EquityAgent", "starting_hand_score"]
@@ -39,6 +40,8 @@ _RAISER_RANGE = (0.45, 0.25, 0.12)
 def starting_hand_score(a: Card, b: Card) -> float:
     """A simple pre-flop strength (Chen-like): high cards, pairs, suitedness and
     connectedness; about 0 for 7-2 offsuit up to 20 for aces."""
+    if not isinstance(a, Card) or not isinstance(b, Card):
+        raise InvalidCardError(f"starting_hand_score needs two Cards, got {a!r}, {b!r}")
     hi, lo = max(a.rank_index, b.rank_index), min(a.rank_index, b.rank_index)
     top = {12: 10.0, 11: 8.0, 10: 7.0, 9: 6.0}.get(hi, (hi + 2) / 2)
     if hi == lo:
@@ -88,8 +91,8 @@ class EquityAgent:
     """
 
     def __init__(self, seed: int | None = None, samples: int = 150) -> None:
-        self._rng = random.Random(seed)
-        self.samples = samples
+        self._rng = random.Random(check_agent_seed(seed))
+        self.samples = check_count("samples", samples, 1, 1_000_000)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Choose by equity, pot odds and position."""

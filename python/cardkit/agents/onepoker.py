@@ -19,8 +19,9 @@ import random
 from collections.abc import Sequence
 
 from cardkit._core import Card
+from cardkit._validate import check_agent_seed, check_count, check_real
 from cardkit.api import Action, Observation
-from cardkit.errors import IllegalActionError
+from cardkit.errors import IllegalActionError, InvalidCardError
 from cardkit.games.onepoker import compare_cards
 
 __all__ = ["SignalAgent", "win_chance"]
@@ -46,6 +47,9 @@ def _chance_vs(card: Card, ranks: str) -> float:
 def win_chance(card: Card, opponent_up: int) -> float:
     """Chance that ``card`` beats the opponent's locked card (ties half), given how
     many of the opponent's two cards are UP."""
+    if not isinstance(card, Card):
+        raise InvalidCardError(f"win_chance needs a Card, got {card!r}")
+    check_count("opponent_up", opponent_up, 0, 2)
     up = _chance_vs(card, _UP_RANKS)
     down = _chance_vs(card, _DOWN_RANKS)
     if opponent_up >= 2:
@@ -59,8 +63,8 @@ class SignalAgent:
     """Locks by the UP/DOWN signals and the 2-beats-A rule; bets by win chance."""
 
     def __init__(self, seed: int | None = None, bluff: float = 0.08) -> None:
-        self._rng = random.Random(seed)
-        self.bluff = bluff
+        self._rng = random.Random(check_agent_seed(seed))
+        self.bluff = check_real("bluff", bluff, 0.0, 1.0)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Lock the better card for now-plus-later, then bet by win chance."""

@@ -10,8 +10,9 @@ import random
 from collections.abc import Sequence
 
 from cardkit._core import spades_search
+from cardkit._validate import check_agent_seed, check_count, check_real, is_sequence
 from cardkit.api import Action, Observation
-from cardkit.errors import IllegalActionError
+from cardkit.errors import IllegalActionError, InvalidCardError
 from cardkit.games._tricks import NAMES, PLAY_INDEX, bits
 from cardkit.games.spades import BID_ACTIONS
 
@@ -27,6 +28,10 @@ def _rank(card: int) -> int:
 def rule_bid(hand_names: list[str], partner_bid: int | None) -> int:
     """A bid from hand strength: side aces and guarded kings, top spades and long
     spades, ruffs from short side suits; nil when the hand is safely low."""
+    if not is_sequence(hand_names) or not all(n in NAMES for n in hand_names):
+        raise InvalidCardError(f"hand_names must be a list of card texts, got {hand_names!r}")
+    if partner_bid is not None:
+        check_count("partner_bid", partner_bid, 0, 13)
     hand = mask_of_names(hand_names)
     spades = [c for c in bits(hand) if c & 3 == 3]
     tricks = 0.0
@@ -127,9 +132,9 @@ class SpadesSearchAgent:
     score difference for its partnership (bags included). Bids like the rule agent."""
 
     def __init__(self, seed: int | None = None, worlds: int = 100, epsilon: float = 0.1) -> None:
-        self._rng = random.Random(seed)
-        self.worlds = worlds
-        self.epsilon = epsilon
+        self._rng = random.Random(check_agent_seed(seed))
+        self.worlds = check_count("worlds", worlds, 1, 1_000_000)
+        self.epsilon = check_real("epsilon", epsilon, 0.0, 1.0)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The searched choice among ``legal_actions``."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from cardkit._validate import check_agent_seed, check_count
 from cardkit.agents._climbing import choose, view_of
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError
@@ -41,8 +42,8 @@ class ZhengShangyouSearchAgent:
     """Determinized Monte Carlo search over rule playouts (seeded, so games replay)."""
 
     def __init__(self, seed: int | None = None, samples: int = 32) -> None:
-        self._rng = random.Random(seed)
-        self.samples = samples
+        self._rng = random.Random(check_agent_seed(seed))
+        self.samples = check_count("samples", samples, 1, 1_000_000)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The move with the best sampled mean score."""

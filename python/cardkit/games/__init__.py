@@ -45,6 +45,8 @@ def available() -> list[str]:
 
 
 def _factory(name: str) -> Callable[..., Game]:
+    if not isinstance(name, str):
+        raise RuleOptionError(f"a game name is a str, got {name!r}")
     if name in _REGISTERED:
         return _REGISTERED[name]
     if name in _BUILTIN:

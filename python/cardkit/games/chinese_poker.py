@@ -34,6 +34,7 @@ from cardkit._core import (
     chinese_poker_sample_sets,
     parse_cards,
 )
+from cardkit._validate import is_sequence
 from cardkit.api import Action, Observation
 from cardkit.errors import CardkitError, IllegalActionError, RuleOptionError
 from cardkit.games._base import BaseGame, BaseState, check_choice, check_int
@@ -326,8 +327,11 @@ def _entry_of(text: str) -> _Entry:
 
 
 def _table(sets: Sequence[str]) -> list[_Entry]:
-    if isinstance(sets, str) or not 2 <= len(sets) <= POSITIONS:
-        raise RuleOptionError("score a list of 2 to 4 set strings")
+    if not is_sequence(sets) or not 2 <= len(sets) <= POSITIONS:
+        raise RuleOptionError(f"score a list of 2 to 4 set strings, got {sets!r}")
+    for text in sets:
+        if not isinstance(text, str):
+            raise IllegalActionError(f"a set is a string, got {text!r}")
     entries = [_entry_of(s) for s in sets]
     seen: list[Card] = []
     for e in entries:

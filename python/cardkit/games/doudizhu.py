@@ -27,8 +27,9 @@ from cardkit._core import (
     doudizhu_play_id,
     doudizhu_play_of_id,
 )
+from cardkit._validate import is_sequence
 from cardkit.api import Action, Observation
-from cardkit.errors import IllegalActionError
+from cardkit.errors import IllegalActionError, InvalidCardError
 from cardkit.games import _climbing
 from cardkit.games._base import check_choice
 from cardkit.games._climbing import PASS, ClimbingGame, ClimbingState
@@ -94,6 +95,10 @@ def id_to_action(action_id: int) -> Action:
     """The action with fixed index ``action_id`` (inverse of :func:`action_to_id`)."""
     if isinstance(action_id, bool) or not isinstance(action_id, int):
         raise IllegalActionError(f"an action id is an int, got {action_id!r}")
+    if not 0 <= action_id < action_space_size():
+        raise IllegalActionError(
+            f"action id {action_id} is out of range 0..{action_space_size() - 1}"
+        )
     if action_id == 0:
         return PASS
     if 1 <= action_id <= 3:
@@ -112,6 +117,17 @@ def legal_action_ids_batch(
     """For learning code: per hand (rank text) and table (``None`` when leading), the
     action-index ids of every legal move, pass included when following, packed as
     little-endian ``u16`` (``numpy.frombuffer(b, "<u2")``). One call, GIL released."""
+    if not is_sequence(hands):
+        raise InvalidCardError(f"hands must be a list of rank strings, got {hands!r}")
+    for hand in hands:
+        if not isinstance(hand, str):
+            raise InvalidCardError(f"a hand must be a rank string, got {hand!r}")
+    if tables is not None:
+        if not is_sequence(tables):
+            raise IllegalActionError(f"tables must be a list of combinations, got {tables!r}")
+        for table in tables:
+            if table is not None and not isinstance(table, Combination):
+                raise IllegalActionError(f"a table must be a Combination or None, got {table!r}")
     return doudizhu_legal_ids_batch(list(hands), None if tables is None else list(tables))
 
 

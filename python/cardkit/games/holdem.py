@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardkit._core import Card, deck, parse_cards
+from cardkit._validate import is_sequence
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, RuleOptionError
 from cardkit.games._base import BaseGame, BaseState, check_int
@@ -56,7 +57,14 @@ def arrange_deal(
     needs its two cards; missing burns are filled with cards nobody holds, and board
     cards not named are left to the seed. Pass the result as ``new_state(deal=...)``.
     """
+    if not is_sequence(stacks) or not stacks:
+        raise RuleOptionError(f"stacks must be a non-empty list of ints, got {stacks!r}")
+    for stack in stacks:
+        check_int("stacks[i]", stack, 0, 10**12)
     n = len(stacks)
+    check_int("button", button, 0, n - 1)
+    if not isinstance(holes, dict) or not all(isinstance(seat, int) for seat in holes):
+        raise RuleOptionError(f"holes must map seats to two cards, got {holes!r}")
     order = [(button + k) % n for k in range(1, n + 1) if stacks[(button + k) % n] > 0]
     hole_cards = {s: parse_cards(c) for s, c in holes.items()}
     board_cards = parse_cards(board)

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardkit._core import Card, Combination
+from cardkit._validate import check_flag, check_text
 from cardkit.api import Action, Observation
 from cardkit.games import _climbing
 from cardkit.games._climbing import ClimbingGame, ClimbingState
@@ -41,12 +42,12 @@ SPADE_TWO = Card("2s")
 def classify(cards: str | Sequence[Card | str], opening: bool = False) -> list[Combination]:
     """Every reading of ``cards`` as one Zheng Shangyou combination (empty if none);
     ``opening=True`` reads the deal's first play, where ``3333`` is the heavenly bomb."""
-    return _climbing.classify(RULES, cards, opening)
+    return _climbing.classify(RULES, cards, check_flag("opening", opening))
 
 
 def legal_leads(hand: str | Sequence[Card | str], opening: bool = False) -> list[Combination]:
     """Every combination ``hand`` can lead (``opening``: must hold a three)."""
-    return _climbing.legal_leads(RULES, hand, opening)
+    return _climbing.legal_leads(RULES, hand, check_flag("opening", opening))
 
 
 def legal_responses(
@@ -58,6 +59,7 @@ def legal_responses(
 
 def held_bombs(ranks: str) -> int:
     """Bombs in a hand's ranks: each four of a kind, and the three aces."""
+    check_text("ranks", ranks)
     fours = sum(1 for r in set(ranks) if ranks.count(r) >= 4)
     return fours + int(ranks.count("A") >= 3)
 

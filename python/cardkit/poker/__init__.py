@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardkit._core import Card, HandRank, Range, poker_compare, poker_winners
 from cardkit._core import poker_evaluate as evaluate
+from cardkit._validate import MAX_SEED, check_count
 from cardkit.errors import InvalidCardError, InvalidRangeError
 from cardkit.poker.equity import EquityResult, PlayerEquity, PlayerSpec, equity
 
@@ -66,6 +67,8 @@ def winners(hands: Iterable[CardsLike], board: CardsLike = "") -> list[int]:
 
     Ties list every winner. A card may appear only once among all hands and the board.
     """
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, Iterable):
+        raise InvalidCardError(f"hands must be a list of hands, got {hands!r}")
     return poker_winners(hands, board)
 
 
@@ -81,6 +84,8 @@ def evaluate_batch(cards: Any, threads: int | None = None) -> npt.NDArray[np.uin
 
     from cardkit._core import poker_evaluate_batch
 
+    if threads is not None:
+        check_count("threads", threads, 0, MAX_SEED)
     array = np.asarray(cards)
     if array.ndim != 2 or array.shape[1] not in (5, 6, 7):
         raise InvalidCardError(

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from cardkit._core import Card, Range, poker_equity
+from cardkit._validate import MAX_SEED, check_count, check_flag, check_real, check_seed
+from cardkit.errors import InvalidRangeError, RuleOptionError
 
 __all__ = ["EquityResult", "PlayerEquity", "PlayerSpec", "equity"]
 
@@ -103,6 +106,20 @@ def equity(
     outside 2..10 raise a ``CardkitError`` (``InvalidCardError``,
     ``InvalidRangeError`` or ``RuleOptionError``, all ``ValueError``).
     """
+    if isinstance(players, (str, bytes)) or not isinstance(players, Iterable):
+        raise InvalidRangeError(f"players must be a list of hands or ranges, got {players!r}")
+    if exact is not None:
+        check_flag("exact", exact)
+    if samples is not None:
+        check_count("samples", samples, 0, MAX_SEED)
+    if stderr is not None:
+        # the sign and size are checked in Rust; here only the type and finiteness.
+        check_real("stderr", stderr, -math.inf, math.inf)
+    check_seed("seed", seed, optional=True)
+    if threads is not None:
+        check_count("threads", threads, 0, MAX_SEED)
+    if progress is not None and not callable(progress):
+        raise RuleOptionError(f"progress must be callable, got {progress!r}")
     rows, is_exact, trials, boards = poker_equity(
         players,
         board,

@@ -22,8 +22,9 @@ pub fn extract_card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
         return Ok(c.get().0);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        let text = s.to_str()?;
-        return Card::parse(text).py_err(obj.py());
+        // Lossy: a lone surrogate becomes U+FFFD and fails to parse as a card,
+        // instead of leaking Python's UnicodeEncodeError.
+        return Card::parse(&s.to_string_lossy()).py_err(obj.py());
     }
     let shown = obj
         .repr()
@@ -156,7 +157,7 @@ impl<'py> IntoPyObject<'py> for PyObject_or_bool {
 #[pyfunction]
 pub fn parse_cards(py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
     if let Ok(s) = cards.cast::<PyString>() {
-        let parsed = cards::parse_cards(s.to_str()?).py_err(py)?;
+        let parsed = cards::parse_cards(&s.to_string_lossy()).py_err(py)?;
         return Ok(parsed.into_iter().map(PyCard).collect());
     }
     let iter = cards.try_iter().map_err(|_| {
@@ -177,12 +178,30 @@ pub fn parse_cards(py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<Vec<PyC
 /// The cards of a named deck in ascending order, pack after pack:
 /// `standard52`, `french54`, `double104`, `double108`, `zhengshangyou48`.
 #[pyfunction]
-pub fn deck(py: Python<'_>, name: &str) -> PyResult<Vec<PyCard>> {
-    Ok(decks::deck(name)
+pub fn deck(py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
+    Ok(decks::deck(&extract_deck_name(name)?)
         .py_err(py)?
         .into_iter()
         .map(PyCard)
         .collect())
+}
+
+/// A deck name argument: a str, else a `RuleOptionError` naming the value (a
+/// plain `&str` parameter would leak pyo3's `TypeError`).
+fn extract_deck_name(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    match obj.cast::<PyString>() {
+        Ok(s) => Ok(s.to_string_lossy().into_owned()),
+        Err(_) => {
+            let shown = obj
+                .repr()
+                .map(|r| r.to_string())
+                .unwrap_or_else(|_| "?".into());
+            Err(to_py(
+                obj.py(),
+                EngineError::RuleOption(format!("a deck name is a str, got {shown}")),
+            ))
+        }
+    }
 }
 
 /// A seed argument: an int in `0..2**64`, else a `RuleOptionError` naming it.
@@ -208,9 +227,14 @@ pub fn extract_seed(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
 
 /// The named deck shuffled by the portable ChaCha8 stream of `seed` (0..2**64).
 #[pyfunction]
-pub fn shuffled_deck(py: Python<'_>, name: &str, seed: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
+pub fn shuffled_deck(
+    py: Python<'_>,
+    name: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+) -> PyResult<Vec<PyCard>> {
+    let name = extract_deck_name(name)?;
     let seed = extract_seed(seed, "seed")?;
-    let mut cards = decks::deck(name).py_err(py)?;
+    let mut cards = decks::deck(&name).py_err(py)?;
     rng::shuffle_seeded(&mut cards, seed);
     Ok(cards.into_iter().map(PyCard).collect())
 }

@@ -233,7 +233,7 @@ fn chinese_poker_rank_set(
 fn entry_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Entry> {
     if let Ok(name) = obj.cast::<PyString>() {
         return Ok(Entry::Declared(
-            AutomaticWin::parse(name.to_str()?).py_err(py)?,
+            AutomaticWin::parse(&name.to_string_lossy()).py_err(py)?,
         ));
     }
     let tuple = obj.cast::<PyTuple>().map_err(|_| {

@@ -93,7 +93,7 @@ fn rules(py: Python<'_>, game: &str) -> PyResult<Rules> {
 fn extract_ranks(obj: &Bound<'_, PyAny>) -> PyResult<Ranks> {
     let py = obj.py();
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ranks::parse(s.to_str()?).py_err(py);
+        return Ranks::parse(&s.to_string_lossy()).py_err(py);
     }
     let bad = || {
         let shown = obj

@@ -25,7 +25,7 @@ pub struct PyHandRank {
 pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     let py = obj.py();
     if let Ok(s) = obj.cast::<PyString>() {
-        return cards::parse_cards(s.to_str()?).py_err(py);
+        return cards::parse_cards(&s.to_string_lossy()).py_err(py);
     }
     // Lists and tuples are walked directly: the generic iterator asks Python for a
     // length hint on every call, which costs more than evaluating the hand.
@@ -183,7 +183,10 @@ fn poker_winners(
 
 /// Map a range parse error to `cardkit.errors.InvalidRangeError`.
 fn range_error(py: Python<'_>, err: RangeError) -> PyErr {
-    let message = err.to_string();
+    invalid_range(py, err.to_string())
+}
+
+fn invalid_range(py: Python<'_>, message: String) -> PyErr {
     match py
         .import("cardkit.errors")
         .and_then(|m| m.getattr("InvalidRangeError"))
@@ -204,7 +207,15 @@ pub struct PyRange {
 #[pymethods]
 impl PyRange {
     #[new]
-    fn py_new(py: Python<'_>, text: &str) -> PyResult<Self> {
+    fn py_new(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let Ok(text) = text.cast::<PyString>() else {
+            let shown = text
+                .repr()
+                .map(|r| r.to_string())
+                .unwrap_or_else(|_| "?".into());
+            return Err(invalid_range(py, format!("a range is a str, got {shown}")));
+        };
+        let text = &*text.to_string_lossy();
         let range = Range::parse(text).map_err(|e| range_error(py, e))?;
         Ok(PyRange {
             text: text.to_string(),
@@ -254,7 +265,7 @@ fn extract_player(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Range> {
         return Ok(r.get().range.clone());
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Range::parse(s.to_str()?).map_err(|e| range_error(py, e));
+        return Range::parse(&s.to_string_lossy()).map_err(|e| range_error(py, e));
     }
     let cards = extract_cards(obj)?;
     match cards[..] {

@@ -1,0 +1,75 @@
+"""Argument checks for the public boundary: bad user input becomes a typed
+:class:`~cardkit.errors.CardkitError` naming the value, never a ``TypeError`` or an
+``OverflowError`` from the Rust conversion layer. ``bool`` is an ``int`` subclass, but
+True as a seed or a count is always a mistake, so it is rejected."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from cardkit.errors import RuleOptionError
+
+MAX_SEED = 2**64 - 1
+
+
+def check_count(name: str, value: object, low: int, high: int) -> int:
+    """``value`` as an int in ``low..high``."""
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise RuleOptionError(f"{name} must be an int in {low}..{high}, got {value!r}")
+    return value
+
+
+def check_seed(name: str, value: object, *, optional: bool = False) -> int | None:
+    """``value`` as a seed in ``0..2**64-1`` (``None`` passes if ``optional``)."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEED:
+        raise RuleOptionError(f"{name} must be an int in 0..2**64-1, got {value!r}")
+    return value
+
+
+def check_real(name: str, value: object, low: float, high: float) -> float:
+    """``value`` as a finite real number in ``low..high``."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or not low <= value <= high
+    ):
+        bounds = f" in {low}..{high}" if math.isfinite(low) or math.isfinite(high) else ""
+        raise RuleOptionError(f"{name} must be a finite number{bounds}, got {value!r}")
+    return float(value)
+
+
+def check_flag(name: str, value: object) -> bool:
+    """``value`` as a bool (an int or a string is rejected, not read as truthy)."""
+    if not isinstance(value, bool):
+        raise RuleOptionError(f"{name} must be a bool, got {value!r}")
+    return value
+
+
+def check_text(name: str, value: object) -> str:
+    """``value`` if it is a str."""
+    if not isinstance(value, str):
+        raise RuleOptionError(f"{name} must be a str, got {value!r}")
+    return value
+
+
+def is_sequence(value: object) -> bool:
+    """Whether ``value`` is a list-like sequence (a str counts as one value, not a list)."""
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
+
+
+def check_agent_seed(value: object) -> int | None:
+    """An agent's seed: ``None`` or a non-negative int of any size.
+
+    Agents seed Python's ``random.Random``, which takes ints of any size, and callers
+    derive agent seeds by arithmetic on 64-bit game seeds (``seed * 31 + seat``), so
+    only the type and the sign are checked.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise RuleOptionError(f"seed must be None or a non-negative int, got {value!r}")
+    return value
