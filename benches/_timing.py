@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 
 def per_call(fn: Callable[[], object], calls: int, repeat: int = 5) -> float:
@@ -33,3 +35,36 @@ def table(title: str, rows: Sequence[tuple[str, str, float]], baseline: str = "c
         ratio = t / base[task] if task in base else float("nan")
         lines.append(f"| {task} | {lib} | {t * 1e6:.3f} µs | {ratio:.2f}x |")
     return "\n".join(lines)
+
+
+def cardkit_random_deals(game: Any, n: int) -> float:
+    """Random single deals per second through cardkit's Python State API."""
+    start = time.perf_counter()
+    for seed in range(n):
+        rng = random.Random(seed)
+        state = game.new_state(seed=seed)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    return n / (time.perf_counter() - start)
+
+
+def openspiel_random_deals(name: str, n: int) -> float | None:
+    """Random games per second through OpenSpiel's Python API (None if not installed)."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game(name)
+    start = time.perf_counter()
+    for seed in range(n):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+    return n / (time.perf_counter() - start)

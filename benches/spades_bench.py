@@ -15,11 +15,11 @@ deal points minus the other team's, with a 95% confidence interval. Per match (t
 from __future__ import annotations
 
 import argparse
-import random
 import time
 from collections.abc import Callable
 
 import cardkit
+from _timing import cardkit_random_deals, openspiel_random_deals
 from cardkit._core import spades_playouts
 from cardkit.agents import RandomAgent
 from cardkit.agents.spades import SpadesRuleAgent, SpadesSearchAgent
@@ -28,41 +28,9 @@ from cardkit.games.spades import Spades
 from cardkit.sim import mean_ci
 
 
-def cardkit_random_deals(n: int) -> float:
-    game = Spades(match=False)
-    start = time.perf_counter()
-    for seed in range(n):
-        rng = random.Random(seed)
-        state = game.new_state(seed=seed)
-        while not state.is_terminal:
-            legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))])
-    return n / (time.perf_counter() - start)
-
-
-def openspiel_random_deals(n: int) -> float | None:
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    game = pyspiel.load_game("spades")
-    start = time.perf_counter()
-    for seed in range(n):
-        rng = random.Random(seed)
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
-    return n / (time.perf_counter() - start)
-
-
 def speed(deals: int) -> None:
-    ck = cardkit_random_deals(deals)
-    os_rate = openspiel_random_deals(deals)
+    ck = cardkit_random_deals(Spades(match=False), deals)
+    os_rate = openspiel_random_deals("spades", deals)
     n = 200_000
     start = time.perf_counter()
     spades_playouts(n, 1, 3, 1.0)

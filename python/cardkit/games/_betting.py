@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cardkit.api import Action
+from cardkit.errors import IllegalActionError
 
 __all__ = [
     "Betting",
@@ -445,6 +446,19 @@ def action(text: str) -> Action:
 def is_canonical(act: Action) -> bool:
     """Whether ``act`` was built by :func:`action` (so it needs no parsing)."""
     return _ACTIONS.get(act.text) is act
+
+
+def known_or_text(text: object) -> Action | str:
+    """A canonical shared :class:`Action` as is, else the raw text to parse.
+
+    Both betting games' ``parse_action`` start here; anything but an action or a
+    string is an :class:`IllegalActionError`.
+    """
+    if isinstance(text, Action):
+        return text if is_canonical(text) else text.text
+    if isinstance(text, str):
+        return text
+    raise IllegalActionError(f"an action is a string or Action, got {text!r}")
 
 
 _FOLD, _CALL, _CHECK = action("fold"), action("call"), action("check")

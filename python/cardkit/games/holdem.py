@@ -29,7 +29,7 @@ from cardkit.games._betting import (
     apply_betting_action,
     betting_actions,
     betting_illegal_reason,
-    is_canonical,
+    known_or_text,
     parse_betting_action,
 )
 from cardkit.poker import HandRank, evaluate
@@ -164,14 +164,9 @@ class Holdem(BaseGame):
 
     def parse_action(self, text: Action | str) -> Action:
         """Canonical ``fold``, ``check``, ``call``, ``bet N`` or ``raise N``."""
-        if isinstance(text, Action):
-            if is_canonical(text):
-                return text
-            raw = text.text
-        elif isinstance(text, str):
-            raw = text
-        else:
-            raise IllegalActionError(f"an action is a string or Action, got {text!r}")
+        raw = known_or_text(text)
+        if isinstance(raw, Action):
+            return raw
         canonical = parse_betting_action(raw)
         if canonical is None:
             raise IllegalActionError(

@@ -28,7 +28,7 @@ from cardkit.games._betting import (
     apply_betting_action,
     betting_actions,
     betting_illegal_reason,
-    is_canonical,
+    known_or_text,
     parse_betting_action,
 )
 
@@ -95,14 +95,9 @@ class OnePoker(BaseGame):
 
     def parse_action(self, text: Action | str) -> Action:
         """Canonical ``lock <card>``, ``fold``, ``check``, ``call``, ``bet N``, ``raise N``."""
-        if isinstance(text, Action):
-            if is_canonical(text):
-                return text
-            raw = text.text
-        elif isinstance(text, str):
-            raw = text
-        else:
-            raise IllegalActionError(f"an action is a string or Action, got {text!r}")
+        raw = known_or_text(text)
+        if isinstance(raw, Action):
+            return raw
         canonical = parse_betting_action(raw)
         if canonical is not None:
             return action(canonical)
