@@ -20,55 +20,39 @@ __all__ = ["Action", "Agent", "Game", "Observation", "State"]
 Observation = dict[str, Any]
 
 
-class Action:
+class Action(str):
     """One move, held in its canonical text form (``"play Qs"``, ``"bid 2"``, ``"pass"``).
 
-    Two actions are equal when their texts are, and an action equals its text, so
-    ``"pass" in state.legal_actions()`` works. ``kind`` is the first word and
-    ``args`` the rest.
+    An action is a ``str`` (its canonical text, single-spaced), so it equals its text,
+    hashes like it, serializes to JSON as it, and ``"pass" in state.legal_actions()``
+    works at C speed. ``kind`` is the first word and ``args`` the rest.
     """
 
-    __slots__ = ("_text",)
+    __slots__ = ()
 
-    def __init__(self, text: str) -> None:
-        self._text = " ".join(str(text).split())
+    def __new__(cls, text: object) -> Action:
+        return super().__new__(cls, " ".join(str(text).split()))
 
     @property
     def text(self) -> str:
-        """The canonical text, the form ``state.apply`` accepts."""
-        return self._text
+        """The canonical text as a plain ``str``, the form ``state.apply`` accepts."""
+        return str.__str__(self)
 
     @property
     def kind(self) -> str:
         """The action's verb: ``"play"``, ``"bid"``, ``"raise"`` ..."""
-        return self._text.split(" ", 1)[0]
+        return self.split(" ", 1)[0]
 
     @property
     def args(self) -> tuple[str, ...]:
         """The words after the verb."""
-        return tuple(self._text.split(" ")[1:])
+        return tuple(self.split(" ")[1:])
 
     def __str__(self) -> str:
-        return self._text
+        return str.__str__(self)
 
     def __repr__(self) -> str:
-        return f"Action({self._text!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Action):
-            return self._text == other._text
-        if isinstance(other, str):
-            return self._text == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._text)
-
-    def __lt__(self, other: Action) -> bool:
-        return self._text < other._text
-
-    def __reduce__(self) -> tuple[type[Action], tuple[str]]:
-        return (Action, (self._text,))
+        return f"Action({str.__repr__(self)})"
 
 
 @runtime_checkable
