@@ -26,16 +26,21 @@ pub fn extract_card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
         // instead of leaking Python's UnicodeEncodeError.
         return Card::parse(&s.to_string_lossy()).py_err(obj.py());
     }
-    let shown = obj
-        .repr()
-        .map(|r| r.to_string())
-        .unwrap_or_else(|_| "?".into());
+    let shown = repr_of(obj);
     Err(to_py(
         obj.py(),
         EngineError::InvalidCard(format!(
             "invalid card {shown}: expected a Card or a card string"
         )),
     ))
+}
+
+/// `repr(obj)` for error messages (a failing `__repr__` shows as `?`, so building the
+/// message can never raise a second error).
+pub fn repr_of(obj: &Bound<'_, PyAny>) -> String {
+    obj.repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "?".into())
 }
 
 #[pymethods]
@@ -51,10 +56,7 @@ impl PyCard {
     fn from_index(index: &Bound<'_, PyAny>) -> PyResult<Self> {
         let py = index.py();
         let bad = || {
-            let shown = index
-                .repr()
-                .map(|r| r.to_string())
-                .unwrap_or_else(|_| "?".into());
+            let shown = repr_of(index);
             to_py(
                 py,
                 EngineError::InvalidCard(format!("invalid card index {shown}: expected 0..=53")),
@@ -161,10 +163,7 @@ pub fn parse_cards(py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<Vec<PyC
         return Ok(parsed.into_iter().map(PyCard).collect());
     }
     let iter = cards.try_iter().map_err(|_| {
-        let shown = cards
-            .repr()
-            .map(|r| r.to_string())
-            .unwrap_or_else(|_| "?".into());
+        let shown = repr_of(cards);
         to_py(
             py,
             EngineError::InvalidCard(format!(
@@ -192,10 +191,7 @@ fn extract_deck_name(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     match obj.cast::<PyString>() {
         Ok(s) => Ok(s.to_string_lossy().into_owned()),
         Err(_) => {
-            let shown = obj
-                .repr()
-                .map(|r| r.to_string())
-                .unwrap_or_else(|_| "?".into());
+            let shown = repr_of(obj);
             Err(to_py(
                 obj.py(),
                 EngineError::RuleOption(format!("a deck name is a str, got {shown}")),
@@ -211,10 +207,7 @@ pub fn extract_seed(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
     match obj.extract::<u64>() {
         Ok(v) if is_int => Ok(v),
         _ => {
-            let shown = obj
-                .repr()
-                .map(|r| r.to_string())
-                .unwrap_or_else(|_| "?".into());
+            let shown = repr_of(obj);
             Err(to_py(
                 obj.py(),
                 EngineError::RuleOption(format!(
