@@ -218,8 +218,8 @@ class _HandLog:
         "hand",
         "holes",
         "idle",
+        "pot_rows",
         "ranks",
-        "results",
         "returned",
         "small_blind",
         "starting_stacks",
@@ -243,12 +243,13 @@ class _HandLog:
         # [seat, action text] per move; [move index, seat] per idle turn; the move
         # index at which each street was dealt.
         self.actions: list[list[Any]] = []
-        self.idle: list[list[int]] = []
+        self.idle: list[tuple[int, int]] = []
         self.board_at: list[int] = []
         self.board: list[Card] = []
         self.burns: list[Card] = []
         self.returned: list[int] = []
-        self.results: list[PotResult] = []
+        # (amount, eligible, winners, [(seat, chips)]) per pot, as BettingCore.award gives.
+        self.pot_rows: list[tuple[int, list[int], list[int], list[tuple[int, int]]]] = []
         self.ranks: dict[int, HandRank] = {}
         self.finishing_stacks: list[int] = []
         self._record: dict[str, Any] | None = None
@@ -265,6 +266,14 @@ class _HandLog:
         other.burns = list(self.burns)
         return other
 
+    @property
+    def results(self) -> list[PotResult]:
+        """How each pot was settled (empty until the hand is)."""
+        return [
+            PotResult(amount, tuple(eligible), tuple(winners), dict(shares))
+            for amount, eligible, winners, shares in self.pot_rows
+        ]
+
     def record(self) -> dict[str, Any]:
         """The settled hand as plain data: blinds, holes, actions, board per street,
         burns, returned chips, pots with eligible seats, winners and shares, shown
@@ -280,7 +289,7 @@ class _HandLog:
                 "starting_stacks": self.starting_stacks,
                 "holes": [[str(c) for c in h] for h in self.holes],
                 "actions": self.actions,
-                "idle": self.idle,
+                "idle": [list(turn) for turn in self.idle],
                 "board": ["".join(str(c) for c in street) for street in streets],
                 "board_at": self.board_at,
                 "burns": [str(c) for c in self.burns],
@@ -387,7 +396,6 @@ class HoldemState(BaseState):
         self._next_card = 2 * k
         self.shown: list[bool] = [False] * n
         self.street = 0
-        self.results: list[PotResult] = []
         # The betting core runs in Rust (the same rules as ``_betting.Betting``, checked
         # move for move by tests/test_betting_rust.py): it is the hot loop of playouts.
         self.betting = BettingCore(self.stacks, in_hand, g.blinds[1])
@@ -446,15 +454,11 @@ class HoldemState(BaseState):
                 self.shown[seat] = True
                 rank = ranks[seat] = evaluate((*self.holes[seat], *board))
                 strength[seat] = rank.value
-        self.results = [
-            PotResult(amount, tuple(eligible), tuple(winners), dict(shares))
-            for amount, eligible, winners, shares in b.award(strength, self._next_seat(self.button))
-        ]
-        self.stacks = b.stacks
         log = self.log
+        log.pot_rows = b.award(strength, self._next_seat(self.button))
+        self.stacks = b.stacks
         log.returned = b.returned
-        log.idle = [[move, seat] for move, seat in b.idle_turns]
-        log.results = self.results
+        log.idle = b.idle_turns
         log.ranks = ranks
         log.finishing_stacks = list(self.stacks)
         self._logs.append(log)
@@ -464,6 +468,11 @@ class HoldemState(BaseState):
         self._start_hand()
 
     # -- the protocol ---------------------------------------------------------------------
+
+    @property
+    def results(self) -> list[PotResult]:
+        """How each pot of the current hand was settled (empty until it is)."""
+        return self.log.results
 
     @property
     def current_player(self) -> int | None:
@@ -521,7 +530,7 @@ class HoldemState(BaseState):
                 canonical = _CODE_ACTIONS.get(code) or _code_action(code)
                 self._listed = self._codes = None
                 b = self.betting
-                self.log.actions.append([b.to_act, canonical.text])
+                self.log.actions.append([b.to_act, canonical])
                 self._history.append(canonical)
                 if b.act(code) is None:
                     self._advance_streets()
