@@ -492,11 +492,11 @@ class HoldemState(BaseState):
 
     def legal_actions(self) -> list[Action]:
         """fold/check/call, then bet or raise to the minimum, half pot, pot and all-in."""
-        seat = self.current_player
-        if seat is None:
-            return []
         listed = self._listed
         if listed is None:
+            if self.over:
+                return []
+            # Someone is always to act in a hand that is not over.
             codes = self.betting.listed(_POT_FRACTIONS)
             found = _LISTINGS.get(codes)
             if found is None:
