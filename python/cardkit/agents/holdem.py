@@ -1,12 +1,11 @@
 """Texas Hold'em players: ``EquityAgent`` and the ``CallingStationAgent`` baseline.
 
 ``EquityAgent`` reads only its observation. At each decision it estimates its
-equity (win chance, ties shared) by Monte Carlo: the unseen cards are dealt to the
-live opponents and to the rest of the board, every showdown ranked by the Rust
-evaluator (:func:`cardkit.poker.evaluate`). Opponents' hole cards are drawn from
-plausible ranges: any two cards for a player who only called or checked, and only
-hands in the top part of a starting-hand ranking for one who bet or raised this
-hand (tighter the more they raised). It then plays by pot odds and position:
+equity (win chance, ties shared) with the Rust Monte Carlo
+(:func:`cardkit.poker.equity`) against every live opponent, each holding a hand
+from a plausible range: any two cards for a player who only called or checked, and
+only hands in the top part of a starting-hand ranking for one who bet or raised
+this hand (tighter the more they raised). It then plays by pot odds and position:
 
 - facing a bet it calls when equity beats the pot odds (with a margin that shrinks
   in position), raises for value when equity is well above its fair share, and
@@ -27,7 +26,7 @@ from cardkit._core import Card, deck
 from cardkit._validate import check_agent_seed, check_count
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, InvalidCardError
-from cardkit.poker import evaluate
+from cardkit.poker import Range, equity
 
 __all__ = ["CallingStationAgent", "EquityAgent", "starting_hand_score"]
 
@@ -66,6 +65,35 @@ _SCORES = sorted(
 def _threshold(top_fraction: float) -> float:
     index = min(int(top_fraction * len(_SCORES)), len(_SCORES) - 1)
     return _SCORES[index]
+
+
+def _top_range(top_fraction: float) -> Range:
+    """The starting hands (``AA``, ``AKs``, ``AKo`` ...) that score at least the
+    ``top_fraction`` threshold: a raiser's plausible holdings."""
+    floor = _threshold(top_fraction)
+    ranks = "23456789TJQKA"
+    classes = []
+    for hi in range(12, -1, -1):
+        for lo in range(hi, -1, -1):
+            if hi == lo:
+                pair = starting_hand_score(_DECK[4 * hi], _DECK[4 * hi + 1])
+                if pair >= floor:
+                    classes.append(ranks[hi] * 2)
+                continue
+            # Suits c, d: index = rank * 4 + suit, so +0/+0 is suited, +0/+1 offsuit.
+            if starting_hand_score(_DECK[4 * hi], _DECK[4 * lo]) >= floor:
+                classes.append(f"{ranks[hi]}{ranks[lo]}s")
+            if starting_hand_score(_DECK[4 * hi], _DECK[4 * lo + 1]) >= floor:
+                classes.append(f"{ranks[hi]}{ranks[lo]}o")
+    return Range(", ".join(classes))
+
+
+#: The plausible ranges of a player who bet or raised once, twice, three or more times.
+_RAISER_RANGES = tuple(_top_range(f) for f in _RAISER_RANGE)
+#: A player who only checked or called may hold any two cards.
+_ANY_TWO = Range("random")
+#: Players (hero included) the equity engine compares at once.
+_MAX_EQUITY_PLAYERS = 10
 
 
 class CallingStationAgent:
@@ -118,45 +146,23 @@ class EquityAgent:
 
     def equity(self, hole: list[Card], board: list[Card], opponent_raises: list[int]) -> float:
         """Monte Carlo equity of ``hole`` on ``board`` against one opponent per entry
-        of ``opponent_raises`` (how often each bet or raised this hand)."""
-        rng = self._rng
-        known = set(hole) | set(board)
-        unseen = [c for c in _DECK if c not in known]
-        need_board = 5 - len(board)
-        floors = [_threshold(_RAISER_RANGE[min(r, 3) - 1]) if r else None for r in opponent_raises]
-        # Cards drawn per sample: the board, two per opponent, and room for redraws
-        # when a raiser's range rejects a hand.
-        take = min(
-            len(unseen), need_board + 2 * len(floors) + 16 * sum(f is not None for f in floors)
+        of ``opponent_raises`` (how often each bet or raised this hand), each holding
+        a hand from its plausible range; sampled by the Rust :func:`cardkit.poker.equity`
+        with a seed drawn from this agent's generator, so decisions replay."""
+        # The equity engine takes at most ten players: keep the opponents who raised
+        # most, whose ranges are the strongest (the rest barely move the estimate).
+        strongest = sorted(opponent_raises, reverse=True)[: _MAX_EQUITY_PLAYERS - 1]
+        players: list[Range | list[Card]] = [hole]
+        players.extend(_RAISER_RANGES[min(r, 3) - 1] if r else _ANY_TWO for r in strongest)
+        result = equity(
+            players,
+            board,
+            exact=False,
+            samples=self.samples,
+            seed=self._rng.getrandbits(64),
+            threads=1,
         )
-        total = 0.0
-        for _ in range(self.samples):
-            drawn = rng.sample(unseen, take)
-            runout = board + drawn[:need_board]
-            pos = need_board
-            opponents = []
-            for k, floor in enumerate(floors):
-                # Keep two cards for every opponent still to be dealt a hand.
-                room = take - 2 * (len(floors) - k - 1)
-                a, b = drawn[pos], drawn[pos + 1]
-                tries = 0
-                while floor is not None and tries < 8 and pos + 4 <= room:
-                    if starting_hand_score(a, b) >= floor:
-                        break
-                    pos += 2
-                    tries += 1
-                    a, b = drawn[pos], drawn[pos + 1]
-                opponents.append((a, b))
-                pos += 2
-            mine = evaluate((*hole, *runout))
-            theirs = [evaluate((a, b, *runout)) for a, b in opponents]
-            best = max(theirs)
-            if mine > best:
-                total += 1.0
-            elif mine == best:
-                ties = 1 + sum(1 for r in theirs if r == mine)
-                total += 1.0 / ties
-        return total / self.samples
+        return result.players[0].equity
 
     @staticmethod
     def _last_to_act(observation: Observation, seat: int, live: list[int]) -> bool:

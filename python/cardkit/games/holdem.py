@@ -17,21 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardkit._core import Card, deck, parse_cards
+from cardkit._core import BettingCore, Card, deck, parse_cards
 from cardkit._validate import is_sequence
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, RuleOptionError
 from cardkit.games._base import BaseGame, BaseState, check_int
-from cardkit.games._betting import (
-    Betting,
-    PotResult,
-    action,
-    apply_betting_action,
-    betting_actions,
-    betting_illegal_reason,
-    known_or_text,
-    parse_betting_action,
-)
+from cardkit.games._betting import PotResult, action, known_or_text, parse_betting_action
 from cardkit.poker import HandRank, evaluate
 
 __all__ = ["STREETS", "Holdem", "HoldemState", "arrange_deal"]
@@ -40,6 +31,42 @@ __all__ = ["STREETS", "Holdem", "HoldemState", "arrange_deal"]
 STREETS = ("preflop", "flop", "turn", "river")
 _BOARD_AFTER = (0, 3, 4, 5)
 _POT_FRACTIONS = (0.5, 1.0)
+
+# Listed actions cross the Rust boundary as integer codes (see ``BettingCore``):
+# -1 fold, -2 check, -3 call, 2*N bet N, 2*N+1 raise N.
+_CODE_ACTIONS: dict[int, Action] = {-1: action("fold"), -2: action("check"), -3: action("call")}
+
+
+def _code_action(code: int) -> Action:
+    """The shared :class:`Action` of a ``BettingCore`` code (built once, then cached)."""
+    found = _CODE_ACTIONS.get(code)
+    if found is None:
+        total, raising = divmod(code, 2)
+        found = action(("raise " if raising else "bet ") + str(total))
+        if len(_CODE_ACTIONS) < 100_000:
+            _CODE_ACTIONS[code] = found
+    return found
+
+
+# The same few listings recur across hands (fold/call/raise to the same sizes), so
+# each is built once: its actions and the code of each.
+_LISTINGS: dict[tuple[int, ...], tuple[list[Action], dict[Action, int]]] = {}
+
+
+def _listing(codes: tuple[int, ...]) -> tuple[list[Action], dict[Action, int]]:
+    listed = [_code_action(c) for c in codes]
+    found = (listed, dict(zip(listed, codes, strict=True)))
+    if len(_LISTINGS) < 100_000:
+        _LISTINGS[codes] = found
+    return found
+
+
+def _action_code(act: Action) -> int:
+    """The ``BettingCore`` code of a canonical betting action."""
+    verb, _, number = act.partition(" ")
+    if not number:
+        return {"fold": -1, "check": -2, "call": -3}[verb]
+    return 2 * int(number) + (verb == "raise")
 
 
 def arrange_deal(
@@ -175,6 +202,114 @@ class Holdem(BaseGame):
         return action(canonical)
 
 
+class _HandLog:
+    """One hand as played, kept raw; its dict form (``HoldemState.hands``) is built
+    on first request, so simulations that never read it never pay for the strings."""
+
+    __slots__ = (
+        "_record",
+        "actions",
+        "big_blind",
+        "board",
+        "board_at",
+        "burns",
+        "button",
+        "finishing_stacks",
+        "hand",
+        "holes",
+        "idle",
+        "pot_rows",
+        "ranks",
+        "returned",
+        "small_blind",
+        "starting_stacks",
+    )
+
+    def __init__(
+        self,
+        hand: int,
+        button: int,
+        small_blind: tuple[int, int],
+        big_blind: tuple[int, int],
+        starting_stacks: list[int],
+        holes: list[tuple[Card, ...]],
+    ) -> None:
+        self.hand = hand
+        self.button = button
+        self.small_blind = small_blind
+        self.big_blind = big_blind
+        self.starting_stacks = starting_stacks
+        self.holes = holes
+        # [seat, action text] per move; [move index, seat] per idle turn; the move
+        # index at which each street was dealt.
+        self.actions: list[list[Any]] = []
+        self.idle: list[tuple[int, int]] = []
+        self.board_at: list[int] = []
+        self.board: list[Card] = []
+        self.burns: list[Card] = []
+        self.returned: list[int] = []
+        # (amount, eligible, winners, [(seat, chips)]) per pot, as BettingCore.award gives.
+        self.pot_rows: list[tuple[int, list[int], list[int], list[tuple[int, int]]]] = []
+        self.ranks: dict[int, HandRank] = {}
+        self.finishing_stacks: list[int] = []
+        self._record: dict[str, Any] | None = None
+
+    def copy(self) -> _HandLog:
+        """A copy whose growing lists are independent (for ``clone``)."""
+        other = _HandLog.__new__(_HandLog)
+        for name in _HandLog.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.actions = list(self.actions)
+        other.idle = list(self.idle)
+        other.board_at = list(self.board_at)
+        other.board = list(self.board)
+        other.burns = list(self.burns)
+        return other
+
+    @property
+    def results(self) -> list[PotResult]:
+        """How each pot was settled (empty until the hand is)."""
+        return [
+            PotResult(amount, tuple(eligible), tuple(winners), dict(shares))
+            for amount, eligible, winners, shares in self.pot_rows
+        ]
+
+    def record(self) -> dict[str, Any]:
+        """The settled hand as plain data: blinds, holes, actions, board per street,
+        burns, returned chips, pots with eligible seats, winners and shares, shown
+        hands and the stacks after it."""
+        if self._record is None:
+            streets = (self.board[0:3], self.board[3:4], self.board[4:5])[: len(self.board_at)]
+            ranks = self.ranks
+            self._record = {
+                "hand": self.hand,
+                "button": self.button,
+                "small_blind": list(self.small_blind),
+                "big_blind": list(self.big_blind),
+                "starting_stacks": self.starting_stacks,
+                "holes": [[str(c) for c in h] for h in self.holes],
+                "actions": self.actions,
+                "idle": [list(turn) for turn in self.idle],
+                "board": ["".join(str(c) for c in street) for street in streets],
+                "board_at": self.board_at,
+                "burns": [str(c) for c in self.burns],
+                "returned": self.returned,
+                "pots": [
+                    {
+                        "amount": r.amount,
+                        "eligible": list(r.eligible),
+                        "winners": list(r.winners),
+                        "shares": {str(s): v for s, v in r.shares.items()},
+                    }
+                    for r in self.results
+                ],
+                "shown": {str(s): [str(c) for c in self.holes[s]] for s in ranks},
+                "hands": {str(s): ranks[s].describe() for s in ranks},
+                "finishing_stacks": self.finishing_stacks,
+            }
+        return self._record
+
+
 class HoldemState(BaseState):
     """A Hold'em match (or single hand) in progress."""
 
@@ -187,10 +322,11 @@ class HoldemState(BaseState):
         self.button = g.button
         self.last_big_blind: int | None = None
         self.heads_up_played = False
-        self.hands: list[dict[str, Any]] = []
+        self._logs: list[_HandLog] = []
         self.over = False
-        # This turn's listed actions, kept until the next move.
+        # This turn's listed actions and their BettingCore codes, kept until the next move.
         self._listed: list[Action] | None = None
+        self._codes: dict[Action, int] | None = None
         self._start_hand()
 
     def clone(self) -> HoldemState:
@@ -199,18 +335,12 @@ class HoldemState(BaseState):
         other.__dict__.update(self.__dict__)
         other._history = list(self._history)
         other.stacks = list(self.stacks)
-        other.hands = list(self.hands)
-        other.record = {
-            **self.record,
-            "actions": list(self.record["actions"]),
-            "idle": list(self.record["idle"]),
-            "board": list(self.record["board"]),
-            "board_at": list(self.record["board_at"]),
-            "burns": list(self.record["burns"]),
-        }
-        other.holes = list(self.holes)
-        other.board = list(self.board)
-        other.burns = list(self.burns)
+        other.log = self.log.copy()
+        # A settled final hand is both the current log and the last of the logs.
+        other._logs = [other.log if log is self.log else log for log in self._logs]
+        other.holes = other.log.holes
+        other.board = other.log.board
+        other.burns = other.log.burns
         other.shown = list(self.shown)
         other.betting = self.betting.copy()
         return other
@@ -264,48 +394,43 @@ class HoldemState(BaseState):
         for i, seat in enumerate(order):
             self.holes[seat] = (self.deck[i], self.deck[i + k])
         self._next_card = 2 * k
-        self.board: list[Card] = []
-        self.burns: list[Card] = []
         self.shown: list[bool] = [False] * n
         self.street = 0
-        self.results: list[PotResult] = []
-        self.betting = Betting(self.stacks, in_hand, g.blinds[1])
+        # The betting core runs in Rust (the same rules as ``_betting.Betting``, checked
+        # move for move by tests/test_betting_rust.py): it is the hot loop of playouts.
+        self.betting = BettingCore(self.stacks, in_hand, g.blinds[1])
         small, big = g.blinds
         posted_small = self.betting.post_blind(self.small_blind, small)
         posted_big = self.betting.post_blind(self.big_blind, big)
-        self.record: dict[str, Any] = {
-            "hand": self.hand_number,
-            "button": self.button,
-            "small_blind": [self.small_blind, posted_small],
-            "big_blind": [self.big_blind, posted_big],
-            "starting_stacks": list(self.stacks),
-            "holes": [[str(c) for c in h] for h in self.holes],
-            "actions": [],
-            "idle": [],
-            "board": [],
-            "board_at": [],
-            "burns": [],
-        }
+        self.log = _HandLog(
+            self.hand_number,
+            self.button,
+            (self.small_blind, posted_small),
+            (self.big_blind, posted_big),
+            list(self.stacks),
+            self.holes,
+        )
+        # The board and the burnt cards grow in the hand's log.
+        self.board: list[Card] = self.log.board
+        self.burns: list[Card] = self.log.burns
         self.last_big_blind = self.big_blind
-        self.betting.start_round(self._next_with_chips(self.big_blind))
-        self._advance_streets()
+        if self.betting.start_round(self._next_with_chips(self.big_blind)) is None:
+            self._advance_streets()
 
     def _advance_streets(self) -> None:
         """After a betting round closes: next street, run-out, or settle the hand."""
         b = self.betting
-        while b.to_act is None:
-            b.end_round()
-            if len(b.live()) == 1:
-                # Everyone else folded: no more cards, no showdown.
-                self._settle()
-                return
-            if self.street == 3:
+        while True:
+            # One seat left (everyone else folded: no more cards, no showdown) or
+            # the river betting done: settle.
+            if b.close_round() == 1 or self.street == 3:
                 self._settle()
                 return
             self.street += 1
             self._deal_street()
-            if b.betting_possible():
-                b.start_round(self._next_seat(self.button))
+            # No betting possible (all-ins): the next street is dealt at once.
+            if b.next_round(self._next_seat(self.button)) is not None:
+                return
 
     def _next_seat(self, seat: int) -> int:
         return (seat + 1) % self._game.num_players
@@ -316,51 +441,38 @@ class HoldemState(BaseState):
         start = self._next_card + 1
         self.board.extend(self.deck[start : start + count])
         self._next_card = start + count
-        self.record["board"].append("".join(str(c) for c in self.board[-count:]))
-        self.record["board_at"].append(len(self.record["actions"]))
-        self.record["burns"].append(str(self.burns[-1]))
+        self.log.board_at.append(len(self.log.actions))
 
     def _settle(self) -> None:
         b = self.betting
         live = b.live()
         ranks: dict[int, HandRank] = {}
+        strength = [0] * self._game.num_players
         if len(live) > 1:
+            board = self.board
             for seat in live:
                 self.shown[seat] = True
-                ranks[seat] = evaluate((*self.holes[seat], *self.board))
-
-        def best(eligible: Sequence[int]) -> list[int]:
-            top = max(ranks[s] for s in eligible)
-            return [s for s in eligible if ranks[s] == top]
-
-        pots = b.pots()
-        self.results = b.award(best, self._next_seat(self.button))
-        self.stacks = list(b.stacks)
-        self.record.update(
-            {
-                "returned": list(b.returned),
-                "pots": [
-                    {
-                        "amount": r.amount,
-                        "eligible": list(r.eligible),
-                        "winners": list(r.winners),
-                        "shares": {str(s): v for s, v in r.shares.items()},
-                    }
-                    for r in self.results
-                ],
-                "shown": {str(s): [str(c) for c in self.holes[s]] for s in ranks},
-                "hands": {str(s): ranks[s].describe() for s in ranks},
-                "finishing_stacks": list(self.stacks),
-            }
-        )
-        assert len(pots) == len(self.results)
-        self.hands.append(self.record)
+                rank = ranks[seat] = evaluate((*self.holes[seat], *board))
+                strength[seat] = rank.value
+        log = self.log
+        log.pot_rows = b.award(strength, self._next_seat(self.button))
+        self.stacks = b.stacks
+        log.returned = b.returned
+        log.idle = b.idle_turns
+        log.ranks = ranks
+        log.finishing_stacks = list(self.stacks)
+        self._logs.append(log)
         if not self._game.match or sum(1 for s in self.stacks if s > 0) <= 1:
             self.over = True
             return
         self._start_hand()
 
     # -- the protocol ---------------------------------------------------------------------
+
+    @property
+    def results(self) -> list[PotResult]:
+        """How each pot of the current hand was settled (empty until it is)."""
+        return self.log.results
 
     @property
     def current_player(self) -> int | None:
@@ -380,48 +492,57 @@ class HoldemState(BaseState):
 
     def legal_actions(self) -> list[Action]:
         """fold/check/call, then bet or raise to the minimum, half pot, pot and all-in."""
-        seat = self.current_player
-        if seat is None:
-            return []
-        if self._listed is None:
-            self._listed = betting_actions(self.betting, seat, _POT_FRACTIONS)
-        return list(self._listed)
+        listed = self._listed
+        if listed is None:
+            if self.over:
+                return []
+            # Someone is always to act in a hand that is not over.
+            codes = self.betting.listed(_POT_FRACTIONS)
+            found = _LISTINGS.get(codes)
+            if found is None:
+                found = _listing(codes)
+            listed, self._codes = found
+            self._listed = listed
+        return listed[:]
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now; any total in :meth:`bet_range` is legal."""
         seat = self.current_player
         if seat is None:
             return "the match is over"
-        listed = self._listed
-        if listed is not None and any(a is action for a in listed):
+        codes = self._codes
+        if codes is not None and action in codes:
             return None  # one of this turn's listed actions, already known legal
-        return betting_illegal_reason(self.betting, seat, action.text)
+        return self.betting.illegal_reason(action.text)
 
     def apply(self, action: Action | str) -> None:
         """Play ``action`` (an action or its text; ``bet N``/``raise N`` take any legal
         total); illegal -> IllegalActionError and the state is unchanged."""
-        listed = self._listed
-        if listed is not None and not self.over:
-            for a in listed:
-                if a is action:
-                    # One of this turn's listed actions: already known legal.
-                    self._apply(a)
-                    self._history.append(a)
-                    return
+        codes = self._codes
+        if codes is not None:
+            try:
+                code = codes.get(action)  # type: ignore[arg-type]
+            except TypeError:  # unhashable junk: let the validated path reject it
+                code = None
+            if code is not None:
+                # One of this turn's listed actions (or its exact text): known legal.
+                # The hot path of every playout, so _apply is inlined here.
+                canonical = _CODE_ACTIONS.get(code) or _code_action(code)
+                self._listed = self._codes = None
+                b = self.betting
+                self.log.actions.append([b.to_act, canonical])
+                self._history.append(canonical)
+                if b.act(code) is None:
+                    self._advance_streets()
+                return
         super().apply(action)
 
     def _apply(self, action: Action) -> None:
-        self._listed = None
-        seat = self.betting.to_act
-        assert seat is not None  # apply() rejects actions in a finished match
-        actions = self.record["actions"]
-        actions.append([seat, action.text])
+        self._listed = self._codes = None
         b = self.betting
-        apply_betting_action(b, seat, action.text)
-        if b.idle_turns:
-            self.record["idle"].extend([len(actions), s] for s in b.idle_turns)
-            b.idle_turns.clear()
-        self._advance_streets()
+        self.log.actions.append([b.to_act, action.text])
+        if b.act(_action_code(action)) is None:
+            self._advance_streets()
 
     def returns(self) -> list[float]:
         """Chips won or lost since the start (zero-sum); zeros until the end."""
@@ -439,6 +560,7 @@ class HoldemState(BaseState):
         n = self._game.num_players
         to_act = self.current_player
         bounds = b.raise_range(seat) if to_act == seat else None
+        folded = b.folded
         return {
             "seat": seat,
             "hand_number": self.hand_number,
@@ -453,21 +575,21 @@ class HoldemState(BaseState):
             "bets": list(b.bets),
             "committed": list(b.committed),
             "pot": b.pot,
-            "folded": [b.folded[s] and self.holes[s] != () for s in range(n)],
+            "folded": [folded[s] and self.holes[s] != () for s in range(n)],
             "in_hand": [self.holes[s] != () for s in range(n)],
             "to_act": to_act,
             "to_call": max(b.current_bet - b.bets[seat], 0),
             "bet_range": None if bounds is None else list(bounds),
-            "actions": [list(a) for a in self.record["actions"]],
+            "actions": [list(a) for a in self.log.actions],
             "shown": {str(s): [str(c) for c in self.holes[s]] for s in range(n) if self.shown[s]},
             "last_hand": self._last_hand_view(),
         }
 
     def _last_hand_view(self) -> dict[str, Any] | None:
         """The previous hand's pots and stacks (its cards were reshuffled since)."""
-        if not self.hands or self.hands[-1] is self.record:
+        if not self._logs or self._logs[-1] is self.log:
             return None
-        last = self.hands[-1]
+        last = self._logs[-1].record()
         return {"hand": last["hand"], "pots": last["pots"], "stacks": last["finishing_stacks"]}
 
     def private_cards(self, seat: int) -> list[Card]:
@@ -486,4 +608,9 @@ class HoldemState(BaseState):
     def score_breakdown(self) -> dict[str, Any]:
         """Every hand: button, blinds, actions, board, pots with their eligible
         players, winners and shares, uncalled chips returned, shown hands."""
-        return {"hands": list(self.hands), "stacks": list(self.stacks), "returns": self.returns()}
+        return {"hands": self.hands, "stacks": list(self.stacks), "returns": self.returns()}
+
+    @property
+    def hands(self) -> list[dict[str, Any]]:
+        """Every settled hand as plain data (see :meth:`score_breakdown`)."""
+        return [log.record() for log in self._logs]

@@ -3,6 +3,7 @@
 //! Everything here is independent of Python so it can be tested, benchmarked and
 //! reused without an interpreter. The `cardkit-python` crate is a thin binding layer.
 
+pub mod betting;
 pub mod cards;
 pub mod cardset;
 pub mod chinese_poker;

@@ -5,6 +5,7 @@
 
 use pyo3::prelude::*;
 
+mod betting;
 mod cards;
 mod chinese_poker;
 mod climbing;
@@ -20,5 +21,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     chinese_poker::register(m)?;
     climbing::register(m)?;
     trick::register(m)?;
+    betting::register(m)?;
     Ok(())
 }
