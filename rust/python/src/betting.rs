@@ -4,17 +4,12 @@
 //! Per-move calls pass small integers (seats, chip counts, listed-action codes)
 //! so a Python game loop pays one cheap call per move.
 
+use crate::cards::repr_of;
 use crate::errors::{to_py, IntoPyResult};
 use cardkit_engine::betting::{Betting, Move, PotResult, MAX_CHIPS};
 use cardkit_engine::EngineError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyTuple};
-
-fn shown(obj: &Bound<'_, PyAny>) -> String {
-    obj.repr()
-        .map(|r| r.to_string())
-        .unwrap_or_else(|_| "?".into())
-}
 
 /// An int in `0..=high` (bools refused), else a `RuleOptionError` naming `what`.
 fn bounded(obj: &Bound<'_, PyAny>, what: &str, high: u64) -> PyResult<u64> {
@@ -25,7 +20,7 @@ fn bounded(obj: &Bound<'_, PyAny>, what: &str, high: u64) -> PyResult<u64> {
             obj.py(),
             EngineError::RuleOption(format!(
                 "{what} must be an int in 0..{high}, got {}",
-                shown(obj)
+                repr_of(obj)
             )),
         )),
     }
@@ -37,7 +32,10 @@ fn int_list(obj: &Bound<'_, PyAny>, what: &str, item: &str, high: u64) -> PyResu
     let items = obj.try_iter().map_err(|_| {
         to_py(
             py,
-            EngineError::RuleOption(format!("{what} must be a list of ints, got {}", shown(obj))),
+            EngineError::RuleOption(format!(
+                "{what} must be a list of ints, got {}",
+                repr_of(obj)
+            )),
         )
     })?;
     items.map(|entry| bounded(&entry?, item, high)).collect()
@@ -83,7 +81,7 @@ impl PyBettingCore {
                 py,
                 EngineError::RuleOption(format!(
                     "in_hand must be a list of bools, got {}",
-                    shown(in_hand)
+                    repr_of(in_hand)
                 )),
             )
         })?;
@@ -277,7 +275,7 @@ impl PyBettingCore {
                     py,
                     EngineError::IllegalAction(format!(
                         "{} is not a betting action code",
-                        shown(code)
+                        repr_of(code)
                     )),
                 )
             })?;
