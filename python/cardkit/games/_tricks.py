@@ -32,6 +32,7 @@ __all__ = [
     "card_index",
     "cards_of",
     "check_bool",
+    "hands_of",
     "mask_of",
     "names_of",
 ]
@@ -78,6 +79,15 @@ def mask_of(indices: list[int] | tuple[int, ...]) -> int:
     for i in indices:
         mask |= 1 << i
     return mask
+
+
+_BITS = [1 << i for i in range(52)]
+
+
+def hands_of(order: list[Card]) -> list[int]:
+    """The four 13-card hands (bitsets) dealt from ``order``, 13 cards per seat in turn."""
+    bits = [_BITS[c.index] for c in order]
+    return [sum(bits[0:13]), sum(bits[13:26]), sum(bits[26:39]), sum(bits[39:52])]
 
 
 def names_of(mask: int) -> list[str]:

@@ -41,6 +41,7 @@ from cardkit.games._tricks import (
     card_index,
     cards_of,
     check_bool,
+    hands_of,
     names_of,
 )
 
@@ -150,9 +151,7 @@ class HeartsState(TrickState):
         order = self.deck_order(number)
         self._deal_number = number
         # The hands while passing; from the first lead on they live in ``_play_deal``.
-        self._hands = [0, 0, 0, 0]
-        for pos, card in enumerate(order):
-            self._hands[pos // 13] |= 1 << card.index
+        self._hands = hands_of(order)
         name, offset = PASS_DIRECTIONS[number % 4 if self._game.passing else 3]
         self._direction = name
         self._offset = offset

@@ -40,6 +40,7 @@ from cardkit.games._tricks import (
     card_index,
     cards_of,
     check_bool,
+    hands_of,
     names_of,
 )
 
@@ -172,9 +173,7 @@ class SpadesState(TrickState):
         self._deal_number = number
         self._dealer = dealer
         # The hands while bidding; from the first lead on they live in ``_play_deal``.
-        self._hands = [0, 0, 0, 0]
-        for pos, card in enumerate(order):
-            self._hands[pos // 13] |= 1 << card.index
+        self._hands = hands_of(order)
         self._bids: list[int | None] = [None, None, None, None]
         self._bidder = (dealer + 1) % 4
         self._play_deal = None
