@@ -106,8 +106,9 @@ def check_play_phase(
         state.apply(action)
 
 
-def _index(action: str) -> int:
-    return NAMES.index(action.split()[1])
+def _index(text: str) -> int:
+    """Card index of a card text or of a ``play`` action."""
+    return NAMES.index(text.split()[-1])
 
 
 def won_cards(ref: ReferenceDeal) -> list[int]:
@@ -120,13 +121,9 @@ def won_cards(ref: ReferenceDeal) -> list[int]:
 
 @pytest.mark.rule("HRT-06", "HRT-07", "HRT-08", "HRT-09", "HRT-10", "HRT-11")
 def test_hearts_play_phase_matches_the_reference() -> None:
-    game = Hearts(match=False)
     for seed in range(60):
         rng = random.Random(seed)
-        state = game.new_state(seed=seed)
-        while state.phase == "pass":
-            state.apply(rng.choice(state.legal_actions()))
-        hands = [sum(1 << i for i in _hand(state, s)) for s in range(4)]
+        state, hands = to_first_lead(Hearts(match=False), seed, rng)
         ref = ReferenceDeal("hearts", hands, leader=next(s for s in range(4) if hands[s] & 1))
         check_play_phase(state, ref, rng)
         taken = [penalty_points(t) for t in won_cards(ref)]
@@ -137,13 +134,9 @@ def test_hearts_play_phase_matches_the_reference() -> None:
 @pytest.mark.rule("SPD-04", "SPD-05", "SPD-06", "SPD-07", "SPD-11")
 @pytest.mark.parametrize("first_lead", ["left_of_dealer", "two_of_clubs"])
 def test_spades_play_phase_matches_the_reference(first_lead: str) -> None:
-    game = Spades(match=False, first_lead=first_lead)
     for seed in range(60):
         rng = random.Random(seed)
-        state = game.new_state(seed=seed)
-        while state.phase == "bid":
-            state.apply(rng.choice(state.legal_actions()))
-        hands = [sum(1 << i for i in _hand(state, s)) for s in range(4)]
+        state, hands = to_first_lead(Spades(match=False, first_lead=first_lead), seed, rng)
         two = first_lead == "two_of_clubs"
         leader = next(s for s in range(4) if hands[s] & 1) if two else 0
         ref = ReferenceDeal("spades", hands, leader=leader, two_of_clubs_leads=two)
@@ -152,8 +145,15 @@ def test_spades_play_phase_matches_the_reference(first_lead: str) -> None:
         assert state.score_breakdown()["deals"][0]["tricks"] == won
 
 
-def _hand(state: HeartsState | SpadesState, seat: int) -> list[int]:
-    return [NAMES.index(c) for c in state.observation(seat)["hand"]]
+def to_first_lead(
+    game: Hearts | Spades, seed: int, rng: random.Random
+) -> tuple[HeartsState | SpadesState, list[int]]:
+    """A new deal passed or bid at random up to the first lead, and the four hands then."""
+    state = game.new_state(seed=seed)
+    while state.phase != "play":
+        state.apply(rng.choice(state.legal_actions()))
+    hands = [sum(1 << _index(c) for c in state.observation(s)["hand"]) for s in range(4)]
+    return state, hands
 
 
 def test_rust_and_reference_trick_winners_agree() -> None:
