@@ -135,9 +135,10 @@ class TrickState(BaseState):
     def apply(self, action: Action | str) -> None:
         """Play ``action`` for the current player; illegal -> IllegalActionError, no change.
 
-        A legal ``play`` action goes straight to the Rust deal; everything else
-        (shorthands, passes, bids, illegal plays with their reasons) takes the
-        validated path of :meth:`BaseState.apply`.
+        A legal ``play`` action goes straight to the Rust deal, and the common
+        actions before play (passes, bids) to :meth:`_quick_setup`; everything else
+        (shorthands, illegal actions with their reasons) takes the validated path
+        of :meth:`BaseState.apply`.
         """
         deal = self._play_deal
         if deal is not None:
@@ -152,7 +153,14 @@ class TrickState(BaseState):
                     if over:
                         self._end_deal()
                     return
+        elif self._quick_setup(action):
+            return
         super().apply(action)
+
+    def _quick_setup(self, action: Action | str) -> bool:
+        """Apply ``action`` before play starts if it is a common legal one (a pass,
+        a bid) and return True; False leaves it to the validated path."""
+        return False
 
     def _play(self, card: int) -> None:
         """Play a card the rules allow (already checked by :meth:`illegal_reason`)."""

@@ -252,22 +252,19 @@ class HeartsState(TrickState):
             chosen |= 1 << card_index(w)
         self._choose(chosen)
 
-    def apply(self, action: Action | str) -> None:
-        """Play ``action`` for the current player; illegal -> IllegalActionError, no change.
-
-        A ``pass <card>`` of a held card while passing, and a legal ``play``, take
-        a fast path; everything else the validated path with its reasons.
-        """
-        if self._play_deal is None and not self._over:
-            try:
-                card = _PASS_ONE_INDEX.get(action)
-            except TypeError:  # unhashable junk: let the validated path name it
-                card = None
-            if card is not None and self._hands[self._passer] >> card & 1:
-                self._history.append(PASS_ONE[card])
-                self._choose(1 << card)
-                return
-        super().apply(action)
+    def _quick_setup(self, action: Action | str) -> bool:
+        """Pass one held card (``pass <card>``) without the validated path."""
+        if self._over:
+            return False
+        try:
+            card = _PASS_ONE_INDEX.get(action)
+        except TypeError:  # unhashable junk: let the validated path name it
+            return False
+        if card is None or not self._hands[self._passer] >> card & 1:
+            return False
+        self._history.append(PASS_ONE[card])
+        self._choose(1 << card)
+        return True
 
     def _choose(self, cards: int) -> None:
         """Add ``cards`` to the pass of the seat choosing; exchange once all have."""

@@ -254,10 +254,27 @@ class SpadesState(TrickState):
         if self._play_deal is not None:
             self._play(PLAY_INDEX[action.text])
             return
-        self._bids[self._bidder] = _BID_INDEX[action.text]
+        self._bid(_BID_INDEX[action.text])
+
+    def _bid(self, bid: int) -> None:
+        self._bids[self._bidder] = bid
         self._bidder = (self._bidder + 1) % 4
         if None not in self._bids:
             self._start_play()
+
+    def _quick_setup(self, action: Action | str) -> bool:
+        """Make a ``bid n`` (every bid 0..13 is legal) without the validated path."""
+        if self._over:
+            return False
+        try:
+            bid = _BID_INDEX.get(action)
+        except TypeError:  # unhashable junk: let the validated path name it
+            return False
+        if bid is None:
+            return False
+        self._history.append(BID_ACTIONS[bid])
+        self._bid(bid)
+        return True
 
     def _end_deal(self, won: Sequence[int] | None = None) -> None:
         """Score the deal from each seat's tricks (``won``, by default the deal's)."""
