@@ -199,14 +199,23 @@ def test_hearts_not_led_until_broken_and_queen_does_not_break() -> None:
         state.apply("play 6h")
 
 
+# Seat 3 wins the first trick with Ac and is left holding only hearts.
+ONLY_HEARTS = [
+    "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc 2d",
+    "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Ad Ah",
+    "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As",
+    "Ac 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh",
+]
+
+
 @pytest.mark.rule("HRT-10")
 def test_only_hearts_may_lead_hearts() -> None:
-    state = one_deal(MOON)
-    # White-box: after a first trick, give the lead to seat 3, which holds only hearts.
-    state._tricks.append((0, (0, 1, 2, 3), 0))
-    state._leader = 3
+    state = one_deal(ONLY_HEARTS)
+    for card in ("2c", "3d", "2s", "Ac"):
+        state.apply(card)
+    assert state.current_player == 3
     assert state.observation(3)["hearts_broken"] is False
-    assert state.legal_actions() == [f"play {r}h" for r in "23456789TJQKA"]
+    assert state.legal_actions() == [f"play {r}h" for r in "23456789TJQK"]
 
 
 @pytest.mark.rule("HRT-11", "HRT-12")

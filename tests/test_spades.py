@@ -141,15 +141,13 @@ def test_match_to_500_and_equal_scores_continue() -> None:
     state = games.make("spades").new_state(seed=5)
     state._scores = [480, 481]  # white-box: a deal that ends 505-505
     state._bids = [1, 1, 1, 1]
-    state._won = [3, 3, 4, 3]
-    state._end_deal()
+    state._end_deal([3, 3, 4, 3])
     assert state.scores == [505, 505]
     assert not state.is_terminal
     assert state.observation(0)["deal"] == 1
     assert state.bags == [5, 4]
     state._bids = [3, 1, 3, 1]
-    state._won = [4, 3, 3, 3]
-    state._end_deal()
+    state._end_deal([4, 3, 3, 3])
     assert state.scores == [566, 529]
     assert state.is_terminal and state.winning_team() == 0
     assert state.returns() == [37.0, -37.0, 37.0, -37.0]

@@ -6,12 +6,16 @@ from typing import final
 import numpy as np
 import numpy.typing as npt
 
+from cardkit.api import Action
+
 __all__ = [
+    "ActionTable",
     "BettingCore",
     "Card",
     "ChinesePokerRules",
     "HandRank",
     "Range",
+    "TrickDeal",
     "__version__",
     "chinese_poker_automatic_wins",
     "chinese_poker_count_sets",
@@ -281,6 +285,51 @@ def doudizhu_play_of_id(id: int) -> Combination | None: ...
 # -- trick-taking core (trick.rs) -------------------------------------------------
 
 def trick_winner(cards: list[Card | str], trump: str | None = None) -> int: ...
+
+@final
+class ActionTable:
+    """One action per card index of the 52-card pack, listed by bitset."""
+
+    def __new__(cls, actions: Sequence[Action]) -> ActionTable: ...
+    def of(self, cards: int) -> list[Action]: ...
+    def __len__(self) -> int: ...
+
+@final
+class TrickDeal:
+    """The play phase of a Hearts or Spades deal, stepped one card at a time."""
+
+    @staticmethod
+    def hearts(hands: Sequence[int], actions: ActionTable) -> TrickDeal: ...
+    @staticmethod
+    def spades(
+        hands: Sequence[int],
+        bids: Sequence[int],
+        leader: int,
+        actions: ActionTable,
+        two_of_clubs_leads: bool = False,
+    ) -> TrickDeal: ...
+    def legal(self) -> int: ...
+    def legal_actions(self) -> list[Action]: ...
+    def play(self, card: int) -> bool | None: ...
+    @property
+    def to_act(self) -> int: ...
+    @property
+    def leader(self) -> int: ...
+    @property
+    def hands(self) -> list[int]: ...
+    @property
+    def trick(self) -> list[int]: ...
+    @property
+    def broken(self) -> bool: ...
+    @property
+    def tricks_played(self) -> int: ...
+    @property
+    def taken(self) -> list[int]: ...
+    @property
+    def won(self) -> list[int]: ...
+    def tricks(self) -> list[tuple[int, list[int], int]]: ...
+    def copy(self) -> TrickDeal: ...
+
 def hearts_search(
     seat: int,
     known: list[int],

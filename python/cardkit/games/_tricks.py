@@ -1,32 +1,40 @@
 """Shared pieces of the trick-taking games (Hearts, Spades): cards as indices
 ``rank * 4 + suit`` (the ``Card.index`` of the 52-card pack, aces high), hands as
-int bitsets, cached card names and ``play`` actions, and the trick winner.
+int bitsets, cached card names and actions, and :class:`TrickState`, the play
+phase both games share.
 
-Hands are ints so that following suit, legal-move lists and clones stay cheap in
-the Python game loop; the hot AI loops run in Rust (``cardkit._core``).
+The play phase runs on a Rust :class:`~cardkit._core.TrickDeal` (hands, the trick,
+legal plays, completed tricks): the per-card path of the State API is one dict
+lookup and one Rust call. Passing, bidding, scoring and observations stay in the
+game modules, in Python.
 """
 
 from __future__ import annotations
 
-from cardkit._core import Card
+from abc import abstractmethod
+from typing import Any
+
+from cardkit._core import ActionTable, Card, TrickDeal
 from cardkit.api import Action
 from cardkit.errors import IllegalActionError, InvalidCardError, RuleOptionError
+from cardkit.games._base import BaseState
 
 __all__ = [
     "CARDS",
     "NAMES",
     "PLAY_ACTIONS",
     "PLAY_INDEX",
+    "PLAY_TABLE",
     "SUIT_MASKS",
     "SUIT_NAMES",
+    "TrickState",
     "bits",
     "card_index",
     "cards_of",
     "check_bool",
+    "hands_of",
     "mask_of",
     "names_of",
-    "play_actions",
-    "trick_winner",
 ]
 
 #: Every card of the pack by index.
@@ -42,11 +50,10 @@ SUIT_MASKS: list[int] = [sum(1 << (r * 4 + s) for r in range(13)) for s in range
 #: Suit names for readable reasons.
 SUIT_NAMES: list[str] = ["clubs", "diamonds", "hearts", "spades"]
 
+#: The ``play`` actions listed by bitset in Rust: the legal-move lists of the play phase.
+PLAY_TABLE = ActionTable(PLAY_ACTIONS)
+
 _INDEX: dict[str, int] = {n: i for i, n in enumerate(NAMES)}
-# Legal-move lists are read 13 bits at a time from these per-chunk caches.
-_CHUNK = 13
-_CHUNK_MASK = (1 << _CHUNK) - 1
-_CHUNK_ACTIONS: list[dict[int, tuple[Action, ...]]] = [{} for _ in range(4)]
 
 
 def check_bool(name: str, value: object) -> bool:
@@ -74,6 +81,15 @@ def mask_of(indices: list[int] | tuple[int, ...]) -> int:
     return mask
 
 
+_BITS = [1 << i for i in range(52)]
+
+
+def hands_of(order: list[Card]) -> list[int]:
+    """The four 13-card hands (bitsets) dealt from ``order``, 13 cards per seat in turn."""
+    bits = [_BITS[c.index] for c in order]
+    return [sum(bits[0:13]), sum(bits[13:26]), sum(bits[26:39]), sum(bits[39:52])]
+
+
 def names_of(mask: int) -> list[str]:
     """Canonical card texts of ``mask`` in index order (rank, then suit)."""
     return [NAMES[i] for i in bits(mask)]
@@ -82,23 +98,6 @@ def names_of(mask: int) -> list[str]:
 def cards_of(mask: int) -> list[Card]:
     """``Card`` objects of ``mask`` in index order."""
     return [CARDS[i] for i in bits(mask)]
-
-
-def play_actions(mask: int) -> list[Action]:
-    """The ``play`` actions of every card in ``mask``, in index order."""
-    out: list[Action] = []
-    for chunk in range(4):
-        part = (mask >> (chunk * _CHUNK)) & _CHUNK_MASK
-        if not part:
-            continue
-        cache = _CHUNK_ACTIONS[chunk]
-        actions = cache.get(part)
-        if actions is None:
-            base = chunk * _CHUNK
-            actions = tuple(PLAY_ACTIONS[base + i] for i in bits(part))
-            cache[part] = actions
-        out.extend(actions)
-    return out
 
 
 def card_index(text: str) -> int:
@@ -118,13 +117,75 @@ def card_index(text: str) -> int:
     return card.index
 
 
-def trick_winner(cards: list[int], trump: int | None) -> int:
-    """Position (in play order) of the winning card: the highest trump if any was
-    played, else the highest card of the suit led."""
-    best = 0
-    for pos in range(1, len(cards)):
-        card, top = cards[pos], cards[best]
-        same = (card & 3) == (top & 3)
-        if (same and card > top) or (not same and trump is not None and card & 3 == trump):
-            best = pos
-    return best
+class TrickState(BaseState):
+    """The play phase Hearts and Spades share.
+
+    ``_play_deal`` is the deal in play, a Rust :class:`~cardkit._core.TrickDeal` that
+    checks each card against the rules and keeps the completed tricks; it is
+    ``None`` before play starts (passing, bidding). Subclasses create it, read it
+    for their views and score the deal in ``_end_deal``.
+    """
+
+    _play_deal: TrickDeal | None
+
+    @abstractmethod
+    def _end_deal(self) -> None:
+        """Score the deal that just ended and start the next one or end the game."""
+
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` for the current player; illegal -> IllegalActionError, no change.
+
+        A legal ``play`` action goes straight to the Rust deal, and the common
+        actions before play (passes, bids) to :meth:`_quick_setup`; everything else
+        (shorthands, illegal actions with their reasons) takes the validated path
+        of :meth:`BaseState.apply`.
+        """
+        deal = self._play_deal
+        if deal is not None:
+            try:
+                card = PLAY_INDEX.get(action)
+            except TypeError:  # unhashable junk: let the validated path name it
+                card = None
+            if card is not None:
+                over = deal.play(card)
+                if over is not None:
+                    self._history.append(PLAY_ACTIONS[card])
+                    if over:
+                        self._end_deal()
+                    return
+        elif self._quick_setup(action):
+            return
+        super().apply(action)
+
+    def _quick_setup(self, action: Action | str) -> bool:
+        """Apply ``action`` before play starts if it is a common legal one (a pass,
+        a bid) and return True; False leaves it to the validated path."""
+        return False
+
+    def _play(self, card: int) -> None:
+        """Play a card the rules allow (already checked by :meth:`illegal_reason`)."""
+        over = None if self._play_deal is None else self._play_deal.play(card)
+        if over is None:
+            raise IllegalActionError(f"{NAMES[card]} cannot be played now")
+        if over:
+            self._end_deal()
+
+    def legal_plays(self) -> int:
+        """Bitset of the cards the seat to act may play (0 before play or once over)."""
+        deal = self._play_deal
+        return deal.legal() if deal is not None else 0
+
+    def _trick_lists(self) -> dict[str, Any]:
+        """The current trick and every completed trick, as observations show them."""
+        deal = self._play_deal
+        if deal is None:
+            return {"trick": [], "tricks": [], "trick_leaders": [], "trick_winners": []}
+        tricks = deal.tricks()
+        return {
+            "trick": [NAMES[c] for c in deal.trick],
+            # Completed tricks as parallel lists: compact for the many observations
+            # a match produces.
+            "tricks": [[NAMES[c] for c in t[1]] for t in tricks],
+            "trick_leaders": [t[0] for t in tricks],
+            "trick_winners": [t[2] for t in tricks],
+        }

@@ -23,27 +23,26 @@ higher return and the returns add up to zero.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
-from cardkit._core import Card
+from cardkit._core import ActionTable, Card, TrickDeal
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError
-from cardkit.games._base import BaseGame, BaseState, check_int
+from cardkit.games._base import BaseGame, check_int
 from cardkit.games._tricks import (
     NAMES,
     PLAY_ACTIONS,
     PLAY_INDEX,
+    PLAY_TABLE,
     SUIT_MASKS,
     SUIT_NAMES,
-    bits,
+    TrickState,
     card_index,
     cards_of,
     check_bool,
+    hands_of,
     names_of,
-    play_actions,
-    trick_winner,
 )
 
 __all__ = ["PASS_DIRECTIONS", "PASS_ONE", "Hearts", "HeartsState", "penalty_points"]
@@ -53,9 +52,7 @@ __all__ = ["PASS_DIRECTIONS", "PASS_ONE", "Hearts", "HeartsState", "penalty_poin
 PASS_DIRECTIONS: list[tuple[str, int]] = [("left", 1), ("right", 3), ("across", 2), ("hold", 0)]
 
 _HEARTS = SUIT_MASKS[2]
-_TWO_OF_CLUBS = 0
 _QUEEN_OF_SPADES = 10 * 4 + 3
-_PENALTY = _HEARTS | (1 << _QUEEN_OF_SPADES)
 # Pass actions by the bitset of their three cards.
 _PASS_CACHE: dict[int, Action] = {}
 
@@ -77,6 +74,7 @@ def _pass_action(a: int, b: int, c: int) -> Action:
 #: ``pass <card>``: one card of a seat's pass, by card index.
 PASS_ONE: list[Action] = [Action(f"pass {n}") for n in NAMES]
 _PASS_ONE_INDEX: dict[str, int] = {a.text: i for i, a in enumerate(PASS_ONE)}
+_PASS_TABLE = ActionTable(PASS_ONE)
 
 
 class Hearts(BaseGame):
@@ -138,15 +136,12 @@ class Hearts(BaseGame):
         return action
 
 
-class HeartsState(BaseState):
+class HeartsState(TrickState):
     """A Hearts match (or a single deal) in progress."""
 
     _game: Hearts
 
     def _start(self) -> None:
-        # Action texts kept alongside the base class's history so that to_json,
-        # called often on long matches, does not re-render every action.
-        self._history_texts: list[str] = []
         self._scores = [0, 0, 0, 0]
         self._deals: list[dict[str, Any]] = []
         self._over = False
@@ -155,35 +150,27 @@ class HeartsState(BaseState):
     def _new_deal(self, number: int) -> None:
         order = self.deck_order(number)
         self._deal_number = number
-        self._hands = [0, 0, 0, 0]
-        for pos, card in enumerate(order):
-            self._hands[pos // 13] |= 1 << card.index
+        # The hands while passing; from the first lead on they live in ``_play_deal``.
+        self._hands = hands_of(order)
         name, offset = PASS_DIRECTIONS[number % 4 if self._game.passing else 3]
         self._direction = name
         self._offset = offset
-        self._passing = offset != 0
-        # The cards each seat has picked to pass so far (hidden until the exchange).
+        # The cards each seat has picked to pass so far (hidden until the exchange);
+        # seats pick in turn, 0 to 3.
         self._chosen = [0, 0, 0, 0]
+        self._passer = 0
         self._passed = [0, 0, 0, 0]
         self._received = [0, 0, 0, 0]
-        self._trick: list[int] = []
-        self._tricks: list[tuple[int, tuple[int, ...], int]] = []
-        self._taken = [0, 0, 0, 0]
-        self._broken = False
-        self._leader = self._two_of_clubs_holder()
-        self._legal_cache: tuple[int, list[Action]] | None = None
+        self._play_deal = None
+        if offset == 0:
+            self._start_play()
 
-    def _passer(self) -> int:
-        for seat in range(4):
-            if self._chosen[seat].bit_count() < 3:
-                return seat
-        return 0
+    def _start_play(self) -> None:
+        # The holder of 2♣ leads it (the Rust deal finds the seat).
+        self._play_deal = TrickDeal.hearts(self._hands, PLAY_TABLE)
 
-    def _two_of_clubs_holder(self) -> int:
-        for seat in range(4):
-            if self._hands[seat] & 1:
-                return seat
-        return 0
+    def _current_hands(self) -> list[int]:
+        return self._hands if self._play_deal is None else list(self._play_deal.hands)
 
     # -- state ------------------------------------------------------------------
 
@@ -192,9 +179,9 @@ class HeartsState(BaseState):
         """The seat to pass (seats pass in turn 0..3) or to play; ``None`` when over."""
         if self._over:
             return None
-        if self._passing:
-            return self._passer()
-        return (self._leader + len(self._trick)) % 4
+        if self._play_deal is None:
+            return self._passer
+        return self._play_deal.to_act
 
     @property
     def is_terminal(self) -> bool:
@@ -206,46 +193,21 @@ class HeartsState(BaseState):
         """``"pass"``, ``"play"`` or ``"over"``."""
         if self._over:
             return "over"
-        return "pass" if self._passing else "play"
-
-    def legal_plays(self) -> int:
-        """Bitset of the cards the seat to act may play (0 while passing or over)."""
-        if self._over or self._passing:
-            return 0
-        seat = (self._leader + len(self._trick)) % 4
-        hand = self._hands[seat]
-        if not self._trick:
-            if not self._tricks and hand & 1:
-                return 1 << _TWO_OF_CLUBS
-            if not self._broken and hand & ~_HEARTS:
-                return hand & ~_HEARTS
-            return hand
-        follow = hand & SUIT_MASKS[self._trick[0] & 3]
-        if follow:
-            return follow
-        if not self._tricks and hand & ~_PENALTY:
-            return hand & ~_PENALTY
-        return hand
+        return "pass" if self._play_deal is None else "play"
 
     def legal_actions(self) -> list[Action]:
         """``pass <card>`` for each card in hand while passing, else the playable cards."""
         if self._over:
             return []
-        if self._passing:
-            return [PASS_ONE[c] for c in bits(self._hands[self._passer()])]
-        mask = self.legal_plays()
-        cache = self._legal_cache
-        if cache is not None and cache[0] == mask:
-            return list(cache[1])
-        actions = play_actions(mask)
-        self._legal_cache = (mask, actions)
-        return list(actions)
+        if self._play_deal is None:
+            return _PASS_TABLE.of(self._hands[self._passer])
+        return self._play_deal.legal_actions()
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None``."""
-        if self._passing:
+        if self._play_deal is None:
             words = action.args
-            seat = self._passer()
+            seat = self._passer
             if action.kind != "pass" or len(words) not in (1, 3):
                 return f"seat {seat} must pass cards before play starts"
             cards = {card_index(w) for w in words}
@@ -259,57 +221,61 @@ class HeartsState(BaseState):
             return None
         card = PLAY_INDEX.get(action.text)
         if card is not None:
-            if self.legal_plays() >> card & 1:
+            if self._play_deal.legal() >> card & 1:
                 return None
-            return self._play_reason(card)
+            return self._play_reason(self._play_deal, card)
         return f"{action} is not a play: this deal has no pass now"
 
-    def _play_reason(self, card: int) -> str:
-        seat = (self._leader + len(self._trick)) % 4
-        hand = self._hands[seat]
+    @staticmethod
+    def _play_reason(deal: TrickDeal, card: int) -> str:
+        seat = deal.to_act
+        hand = deal.hands[seat]
         name = NAMES[card]
         if not hand >> card & 1:
             return f"seat {seat} does not hold {name}"
-        if not self._trick:
-            if not self._tricks and hand & 1:
+        trick = deal.trick
+        if not trick:
+            if deal.tricks_played == 0 and hand & 1:
                 return "the holder of 2c leads it to the first trick"
             return f"hearts are not broken: {name} cannot lead while other suits remain"
-        suit = self._trick[0] & 3
+        suit = trick[0] & 3
         if hand & SUIT_MASKS[suit]:
             return f"{name} does not follow {SUIT_NAMES[suit]}, which seat {seat} holds"
         return f"no heart or Qs on the first trick while a safe card remains ({name})"
 
     def _apply(self, action: Action) -> None:
-        self._history_texts.append(action.text)
-        if self._passing:
-            seat = self._passer()
-            one = _PASS_ONE_INDEX.get(action.text)
-            if one is not None:
-                chosen = 1 << one
-            else:
-                chosen = 0
-                for w in action.args:
-                    chosen |= 1 << card_index(w)
-            self._chosen[seat] |= chosen
-            self._hands[seat] &= ~chosen
-            if all(c.bit_count() == 3 for c in self._chosen):
-                self._exchange()
+        if self._play_deal is not None:
+            self._play(PLAY_INDEX[action.text])
             return
-        seat = (self._leader + len(self._trick)) % 4
-        card = PLAY_INDEX[action.text]
-        self._hands[seat] &= ~(1 << card)
-        if card & 3 == 2:
-            self._broken = True
-        self._trick.append(card)
-        if len(self._trick) == 4:
-            winner = (self._leader + trick_winner(self._trick, None)) % 4
-            for c in self._trick:
-                self._taken[winner] |= 1 << c
-            self._tricks.append((self._leader, tuple(self._trick), winner))
-            self._trick = []
-            self._leader = winner
-            if len(self._tricks) == 13:
-                self._end_deal()
+        chosen = 0
+        for w in action.args:
+            chosen |= 1 << card_index(w)
+        self._choose(chosen)
+
+    def _quick_setup(self, action: Action | str) -> bool:
+        """Pass one held card (``pass <card>``) without the validated path."""
+        if self._over:
+            return False
+        try:
+            card = _PASS_ONE_INDEX.get(action)
+        except TypeError:  # unhashable junk: let the validated path name it
+            return False
+        if card is None or not self._hands[self._passer] >> card & 1:
+            return False
+        self._history.append(PASS_ONE[card])
+        self._choose(1 << card)
+        return True
+
+    def _choose(self, cards: int) -> None:
+        """Add ``cards`` to the pass of the seat choosing; exchange once all have."""
+        seat = self._passer
+        self._chosen[seat] |= cards
+        self._hands[seat] &= ~cards
+        if self._chosen[seat].bit_count() == 3:
+            if seat == 3:
+                self._exchange()
+            else:
+                self._passer = seat + 1
 
     def _exchange(self) -> None:
         for seat in range(4):
@@ -319,20 +285,15 @@ class HeartsState(BaseState):
             self._received[receiver] = chosen
             self._hands[receiver] |= chosen
         self._chosen = [0, 0, 0, 0]
-        self._passing = False
-        self._leader = self._two_of_clubs_holder()
+        self._start_play()
 
-    def _deal_points(self) -> list[int]:
-        points = [penalty_points(t) for t in self._taken]
-        if 26 in points:
-            shooter = points.index(26)
-            return [0 if s == shooter else 26 for s in range(4)]
-        return points
+    def _taken(self) -> list[int]:
+        return [0, 0, 0, 0] if self._play_deal is None else list(self._play_deal.taken)
 
     def _end_deal(self) -> None:
-        points = self._deal_points()
-        taken = [penalty_points(t) for t in self._taken]
+        taken = [penalty_points(t) for t in self._taken()]
         shooter = taken.index(26) if 26 in taken else None
+        points = taken if shooter is None else [0 if s == shooter else 26 for s in range(4)]
         for seat in range(4):
             self._scores[seat] += points[seat]
         self._deals.append(
@@ -374,26 +335,23 @@ class HeartsState(BaseState):
     def observation(self, seat: int) -> Observation:
         """Own hand and pass, received cards, the trick, every completed trick and scores."""
         seat = self.check_seat(seat)
+        deal = self._play_deal
         return {
             "game": "hearts",
             "seat": seat,
             "phase": self.phase,
             "deal": self._deal_number,
             "pass_direction": self._direction,
-            "hand": names_of(self._hands[seat]),
+            "hand": names_of(self._current_hands()[seat]),
             "my_pass": names_of(self._chosen[seat]),
             "passes_chosen": [c.bit_count() == 3 for c in self._chosen],
             "passed": names_of(self._passed[seat]),
             "received": names_of(self._received[seat]),
-            "leader": self._leader,
-            "trick": [NAMES[c] for c in self._trick],
-            # Completed tricks as parallel lists: compact for the many observations
-            # a match produces.
-            "tricks": [[NAMES[c] for c in t[1]] for t in self._tricks],
-            "trick_leaders": [t[0] for t in self._tricks],
-            "trick_winners": [t[2] for t in self._tricks],
-            "hearts_broken": self._broken,
-            "taken_points": [penalty_points(t) for t in self._taken],
+            # Before the exchange the 2♣ may still move, so no leader is shown.
+            "leader": None if deal is None else deal.leader,
+            **self._trick_lists(),
+            "hearts_broken": deal is not None and deal.broken,
+            "taken_points": [penalty_points(t) for t in self._taken()],
             "scores": list(self._scores),
             "target": self._game.target,
             "to_act": self.current_player,
@@ -403,17 +361,19 @@ class HeartsState(BaseState):
         """Cards only ``seat`` knows: its hand (and pending pass) without the cards it
         was passed, which their passer knows."""
         seat = self.check_seat(seat)
-        own = self._hands[seat] | self._chosen[seat]
+        own = self._current_hands()[seat] | self._chosen[seat]
         return cards_of(own & ~self._received[seat])
 
     def zones(self) -> dict[str, list[Card]]:
         """Hands, pending passes, the current trick and each seat's won cards."""
         zones: dict[str, list[Card]] = {}
+        hands, taken = self._current_hands(), self._taken()
         for seat in range(4):
-            zones[f"hand{seat}"] = cards_of(self._hands[seat])
+            zones[f"hand{seat}"] = cards_of(hands[seat])
             zones[f"passing{seat}"] = cards_of(self._chosen[seat])
-            zones[f"taken{seat}"] = cards_of(self._taken[seat])
-        zones["trick"] = cards_of(sum(1 << c for c in self._trick))
+            zones[f"taken{seat}"] = cards_of(taken[seat])
+        trick = [] if self._play_deal is None else self._play_deal.trick
+        zones["trick"] = cards_of(sum(1 << c for c in trick))
         return zones
 
     def score_breakdown(self) -> dict[str, Any]:
@@ -422,38 +382,23 @@ class HeartsState(BaseState):
             "deals": [dict(d) for d in self._deals],
             "current_deal": {
                 "deal": self._deal_number,
-                "taken": [penalty_points(t) for t in self._taken],
+                "taken": [penalty_points(t) for t in self._taken()],
             },
             "totals": list(self._scores),
             "winners": self.winners(),
             "returns": self.returns(),
         }
 
-    def to_json(self) -> str:
-        """Seed, fixed deal, options and actions: enough to rebuild this exact state."""
-        return json.dumps(
-            {
-                "game": self._game.name,
-                "options": self._game.options,
-                "seed": self._seed,
-                "deal": self._deal,
-                "history": self._history_texts,
-            }
-        )
-
     def clone(self) -> HeartsState:
         """A cheap independent copy (ints and tuples are shared, lists copied)."""
         new = object.__new__(HeartsState)
         new.__dict__.update(self.__dict__)
         new._history = list(self._history)
-        new._history_texts = list(self._history_texts)
         new._scores = list(self._scores)
         new._deals = list(self._deals)
         new._hands = list(self._hands)
         new._chosen = list(self._chosen)
         new._passed = list(self._passed)
         new._received = list(self._received)
-        new._trick = list(self._trick)
-        new._tricks = list(self._tricks)
-        new._taken = list(self._taken)
+        new._play_deal = None if self._play_deal is None else self._play_deal.copy()
         return new

@@ -26,27 +26,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardkit._core import Card
+from cardkit._core import Card, TrickDeal
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError
-from cardkit.games._base import BaseGame, BaseState, check_choice, check_int
+from cardkit.games._base import BaseGame, check_choice, check_int
 from cardkit.games._tricks import (
     NAMES,
     PLAY_ACTIONS,
     PLAY_INDEX,
-    SUIT_MASKS,
+    PLAY_TABLE,
     SUIT_NAMES,
+    TrickState,
     card_index,
     cards_of,
     check_bool,
+    hands_of,
     names_of,
-    play_actions,
-    trick_winner,
 )
 
 __all__ = ["BID_ACTIONS", "Spades", "SpadesState", "team_score"]
 
-_SPADES = SUIT_MASKS[3]
 #: ``bid 0`` (nil) .. ``bid 13``.
 BID_ACTIONS: list[Action] = [Action(f"bid {n}") for n in range(14)]
 _BID_INDEX: dict[str, int] = {a.text: n for n, a in enumerate(BID_ACTIONS)}
@@ -157,7 +156,7 @@ class Spades(BaseGame):
         raise IllegalActionError(f"{text!r}: expected 'bid n' or 'play c'")
 
 
-class SpadesState(BaseState):
+class SpadesState(TrickState):
     """A Spades match (or a single deal) in progress."""
 
     _game: Spades
@@ -173,122 +172,120 @@ class SpadesState(BaseState):
         order = self.deck_order(number)
         self._deal_number = number
         self._dealer = dealer
-        self._hands = [0, 0, 0, 0]
-        for pos, card in enumerate(order):
-            self._hands[pos // 13] |= 1 << card.index
+        # The hands while bidding; from the first lead on they live in ``_play_deal``.
+        self._hands = hands_of(order)
         self._bids: list[int | None] = [None, None, None, None]
         self._bidder = (dealer + 1) % 4
-        self._trick: list[int] = []
-        self._tricks: list[tuple[int, tuple[int, ...], int]] = []
-        self._won = [0, 0, 0, 0]
-        self._broken = False
-        self._leader = (dealer + 1) % 4
-        self._must_lead_two_of_clubs = False
-        if self._game.first_lead == "two_of_clubs":
-            self._leader = next(s for s in range(4) if self._hands[s] & 1)
-            self._must_lead_two_of_clubs = True
+        self._play_deal = None
+
+    def _start_play(self) -> None:
+        bids = [b or 0 for b in self._bids]
+        leader = (self._dealer + 1) % 4
+        two_of_clubs = self._game.first_lead == "two_of_clubs"
+        if two_of_clubs:
+            leader = next(s for s in range(4) if self._hands[s] & 1)
+        self._play_deal = TrickDeal.spades(self._hands, bids, leader, PLAY_TABLE, two_of_clubs)
+
+    def _current_hands(self) -> list[int]:
+        return self._hands if self._play_deal is None else list(self._play_deal.hands)
 
     # -- state ------------------------------------------------------------------
 
     @property
     def bidding(self) -> bool:
         """True while bids are still being made."""
-        return not self._over and None in self._bids
+        return not self._over and self._play_deal is None
 
     @property
     def phase(self) -> str:
         """``"bid"``, ``"play"`` or ``"over"``."""
         if self._over:
             return "over"
-        return "bid" if None in self._bids else "play"
+        return "bid" if self._play_deal is None else "play"
 
     @property
     def current_player(self) -> int | None:
         """The seat to bid or play; ``None`` when over."""
         if self._over:
             return None
-        if None in self._bids:
+        if self._play_deal is None:
             return self._bidder
-        return (self._leader + len(self._trick)) % 4
+        return self._play_deal.to_act
 
     @property
     def is_terminal(self) -> bool:
         """True once the match (or the single deal) is over."""
         return self._over
 
-    def legal_plays(self) -> int:
-        """Bitset of the cards the seat to act may play (0 while bidding or over)."""
-        if self._over or None in self._bids:
-            return 0
-        hand = self._hands[(self._leader + len(self._trick)) % 4]
-        if self._trick:
-            follow = hand & SUIT_MASKS[self._trick[0] & 3]
-            return follow or hand
-        if self._must_lead_two_of_clubs and hand & 1:
-            return 1
-        if not self._broken and hand & ~_SPADES:
-            return hand & ~_SPADES
-        return hand
-
     def legal_actions(self) -> list[Action]:
         """``bid 0`` .. ``bid 13`` while bidding, else the playable cards."""
         if self._over:
             return []
-        if None in self._bids:
+        if self._play_deal is None:
             return list(BID_ACTIONS)
-        return play_actions(self.legal_plays())
+        return self._play_deal.legal_actions()
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None``."""
-        if None in self._bids:
+        deal = self._play_deal
+        if deal is None:
             if action.text in _BID_INDEX:
                 return None
             return f"seat {self._bidder} must bid 0..13 before play starts"
         card = PLAY_INDEX.get(action.text)
         if card is None:
             return f"{action} is not a play: the bidding is over"
-        if self.legal_plays() >> card & 1:
+        if deal.legal() >> card & 1:
             return None
-        seat = (self._leader + len(self._trick)) % 4
-        hand = self._hands[seat]
+        seat = deal.to_act
+        hand = deal.hands[seat]
         name = NAMES[card]
         if not hand >> card & 1:
             return f"seat {seat} does not hold {name}"
-        if self._trick:
-            suit = self._trick[0] & 3
+        trick = deal.trick
+        if trick:
+            suit = trick[0] & 3
             return f"{name} does not follow {SUIT_NAMES[suit]}, which seat {seat} holds"
-        if self._must_lead_two_of_clubs:
+        if self._game.first_lead == "two_of_clubs" and deal.tricks_played == 0:
             return "the holder of 2c leads it to the first trick"
         return f"spades are not broken: {name} cannot lead while other suits remain"
 
     def _apply(self, action: Action) -> None:
-        if None in self._bids:
-            self._bids[self._bidder] = _BID_INDEX[action.text]
-            self._bidder = (self._bidder + 1) % 4
+        if self._play_deal is not None:
+            self._play(PLAY_INDEX[action.text])
             return
-        seat = (self._leader + len(self._trick)) % 4
-        card = PLAY_INDEX[action.text]
-        self._hands[seat] &= ~(1 << card)
-        self._must_lead_two_of_clubs = False
-        if card & 3 == 3:
-            self._broken = True
-        self._trick.append(card)
-        if len(self._trick) == 4:
-            winner = (self._leader + trick_winner(self._trick, 3)) % 4
-            self._won[winner] += 1
-            self._tricks.append((self._leader, tuple(self._trick), winner))
-            self._trick = []
-            self._leader = winner
-            if len(self._tricks) == 13:
-                self._end_deal()
+        self._bid(_BID_INDEX[action.text])
 
-    def _end_deal(self) -> None:
+    def _bid(self, bid: int) -> None:
+        self._bids[self._bidder] = bid
+        self._bidder = (self._bidder + 1) % 4
+        if None not in self._bids:
+            self._start_play()
+
+    def _quick_setup(self, action: Action | str) -> bool:
+        """Make a ``bid n`` (every bid 0..13 is legal) without the validated path."""
+        if self._over:
+            return False
+        try:
+            bid = _BID_INDEX.get(action)
+        except TypeError:  # unhashable junk: let the validated path name it
+            return False
+        if bid is None:
+            return False
+        self._history.append(BID_ACTIONS[bid])
+        self._bid(bid)
+        return True
+
+    def _end_deal(self, won: Sequence[int] | None = None) -> None:
+        """Score the deal from each seat's tricks (``won``, by default the deal's)."""
+        if won is None:
+            won = [0, 0, 0, 0] if self._play_deal is None else self._play_deal.won
         bids = [b or 0 for b in self._bids]
         teams = []
         for team in (0, 1):
             result = team_score(
                 [bids[team], bids[team + 2]],
-                [self._won[team], self._won[team + 2]],
+                [won[team], won[team + 2]],
                 self._bags[team],
             )
             self._scores[team] += result["points"]
@@ -299,7 +296,7 @@ class SpadesState(BaseState):
                 "deal": self._deal_number,
                 "dealer": self._dealer,
                 "bids": bids,
-                "tricks": list(self._won),
+                "tricks": list(won),
                 "teams": teams,
                 "totals": list(self._scores),
             }
@@ -344,24 +341,20 @@ class SpadesState(BaseState):
         """Own hand, bids, the trick, every completed trick, tricks won and scores."""
         seat = self.check_seat(seat)
         bids = self._bids
+        deal = self._play_deal
         return {
             "game": "spades",
             "seat": seat,
             "phase": self.phase,
             "deal": self._deal_number,
             "dealer": self._dealer,
-            "hand": names_of(self._hands[seat]),
+            "hand": names_of(self._current_hands()[seat]),
             "bids": list(bids),
             "contracts": [sum(b or 0 for b in (bids[t], bids[t + 2])) for t in (0, 1)],
-            "leader": self._leader,
-            "trick": [NAMES[c] for c in self._trick],
-            # Completed tricks as parallel lists: compact for the many observations
-            # a match produces.
-            "tricks": [[NAMES[c] for c in t[1]] for t in self._tricks],
-            "trick_leaders": [t[0] for t in self._tricks],
-            "trick_winners": [t[2] for t in self._tricks],
-            "tricks_won": list(self._won),
-            "spades_broken": self._broken,
+            "leader": (self._dealer + 1) % 4 if deal is None else deal.leader,
+            **self._trick_lists(),
+            "tricks_won": [0, 0, 0, 0] if deal is None else list(deal.won),
+            "spades_broken": deal is not None and deal.broken,
             "scores": list(self._scores),
             "bags": list(self._bags),
             "target": self._game.target,
@@ -370,15 +363,18 @@ class SpadesState(BaseState):
 
     def private_cards(self, seat: int) -> list[Card]:
         """The seat's hand."""
-        return cards_of(self._hands[self.check_seat(seat)])
+        return cards_of(self._current_hands()[self.check_seat(seat)])
 
     def zones(self) -> dict[str, list[Card]]:
         """Hands, the current trick and the played tricks."""
         zones: dict[str, list[Card]] = {}
+        hands = self._current_hands()
         for seat in range(4):
-            zones[f"hand{seat}"] = cards_of(self._hands[seat])
-        zones["trick"] = cards_of(sum(1 << c for c in self._trick))
-        zones["played"] = cards_of(sum(1 << c for t in self._tricks for c in t[1]))
+            zones[f"hand{seat}"] = cards_of(hands[seat])
+        deal = self._play_deal
+        trick = [] if deal is None else deal.trick
+        zones["trick"] = cards_of(sum(1 << c for c in trick))
+        zones["played"] = cards_of(0 if deal is None else sum(deal.taken))
         return zones
 
     def score_breakdown(self) -> dict[str, Any]:
@@ -401,7 +397,5 @@ class SpadesState(BaseState):
         new._deals = list(self._deals)
         new._hands = list(self._hands)
         new._bids = list(self._bids)
-        new._trick = list(self._trick)
-        new._tricks = list(self._tricks)
-        new._won = list(self._won)
+        new._play_deal = None if self._play_deal is None else self._play_deal.copy()
         return new

@@ -1,5 +1,6 @@
-//! The trick-taking core: trick winners, and Hearts/Spades determinized search and
-//! playouts for the AI (run with the GIL released).
+//! The trick-taking core: trick winners, the Hearts/Spades deal the Python State
+//! API steps card by card (`TrickDeal`), and determinized search and playouts for
+//! the AI (run with the GIL released).
 //!
 //! Card sets cross the boundary as integers (bit `i` = card index `i`, as
 //! `Card.index`) so per-decision calls stay cheap.
@@ -8,12 +9,14 @@ use crate::cards::extract_card;
 use crate::errors::{to_py, IntoPyResult};
 use cardkit_engine::cards::Card;
 use cardkit_engine::cardset::CardSet;
-use cardkit_engine::rng::CardRng;
-use cardkit_engine::trick::hearts::{HeartsDeal, HeartsView};
-use cardkit_engine::trick::spades::{SpadesDeal, SpadesView};
-use cardkit_engine::trick::{self, HiddenHands, PlayoutPolicy};
+use cardkit_engine::trick::hearts::HeartsDeal;
+use cardkit_engine::trick::spades::SpadesDeal;
+use cardkit_engine::trick::{
+    self, HiddenHands, PlayoutPolicy, SearchView, SteppedDeal, TrickPlay, TrickTable,
+};
 use cardkit_engine::EngineError;
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 
 fn rule_error(py: Python<'_>, why: String) -> PyErr {
     to_py(py, EngineError::RuleOption(why))
@@ -72,12 +75,25 @@ fn policy(py: Python<'_>, epsilon: f64) -> PyResult<PlayoutPolicy> {
     })
 }
 
-/// The unplayed-card picture and the deal skeleton shared by both searches.
+/// The unplayed-card picture and the table shared by both searches.
 struct SearchInput {
+    seat: usize,
     hidden: HiddenHands,
-    leader: usize,
-    trick: Vec<Card>,
+    table: TrickTable,
     candidates: Vec<Card>,
+}
+
+impl SearchInput {
+    /// The view of `deal` (its hands are sampled per world) for the searching seat.
+    fn view<G: TrickPlay>(self, mut deal: G) -> (SearchView<G>, Vec<Card>) {
+        *deal.table_mut() = self.table;
+        let view = SearchView {
+            seat: self.seat,
+            hidden: self.hidden,
+            deal,
+        };
+        (view, self.candidates)
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -91,6 +107,8 @@ fn search_input(
     leader: usize,
     trick: &[u32],
     played: u64,
+    broken: bool,
+    tricks_played: u32,
     candidates: &[u32],
 ) -> PyResult<SearchInput> {
     let mut known_sets = [CardSet::EMPTY; 4];
@@ -128,10 +146,14 @@ fn search_input(
             format!("seat {seat} is not the seat to act"),
         ));
     }
+    let mut table = TrickTable::new([CardSet::EMPTY; 4], leader);
+    table.set_trick(&trick);
+    table.broken = broken;
+    table.tricks_played = tricks_played;
     Ok(SearchInput {
+        seat,
         hidden,
-        leader,
-        trick,
+        table,
         candidates,
     })
 }
@@ -196,22 +218,14 @@ fn hearts_search(
         leader,
         &trick,
         played,
+        broken,
+        tricks_played,
         &candidates,
     )?;
-    let view = HeartsView {
-        seat,
-        hidden: input.hidden,
-        deal: HeartsDeal {
-            hands: [CardSet::EMPTY; 4],
-            leader: input.leader,
-            trick: input.trick,
-            taken: taken_sets,
-            broken,
-            tricks_played,
-        },
-    };
-    let cands = input.candidates;
-    Ok(py.detach(move || view.evaluate(&cands, worlds, seed, policy)))
+    let mut deal = HeartsDeal::new([CardSet::EMPTY; 4]);
+    deal.taken = taken_sets;
+    let (view, cands) = input.view(deal);
+    Ok(py.detach(move || view.evaluate(&cands, worlds, seed, policy, |d| d.seat_value(seat))))
 }
 
 /// Average (own team's deal points - the other team's) of each Spades candidate.
@@ -244,6 +258,7 @@ fn spades_search(
             "bids must be 0..13 and at most 12 tricks played".into(),
         ));
     }
+    let tricks_played = tricks.iter().map(|&t| u32::from(t)).sum();
     let input = search_input(
         py,
         seat,
@@ -254,25 +269,18 @@ fn spades_search(
         leader,
         &trick,
         played,
+        broken,
+        tricks_played,
         &candidates,
     )?;
-    let tricks_played = tricks.iter().map(|&t| u32::from(t)).sum();
-    let view = SpadesView {
-        seat,
-        hidden: input.hidden,
-        deal: SpadesDeal {
-            hands: [CardSet::EMPTY; 4],
-            bids,
-            leader: input.leader,
-            trick: input.trick,
-            tricks,
-            broken,
-            tricks_played,
-        },
-        bags,
-    };
-    let cands = input.candidates;
-    Ok(py.detach(move || view.evaluate(&cands, worlds, seed, policy)))
+    let mut deal = SpadesDeal::new([CardSet::EMPTY; 4], bids, 0);
+    deal.tricks = tricks;
+    let (view, cands) = input.view(deal);
+    Ok(
+        py.detach(move || {
+            view.evaluate(&cands, worlds, seed, policy, |d| d.team_value(seat, bags))
+        }),
+    )
 }
 
 /// Play `deals` random Hearts deals (no passing) to the end; each seat's total points.
@@ -281,16 +289,9 @@ fn spades_search(
 fn hearts_playouts(py: Python<'_>, deals: u64, seed: u64, epsilon: f64) -> PyResult<[i64; 4]> {
     let policy = policy(py, epsilon)?;
     Ok(py.detach(move || {
-        let mut rng = CardRng::new(seed);
-        let mut totals = [0i64; 4];
-        for _ in 0..deals {
-            let mut deal = HeartsDeal::random(&mut rng);
-            trick::playout(&mut deal, policy, &mut rng);
-            for (t, p) in totals.iter_mut().zip(deal.points()) {
-                *t += i64::from(p);
-            }
-        }
-        totals
+        trick::playout_totals(deals, seed, policy, HeartsDeal::random, |d| {
+            d.points().map(i64::from)
+        })
     }))
 }
 
@@ -309,16 +310,13 @@ fn spades_playouts(
         return Err(rule_error(py, format!("bid {bid} must be 0..13")));
     }
     Ok(py.detach(move || {
-        let mut rng = CardRng::new(seed);
-        let mut totals = [0i64; 4];
-        for _ in 0..deals {
-            let mut deal = SpadesDeal::random([bid; 4], &mut rng);
-            trick::playout(&mut deal, policy, &mut rng);
-            for (t, p) in totals.iter_mut().zip(deal.tricks) {
-                *t += i64::from(p);
-            }
-        }
-        totals
+        trick::playout_totals(
+            deals,
+            seed,
+            policy,
+            |rng| SpadesDeal::random([bid; 4], rng),
+            |d| d.tricks.map(i64::from),
+        )
     }))
 }
 
@@ -337,7 +335,258 @@ fn spades_team_score(
     Ok((s.points, s.bags))
 }
 
+/// A deal under one game's rules, stepped from Python.
+#[derive(Clone)]
+enum Stepped {
+    Hearts(SteppedDeal<HeartsDeal>),
+    Spades(SteppedDeal<SpadesDeal>),
+}
+
+/// Run `$body` with `$d` bound to the stepped deal, whichever game it plays.
+macro_rules! each_game {
+    ($stepped:expr, $d:ident => $body:expr) => {
+        match $stepped {
+            Stepped::Hearts($d) => $body,
+            Stepped::Spades($d) => $body,
+        }
+    };
+}
+
+/// One object per card index of the 52-card pack (a game's actions), listed for a
+/// bitset of cards without building any new object: the legal-move lists of the
+/// per-move path.
+#[pyclass(frozen, module = "cardkit._core", name = "ActionTable")]
+pub struct PyActionTable {
+    actions: Vec<Py<PyAny>>,
+}
+
+impl PyActionTable {
+    fn list<'py>(&self, py: Python<'py>, cards: CardSet) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(
+            py,
+            cards
+                .iter()
+                .map(|c| self.actions[usize::from(c.index())].bind(py)),
+        )
+    }
+}
+
+#[pymethods]
+impl PyActionTable {
+    #[new]
+    fn py_new(py: Python<'_>, actions: Vec<Bound<'_, PyAny>>) -> PyResult<PyActionTable> {
+        if actions.len() != 52 {
+            return Err(rule_error(
+                py,
+                format!("actions has {} items, expected 52", actions.len()),
+            ));
+        }
+        Ok(PyActionTable {
+            actions: actions.into_iter().map(Bound::unbind).collect(),
+        })
+    }
+
+    /// The objects of the cards in bitset `cards`, in index order.
+    fn of<'py>(&self, py: Python<'py>, cards: u64) -> PyResult<Bound<'py, PyList>> {
+        self.list(py, card_set(py, "cards", cards)?)
+    }
+
+    fn __len__(&self) -> usize {
+        self.actions.len()
+    }
+}
+
+/// The play phase of a Hearts or Spades deal, stepped one card at a time by the
+/// Python State API: hands, the trick in progress, legal plays, completed tricks.
+/// `legal_actions` lists entries of `actions`, so the per-move path builds no
+/// Python objects.
+#[pyclass(module = "cardkit._core", name = "TrickDeal")]
+pub struct PyTrickDeal {
+    stepped: Stepped,
+    actions: Py<PyActionTable>,
+}
+
+fn deal_hands(py: Python<'_>, hands: [u64; 4]) -> PyResult<[CardSet; 4]> {
+    let mut sets = [CardSet::EMPTY; 4];
+    let mut seen = CardSet::EMPTY;
+    for (p, &bits) in hands.iter().enumerate() {
+        sets[p] = card_set(py, "hands", bits)?;
+        if !seen.intersection(sets[p]).is_empty() {
+            return Err(rule_error(
+                py,
+                format!("hand {p} shares cards with another"),
+            ));
+        }
+        seen = seen.union(sets[p]);
+    }
+    if sets.iter().any(|h| h.len() != sets[0].len()) {
+        return Err(rule_error(py, "every hand must hold as many cards".into()));
+    }
+    Ok(sets)
+}
+
+impl PyTrickDeal {
+    fn table(&self) -> &TrickTable {
+        each_game!(&self.stepped, d => d.deal().table())
+    }
+}
+
+#[pymethods]
+impl PyTrickDeal {
+    /// A Hearts deal after the pass: the holder of 2♣ leads it.
+    #[staticmethod]
+    fn hearts(
+        py: Python<'_>,
+        hands: [u64; 4],
+        actions: Py<PyActionTable>,
+    ) -> PyResult<PyTrickDeal> {
+        let deal = HeartsDeal::new(deal_hands(py, hands)?);
+        Ok(PyTrickDeal {
+            stepped: Stepped::Hearts(SteppedDeal::new(deal)),
+            actions,
+        })
+    }
+
+    /// A Spades deal after the bidding; `leader` leads, with 2♣ when
+    /// `two_of_clubs_leads` and it holds it.
+    #[staticmethod]
+    #[pyo3(signature = (hands, bids, leader, actions, two_of_clubs_leads = false))]
+    fn spades(
+        py: Python<'_>,
+        hands: [u64; 4],
+        bids: [u8; 4],
+        leader: usize,
+        actions: Py<PyActionTable>,
+        two_of_clubs_leads: bool,
+    ) -> PyResult<PyTrickDeal> {
+        if leader >= 4 || bids.iter().any(|&b| b > 13) {
+            return Err(rule_error(py, "leader must be 0..3 and bids 0..13".into()));
+        }
+        let mut deal = SpadesDeal::new(deal_hands(py, hands)?, bids, leader);
+        deal.two_of_clubs_leads = two_of_clubs_leads;
+        Ok(PyTrickDeal {
+            stepped: Stepped::Spades(SteppedDeal::new(deal)),
+            actions,
+        })
+    }
+
+    /// Bitset of the cards the seat to act may play (0 once the deal is over).
+    fn legal(&self) -> u64 {
+        each_game!(&self.stepped, d => d.deal().legal().0)
+    }
+
+    /// The `actions` entries of the cards the seat to act may play, in index order.
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.actions.get().list(py, CardSet(self.legal()))
+    }
+
+    /// Play the card of index `card` for the seat to act: `None` (and no change)
+    /// when the rules do not allow it now, else whether it ended the deal.
+    fn play(&mut self, py: Python<'_>, card: &Bound<'_, PyAny>) -> PyResult<Option<bool>> {
+        let Ok(index) = card.extract::<i64>() else {
+            return Err(to_py(
+                py,
+                EngineError::IllegalAction(format!("a card index is an int, got {card}")),
+            ));
+        };
+        let Some(card) = u8::try_from(index)
+            .ok()
+            .filter(|&i| i < 52)
+            .and_then(|i| Card::from_index(u32::from(i)).ok())
+        else {
+            return Ok(None);
+        };
+        Ok(each_game!(&mut self.stepped, d => d.try_play(card)))
+    }
+
+    /// The seat whose turn it is.
+    #[getter]
+    fn to_act(&self) -> usize {
+        self.table().to_act()
+    }
+
+    /// The seat that leads (or led) the current trick.
+    #[getter]
+    fn leader(&self) -> usize {
+        self.table().leader
+    }
+
+    /// Each seat's remaining cards as bitsets.
+    #[getter]
+    fn hands(&self) -> [u64; 4] {
+        self.table().hands.map(|h| h.0)
+    }
+
+    /// Card indices of the current trick, in play order.
+    #[getter]
+    fn trick(&self) -> Vec<usize> {
+        self.table()
+            .trick()
+            .iter()
+            .map(|c| usize::from(c.index()))
+            .collect()
+    }
+
+    /// Whether the suit that may not be led early (hearts, spades) is broken.
+    #[getter]
+    fn broken(&self) -> bool {
+        self.table().broken
+    }
+
+    /// Completed tricks.
+    #[getter]
+    fn tricks_played(&self) -> u32 {
+        self.table().tricks_played
+    }
+
+    /// The cards each seat has won, as bitsets.
+    #[getter]
+    fn taken(&self) -> [u64; 4] {
+        each_game!(&self.stepped, d => d.taken().map(|t| t.0))
+    }
+
+    /// Tricks each seat has won.
+    #[getter]
+    fn won(&self) -> [u32; 4] {
+        each_game!(&self.stepped, d => d.taken().map(|t| t.len() / 4))
+    }
+
+    /// Completed tricks in order: `(leader, card indices in play order, winner)`.
+    fn tricks(&self) -> Vec<(usize, Vec<usize>, usize)> {
+        each_game!(&self.stepped, d => d
+            .tricks()
+            .map(|(leader, cards, winner)| {
+                let cards = cards.iter().map(|c| usize::from(c.index())).collect();
+                (leader, cards, winner)
+            })
+            .collect())
+    }
+
+    /// An independent copy (the action table is shared).
+    fn copy(&self, py: Python<'_>) -> PyTrickDeal {
+        PyTrickDeal {
+            stepped: self.stepped.clone(),
+            actions: self.actions.clone_ref(py),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        let game = match self.stepped {
+            Stepped::Hearts(_) => "hearts",
+            Stepped::Spades(_) => "spades",
+        };
+        let t = self.table();
+        format!(
+            "<TrickDeal {game} tricks_played={} to_act={}>",
+            t.tricks_played,
+            t.to_act()
+        )
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyActionTable>()?;
+    m.add_class::<PyTrickDeal>()?;
     m.add_function(wrap_pyfunction!(trick_winner, m)?)?;
     m.add_function(wrap_pyfunction!(hearts_search, m)?)?;
     m.add_function(wrap_pyfunction!(spades_search, m)?)?;

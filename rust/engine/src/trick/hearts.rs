@@ -3,7 +3,8 @@
 //! while a safe card remains, hearts led only once broken) and its scoring.
 
 use super::{
-    highest, lowest, suit_cards, suit_of, trick_winner, HiddenHands, TrickPlay, SUIT_MASKS,
+    deal_hands, highest, lowest, suit_cards, suit_of, trick_winner, TrickPlay, TrickTable,
+    WonTrick, SUIT_MASKS,
 };
 use crate::cards::Card;
 use crate::cardset::CardSet;
@@ -48,18 +49,11 @@ pub fn deal_points(taken: &[CardSet; 4]) -> [i32; 4] {
 /// A Hearts deal in play, after the pass.
 #[derive(Clone, Debug)]
 pub struct HeartsDeal {
-    /// Each seat's remaining cards.
-    pub hands: [CardSet; 4],
-    /// The seat that led the current trick.
-    pub leader: usize,
-    /// The cards of the current trick, in play order.
-    pub trick: Vec<Card>,
+    /// Hands, the trick in progress, and whether hearts are broken (Q♠ does not
+    /// break them).
+    pub table: TrickTable,
     /// The cards each seat has won.
     pub taken: [CardSet; 4],
-    /// Whether a heart has been played (Q♠ does not break hearts).
-    pub broken: bool,
-    /// Completed tricks.
-    pub tricks_played: u32,
 }
 
 impl HeartsDeal {
@@ -70,24 +64,14 @@ impl HeartsDeal {
             .position(|h| h.contains(TWO_OF_CLUBS))
             .unwrap_or(0);
         HeartsDeal {
-            hands,
-            leader,
-            trick: Vec::with_capacity(4),
+            table: TrickTable::new(hands, leader),
             taken: [CardSet::EMPTY; 4],
-            broken: false,
-            tricks_played: 0,
         }
     }
 
     /// A random deal of 13 cards each, without passing.
     pub fn random(rng: &mut CardRng) -> HeartsDeal {
-        let mut deck: Vec<u8> = (0..52).collect();
-        rng.shuffle(&mut deck);
-        let mut hands = [CardSet::EMPTY; 4];
-        for (i, &c) in deck.iter().enumerate() {
-            hands[i / 13].0 |= 1u64 << c;
-        }
-        HeartsDeal::new(hands)
+        HeartsDeal::new(deal_hands(rng))
     }
 
     /// Points each seat scores for this deal so far (final once the deal is over).
@@ -95,19 +79,17 @@ impl HeartsDeal {
         deal_points(&self.taken)
     }
 
-    /// The card currently winning the trick and its seat.
-    fn winning(&self) -> Option<(Card, usize)> {
-        if self.trick.is_empty() {
-            return None;
-        }
-        let i = trick_winner(&self.trick, None);
-        Some((self.trick[i], (self.leader + i) % 4))
+    /// `mean(points) - points[seat]`: how much better than average `seat` did
+    /// (the search agent's value of a finished deal).
+    pub fn seat_value(&self, seat: usize) -> f64 {
+        let p = self.points();
+        f64::from(p.iter().sum::<i32>()) / 4.0 - f64::from(p[seat])
     }
 
     fn heuristic_lead(&self, legal: CardSet) -> Card {
         // Lead low from the suit where we are longest outside spades, keeping
         // spades back while Q♠ is out and we hold no protection.
-        let hand = self.hands[self.to_act()];
+        let hand = self.table.hands[self.to_act()];
         let mut best = lowest(legal);
         let mut best_len = 0;
         for s in [CLUBS, 1, HEARTS, SPADES] {
@@ -134,64 +116,50 @@ impl HeartsDeal {
 
 impl TrickPlay for HeartsDeal {
     #[inline]
-    fn to_act(&self) -> usize {
-        (self.leader + self.trick.len()) % 4
-    }
-
-    fn legal(&self) -> CardSet {
-        let hand = self.hands[self.to_act()];
-        let Some(&first) = self.trick.first() else {
-            if self.tricks_played == 0 && hand.contains(TWO_OF_CLUBS) {
-                return CardSet::EMPTY.with(TWO_OF_CLUBS);
-            }
-            if !self.broken {
-                let others = CardSet(hand.0 & !SUIT_MASKS[HEARTS as usize]);
-                if !others.is_empty() {
-                    return others;
-                }
-            }
-            return hand;
-        };
-        let follow = suit_cards(hand, suit_of(first));
-        if !follow.is_empty() {
-            return follow;
-        }
-        if self.tricks_played == 0 {
-            let safe = hand.difference(PENALTY_CARDS);
-            if !safe.is_empty() {
-                return safe;
-            }
-        }
-        hand
-    }
-
-    fn play(&mut self, card: Card) {
-        let seat = self.to_act();
-        self.hands[seat].remove(card);
-        if suit_of(card) == HEARTS {
-            self.broken = true;
-        }
-        self.trick.push(card);
-        if self.trick.len() == 4 {
-            let winner = (self.leader + trick_winner(&self.trick, None)) % 4;
-            self.taken[winner] =
-                self.taken[winner].union(CardSet::from_cards(self.trick.drain(..)));
-            self.leader = winner;
-            self.tricks_played += 1;
-        }
+    fn table(&self) -> &TrickTable {
+        &self.table
     }
 
     #[inline]
-    fn is_over(&self) -> bool {
-        self.tricks_played == 13
+    fn table_mut(&mut self) -> &mut TrickTable {
+        &mut self.table
+    }
+
+    fn legal(&self) -> CardSet {
+        let t = &self.table;
+        if t.tricks_played == 0 {
+            let hand = t.hands[t.to_act()];
+            match t.trick().first() {
+                None if hand.contains(TWO_OF_CLUBS) => {
+                    return CardSet::EMPTY.with(TWO_OF_CLUBS);
+                }
+                Some(&first) if suit_cards(hand, suit_of(first)).is_empty() => {
+                    let safe = hand.difference(PENALTY_CARDS);
+                    if !safe.is_empty() {
+                        return safe;
+                    }
+                }
+                _ => {}
+            }
+        }
+        t.follows_or_leads(HEARTS)
+    }
+
+    #[inline]
+    fn play(&mut self, card: Card) -> Option<WonTrick> {
+        let won = self.table.play(card, HEARTS, None)?;
+        self.taken[won.winner] = self.taken[won.winner].union(won.cards);
+        Some(won)
     }
 
     fn heuristic(&self) -> Card {
         let legal = self.legal();
-        let Some((win_card, _)) = self.winning() else {
+        let trick = self.table.trick();
+        if trick.is_empty() {
             return self.heuristic_lead(legal);
-        };
-        let led = suit_of(self.trick[0]);
+        }
+        let win_card = trick[trick_winner(trick, None)];
+        let led = suit_of(trick[0]);
         let following = !suit_cards(legal, led).is_empty();
         if following {
             // Q♠ goes under a higher spade; otherwise duck with the highest card
@@ -207,8 +175,8 @@ impl TrickPlay for HeartsDeal {
                 let safe = below.difference(CardSet::EMPTY.with(QUEEN_OF_SPADES));
                 return highest(if safe.is_empty() { below } else { safe });
             }
-            let last = self.trick.len() == 3;
-            let trick_points = penalty(CardSet::from_cards(self.trick.iter().copied()));
+            let last = trick.len() == 3;
+            let trick_points = penalty(CardSet::from_cards(trick.iter().copied()));
             if last && trick_points == 0 {
                 let safe = legal.difference(CardSet::EMPTY.with(QUEEN_OF_SPADES));
                 return highest(if safe.is_empty() { legal } else { safe });
@@ -234,45 +202,6 @@ impl TrickPlay for HeartsDeal {
     }
 }
 
-/// What the searching seat knows of a Hearts deal in progress.
-#[derive(Clone, Debug)]
-pub struct HeartsView {
-    /// The searching seat.
-    pub seat: usize,
-    /// Where the unseen cards may be.
-    pub hidden: HiddenHands,
-    /// The deal so far (its hands are replaced by each sample).
-    pub deal: HeartsDeal,
-}
-
-impl HeartsView {
-    /// Average of `mean(points) - points[seat]` (higher is better) for each candidate.
-    pub fn evaluate(
-        &self,
-        candidates: &[Card],
-        worlds: u32,
-        seed: u64,
-        policy: super::PlayoutPolicy,
-    ) -> Vec<f64> {
-        let seat = self.seat;
-        super::evaluate_candidates(
-            candidates,
-            worlds,
-            seed,
-            policy,
-            |rng| {
-                let mut deal = self.deal.clone();
-                deal.hands = self.hidden.sample(rng);
-                deal
-            },
-            |deal| {
-                let p = deal.points();
-                f64::from(p.iter().sum::<i32>()) / 4.0 - f64::from(p[seat])
-            },
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::{playout, PlayoutPolicy};
@@ -292,7 +221,7 @@ mod tests {
         let mut rng = CardRng::new(1);
         for _ in 0..50 {
             let deal = HeartsDeal::random(&mut rng);
-            assert!(deal.hands[deal.leader].contains(TWO_OF_CLUBS));
+            assert!(deal.table.hands[deal.table.leader].contains(TWO_OF_CLUBS));
             assert_eq!(deal.legal(), CardSet::EMPTY.with(TWO_OF_CLUBS));
         }
     }
@@ -311,32 +240,29 @@ mod tests {
     fn hearts_lead_only_when_broken_or_only_hearts() {
         // HRT-10, HRT-17, HRT-18, HRT-19: Q♠ does not break hearts.
         let mut deal = deal_with(["2h 3h 4d", "", "", ""]);
-        deal.tricks_played = 1;
-        deal.leader = 0;
+        deal.table.tricks_played = 1;
+        deal.table.leader = 0;
         assert_eq!(deal.legal(), set("4d"));
-        deal.hands[0] = set("2h 3h");
+        deal.table.hands[0] = set("2h 3h");
         assert_eq!(deal.legal(), set("2h 3h"));
-        deal.hands[0] = set("2h Qs");
-        deal.hands[1] = set("Kd");
-        deal.hands[2] = set("Kc");
-        deal.hands[3] = set("Ks");
+        deal.table.hands = ["2h Qs", "Kd", "Kc", "Ks"].map(set);
         deal.play(QUEEN_OF_SPADES);
-        assert!(!deal.broken);
+        assert!(!deal.table.broken);
     }
 
     #[test]
     fn worked_example_ace_of_clubs_takes_14() {
         // HRT-11, HRT-14, HRT-15, HRT-16: A♣ 3♣ 2♥ Q♠, the last two void in clubs.
         let mut deal = deal_with(["Ac 4d", "3c 5d", "2h 6d", "Qs 7d"]);
-        deal.tricks_played = 1;
+        deal.table.tricks_played = 1;
         for c in ["Ac", "3c", "2h", "Qs"] {
             let card = Card::parse(c).unwrap();
             assert!(deal.legal().contains(card));
             deal.play(card);
         }
-        assert_eq!(deal.leader, 0);
+        assert_eq!(deal.table.leader, 0);
         assert_eq!(penalty(deal.taken[0]), 14);
-        assert!(deal.broken);
+        assert!(deal.table.broken);
     }
 
     #[test]
@@ -363,7 +289,7 @@ mod tests {
                 playout(&mut deal, policy, &mut rng);
                 let total: i32 = deal.points().iter().sum();
                 assert!(total == 26 || total == 78);
-                assert!(deal.hands.iter().all(|h| h.is_empty()));
+                assert!(deal.table.hands.iter().all(|h| h.is_empty()));
             }
         }
     }

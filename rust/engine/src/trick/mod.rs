@@ -114,19 +114,203 @@ pub fn highest(set: CardSet) -> Card {
     Card::from_index_unchecked(63 - set.0.leading_zeros() as u8)
 }
 
+/// The seats, hands and trick in progress that every four-seat trick-taking deal
+/// shares. The trick is a fixed array so that cloning a deal (once per world and
+/// candidate in search) never allocates.
+#[derive(Clone, Debug)]
+pub struct TrickTable {
+    /// Each seat's remaining cards.
+    pub hands: [CardSet; 4],
+    /// The seat that leads (or led) the current trick.
+    pub leader: usize,
+    /// Whether the suit that may not be led early (hearts, spades) has been played.
+    pub broken: bool,
+    /// Completed tricks.
+    pub tricks_played: u32,
+    cards: [Card; 4],
+    len: usize,
+}
+
+/// A trick just completed: the seat that won it and its four cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WonTrick {
+    /// The winning seat, who leads next.
+    pub winner: usize,
+    /// The four cards of the trick.
+    pub cards: CardSet,
+}
+
+impl TrickTable {
+    /// A table before the first card: `leader` leads.
+    pub fn new(hands: [CardSet; 4], leader: usize) -> TrickTable {
+        TrickTable {
+            hands,
+            leader,
+            broken: false,
+            tricks_played: 0,
+            cards: [Card::from_index_unchecked(0); 4],
+            len: 0,
+        }
+    }
+
+    /// The seat whose turn it is.
+    #[inline]
+    pub fn to_act(&self) -> usize {
+        (self.leader + self.len) % 4
+    }
+
+    /// The cards of the current trick, in play order.
+    #[inline]
+    pub fn trick(&self) -> &[Card] {
+        &self.cards[..self.len]
+    }
+
+    /// Replace the current trick (at most three cards, as in a search view).
+    pub fn set_trick(&mut self, cards: &[Card]) {
+        self.len = cards.len().min(3);
+        self.cards[..self.len].copy_from_slice(&cards[..self.len]);
+    }
+
+    /// The cards the seat to act may play when a `restricted` suit (hearts, spades)
+    /// may not be led before it is broken unless the leader holds nothing else:
+    /// following suit when a trick is led, otherwise the allowed leads.
+    #[inline]
+    pub fn follows_or_leads(&self, restricted: u8) -> CardSet {
+        let hand = self.hands[self.to_act()];
+        if self.len > 0 {
+            return legal_follows(hand, Some(suit_of(self.cards[0])));
+        }
+        let others = CardSet(hand.0 & !SUIT_MASKS[restricted as usize]);
+        if self.broken || others.is_empty() {
+            hand
+        } else {
+            others
+        }
+    }
+
+    /// Play `card` for the seat to act: a card of `restricted` breaks that suit;
+    /// the fourth card completes the trick, which the highest `trump` (if any) or
+    /// else the highest card of the led suit wins, and its winner leads next.
+    #[inline]
+    pub fn play(&mut self, card: Card, restricted: u8, trump: Option<u8>) -> Option<WonTrick> {
+        let seat = self.to_act();
+        self.hands[seat].remove(card);
+        if suit_of(card) == restricted {
+            self.broken = true;
+        }
+        self.cards[self.len] = card;
+        self.len += 1;
+        if self.len < 4 {
+            return None;
+        }
+        let winner = (self.leader + trick_winner(&self.cards, trump)) % 4;
+        self.len = 0;
+        self.leader = winner;
+        self.tricks_played += 1;
+        Some(WonTrick {
+            winner,
+            cards: CardSet::from_cards(self.cards),
+        })
+    }
+}
+
+/// Thirteen cards to each seat from a shuffled 52-card pack.
+pub fn deal_hands(rng: &mut CardRng) -> [CardSet; 4] {
+    let mut deck: Vec<u8> = (0..52).collect();
+    rng.shuffle(&mut deck);
+    let mut hands = [CardSet::EMPTY; 4];
+    for (i, &c) in deck.iter().enumerate() {
+        hands[i / 13].0 |= 1u64 << c;
+    }
+    hands
+}
+
 /// A four-seat trick-taking deal that playouts can drive: the seat to act, its
 /// legal cards, playing one, a fast heuristic policy, and the end of the deal.
 pub trait TrickPlay: Clone {
-    /// The seat whose turn it is.
-    fn to_act(&self) -> usize;
+    /// The hands and the trick in progress.
+    fn table(&self) -> &TrickTable;
+    /// The hands and the trick in progress, to replace sampled hands.
+    fn table_mut(&mut self) -> &mut TrickTable;
     /// The cards the seat to act may play now.
     fn legal(&self) -> CardSet;
-    /// Play a card that [`TrickPlay::legal`] allowed.
-    fn play(&mut self, card: Card);
-    /// True once every card has been played.
-    fn is_over(&self) -> bool;
+    /// Play a card that [`TrickPlay::legal`] allowed; the trick, when it completes.
+    fn play(&mut self, card: Card) -> Option<WonTrick>;
     /// A cheap, sensible card for the seat to act (the playout policy).
     fn heuristic(&self) -> Card;
+    /// The seat whose turn it is.
+    #[inline]
+    fn to_act(&self) -> usize {
+        self.table().to_act()
+    }
+    /// True once every card has been played.
+    #[inline]
+    fn is_over(&self) -> bool {
+        self.table().tricks_played == 13
+    }
+}
+
+/// A deal played one card at a time from outside, as the Python State API does:
+/// every card is checked against the rules before it is played (a refused card
+/// changes nothing), and the completed tricks are kept for observations and scoring.
+#[derive(Clone, Debug)]
+pub struct SteppedDeal<G> {
+    deal: G,
+    first_leader: usize,
+    plays: Vec<Card>,
+    winners: Vec<usize>,
+    taken: [CardSet; 4],
+}
+
+impl<G: TrickPlay> SteppedDeal<G> {
+    /// Start stepping `deal` from its current position (no trick in progress).
+    pub fn new(deal: G) -> SteppedDeal<G> {
+        SteppedDeal {
+            first_leader: deal.table().leader,
+            deal,
+            plays: Vec::with_capacity(52),
+            winners: Vec::with_capacity(13),
+            taken: [CardSet::EMPTY; 4],
+        }
+    }
+
+    /// The deal as it stands.
+    #[inline]
+    pub fn deal(&self) -> &G {
+        &self.deal
+    }
+
+    /// Play `card` if the rules allow it now: `None` (and no change) if they do
+    /// not, else whether that card ended the deal.
+    #[inline]
+    pub fn try_play(&mut self, card: Card) -> Option<bool> {
+        if !self.deal.legal().contains(card) {
+            return None;
+        }
+        self.plays.push(card);
+        if let Some(won) = self.deal.play(card) {
+            self.taken[won.winner] = self.taken[won.winner].union(won.cards);
+            self.winners.push(won.winner);
+        }
+        Some(self.deal.is_over())
+    }
+
+    /// The cards each seat has won.
+    pub fn taken(&self) -> [CardSet; 4] {
+        self.taken
+    }
+
+    /// The completed tricks in order: leader, cards in play order, winner.
+    pub fn tricks(&self) -> impl Iterator<Item = (usize, &[Card], usize)> {
+        self.winners.iter().enumerate().map(|(k, &winner)| {
+            let leader = if k == 0 {
+                self.first_leader
+            } else {
+                self.winners[k - 1]
+            };
+            (leader, &self.plays[4 * k..4 * k + 4], winner)
+        })
+    }
 }
 
 /// What a playout uses to choose each card.
@@ -317,6 +501,69 @@ where
     totals.iter().map(|t| t / n).collect()
 }
 
+/// What the searching seat knows of a deal in progress.
+#[derive(Clone, Debug)]
+pub struct SearchView<G> {
+    /// The searching seat.
+    pub seat: usize,
+    /// Where the unseen cards may be.
+    pub hidden: HiddenHands,
+    /// The deal so far (its hands are replaced by each sample).
+    pub deal: G,
+}
+
+impl<G: TrickPlay> SearchView<G> {
+    /// Average `value` of each candidate over `worlds` hidden-hand samples (see
+    /// [`evaluate_candidates`]).
+    pub fn evaluate<V: Fn(&G) -> f64>(
+        &self,
+        candidates: &[Card],
+        worlds: u32,
+        seed: u64,
+        policy: PlayoutPolicy,
+        value: V,
+    ) -> Vec<f64> {
+        evaluate_candidates(
+            candidates,
+            worlds,
+            seed,
+            policy,
+            |rng| {
+                let mut deal = self.deal.clone();
+                deal.table_mut().hands = self.hidden.sample(rng);
+                deal
+            },
+            value,
+        )
+    }
+}
+
+/// Play `deals` deals made by `build` to the end with `policy` and add up `tally`
+/// of each finished deal per seat (one random stream for the whole run).
+pub fn playout_totals<G, B, T>(
+    deals: u64,
+    seed: u64,
+    policy: PlayoutPolicy,
+    build: B,
+    tally: T,
+) -> [i64; 4]
+where
+    G: TrickPlay,
+    B: Fn(&mut CardRng) -> G,
+    T: Fn(&G) -> [i64; 4],
+{
+    let mut rng = CardRng::new(seed);
+    let mut totals = [0i64; 4];
+    for _ in 0..deals {
+        let mut deal = build(&mut rng);
+        playout(&mut deal, policy, &mut rng);
+        for (t, x) in totals.iter_mut().zip(tally(&deal)) {
+            *t += x;
+        }
+    }
+    totals
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -391,5 +638,51 @@ mod tests {
         assert_eq!(got, ["2c", "Kd", "As"]);
         assert_eq!(lowest(set).to_string(), "2c");
         assert_eq!(highest(set).to_string(), "As");
+    }
+
+    #[test]
+    fn stepped_deal_refuses_illegal_cards_and_keeps_tricks() {
+        // HRT-06, HRT-07, HRT-08: 2♣ leads, follow suit, the highest card led wins.
+        let hands = ["2c Ac", "3c Kd", "4c Qd", "5c Jd"].map(|h| CardSet::from_cards(cards(h)));
+        let mut stepped = SteppedDeal::new(hearts::HeartsDeal::new(hands));
+        let card = |t: &str| Card::parse(t).unwrap();
+        assert_eq!(stepped.try_play(card("Ac")), None);
+        assert_eq!(stepped.deal().table().trick(), &[] as &[Card]);
+        assert_eq!(stepped.try_play(card("2c")), Some(false));
+        assert_eq!(stepped.try_play(card("Kd")), None);
+        for t in ["3c", "4c", "5c"] {
+            assert_eq!(stepped.try_play(card(t)), Some(false));
+        }
+        let tricks: Vec<_> = stepped
+            .tricks()
+            .map(|(l, c, w)| (l, c.to_vec(), w))
+            .collect();
+        assert_eq!(tricks, vec![(0, cards("2c 3c 4c 5c"), 3)]);
+        assert_eq!(
+            stepped.taken()[3],
+            CardSet::from_cards(cards("2c 3c 4c 5c"))
+        );
+        assert_eq!(stepped.deal().to_act(), 3);
+    }
+
+    #[test]
+    fn table_tracks_leads_breaks_and_winners() {
+        // SPD-06, SPD-07: no spade lead before one is played; the trump wins.
+        let hands = ["2s 3h", "4d 5s", "6h 7h", "8h 9h"].map(|h| CardSet::from_cards(cards(h)));
+        let mut table = TrickTable::new(hands, 0);
+        assert_eq!(table.follows_or_leads(3), CardSet::from_cards(cards("3h")));
+        for (i, t) in ["3h", "5s", "6h"].iter().enumerate() {
+            assert_eq!(table.play(Card::parse(t).unwrap(), 3, Some(3)), None);
+            assert_eq!(table.trick().len(), i + 1);
+        }
+        assert!(table.broken);
+        let won = table.play(Card::parse("8h").unwrap(), 3, Some(3)).unwrap();
+        assert_eq!(won.winner, 1);
+        assert_eq!(won.cards, CardSet::from_cards(cards("3h 5s 6h 8h")));
+        assert_eq!(
+            (table.leader, table.to_act(), table.tricks_played),
+            (1, 1, 1)
+        );
+        assert_eq!(table.follows_or_leads(3), CardSet::from_cards(cards("4d")));
     }
 }

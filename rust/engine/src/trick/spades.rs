@@ -2,7 +2,9 @@
 //! be led before one is played unless the leader holds only spades, and the
 //! partnership scoring (contracts, nil, bags) of the seed.
 
-use super::{highest, lowest, suit_cards, suit_of, trick_winner, HiddenHands, TrickPlay};
+use super::{
+    deal_hands, highest, lowest, suit_cards, suit_of, trick_winner, TrickPlay, TrickTable, WonTrick,
+};
 use crate::cards::Card;
 use crate::cardset::CardSet;
 use crate::rng::CardRng;
@@ -13,20 +15,14 @@ pub const SPADES: u8 = 3;
 /// A Spades deal in play, after the bidding.
 #[derive(Clone, Debug)]
 pub struct SpadesDeal {
-    /// Each seat's remaining cards.
-    pub hands: [CardSet; 4],
+    /// Hands, the trick in progress, and whether spades are broken.
+    pub table: TrickTable,
     /// Each seat's bid (0 = nil).
     pub bids: [u8; 4],
-    /// The seat that led the current trick.
-    pub leader: usize,
-    /// The cards of the current trick, in play order.
-    pub trick: Vec<Card>,
     /// Tricks each seat has won.
     pub tricks: [u8; 4],
-    /// Whether a spade has been played.
-    pub broken: bool,
-    /// Completed tricks.
-    pub tricks_played: u32,
+    /// Whether the first lead must be 2♣ (the `two_of_clubs` first-lead option).
+    pub two_of_clubs_leads: bool,
 }
 
 /// One partnership's result for a deal.
@@ -85,25 +81,16 @@ impl SpadesDeal {
     /// A deal of `hands` after `bids`; `leader` leads the first trick.
     pub fn new(hands: [CardSet; 4], bids: [u8; 4], leader: usize) -> SpadesDeal {
         SpadesDeal {
-            hands,
+            table: TrickTable::new(hands, leader),
             bids,
-            leader,
-            trick: Vec::with_capacity(4),
             tricks: [0; 4],
-            broken: false,
-            tricks_played: 0,
+            two_of_clubs_leads: false,
         }
     }
 
     /// A random deal with the given bids; seat 0 leads.
     pub fn random(bids: [u8; 4], rng: &mut CardRng) -> SpadesDeal {
-        let mut deck: Vec<u8> = (0..52).collect();
-        rng.shuffle(&mut deck);
-        let mut hands = [CardSet::EMPTY; 4];
-        for (i, &c) in deck.iter().enumerate() {
-            hands[i / 13].0 |= 1u64 << c;
-        }
-        SpadesDeal::new(hands, bids, 0)
+        SpadesDeal::new(deal_hands(rng), bids, 0)
     }
 
     /// Each partnership's score for the deal (seats 0 and 2, then 1 and 3).
@@ -115,6 +102,14 @@ impl SpadesDeal {
                 bags_before[t],
             )
         })
+    }
+
+    /// Own team's deal points minus the other team's, for `seat` with each
+    /// team's `bags` before the deal (the search agent's value of a finished deal).
+    pub fn team_value(&self, seat: usize, bags: [u32; 2]) -> f64 {
+        let team = seat % 2;
+        let s = self.scores(bags);
+        f64::from(s[team].points - s[1 - team].points)
     }
 
     fn wants_tricks(&self, seat: usize) -> bool {
@@ -133,66 +128,47 @@ impl SpadesDeal {
 
 impl TrickPlay for SpadesDeal {
     #[inline]
-    fn to_act(&self) -> usize {
-        (self.leader + self.trick.len()) % 4
-    }
-
-    fn legal(&self) -> CardSet {
-        let hand = self.hands[self.to_act()];
-        match self.trick.first() {
-            Some(&first) => {
-                let follow = suit_cards(hand, suit_of(first));
-                if follow.is_empty() {
-                    hand
-                } else {
-                    follow
-                }
-            }
-            None => {
-                let others = hand.difference(suit_cards(hand, SPADES));
-                if self.broken || others.is_empty() {
-                    hand
-                } else {
-                    others
-                }
-            }
-        }
-    }
-
-    fn play(&mut self, card: Card) {
-        let seat = self.to_act();
-        self.hands[seat].remove(card);
-        if suit_of(card) == SPADES {
-            self.broken = true;
-        }
-        self.trick.push(card);
-        if self.trick.len() == 4 {
-            let winner = (self.leader + trick_winner(&self.trick, Some(SPADES))) % 4;
-            self.trick.clear();
-            self.tricks[winner] += 1;
-            self.leader = winner;
-            self.tricks_played += 1;
-        }
+    fn table(&self) -> &TrickTable {
+        &self.table
     }
 
     #[inline]
-    fn is_over(&self) -> bool {
-        self.tricks_played == 13
+    fn table_mut(&mut self) -> &mut TrickTable {
+        &mut self.table
+    }
+
+    fn legal(&self) -> CardSet {
+        let t = &self.table;
+        if self.two_of_clubs_leads && t.tricks_played == 0 && t.trick().is_empty() {
+            let two = Card::new(0, 0);
+            if t.hands[t.to_act()].contains(two) {
+                return CardSet::EMPTY.with(two);
+            }
+        }
+        t.follows_or_leads(SPADES)
+    }
+
+    #[inline]
+    fn play(&mut self, card: Card) -> Option<WonTrick> {
+        let won = self.table.play(card, SPADES, Some(SPADES))?;
+        self.tricks[won.winner] += 1;
+        Some(won)
     }
 
     fn heuristic(&self) -> Card {
         let seat = self.to_act();
         let legal = self.legal();
         let want = self.wants_tricks(seat);
-        if self.trick.is_empty() {
+        let trick = self.table.trick();
+        if trick.is_empty() {
             // Cash a high side card when tricks are needed; otherwise lead low.
             let side = legal.difference(suit_cards(legal, SPADES));
             let pool = if side.is_empty() { legal } else { side };
             return if want { highest(pool) } else { lowest(pool) };
         }
-        let i = trick_winner(&self.trick, Some(SPADES));
-        let winning = self.trick[i];
-        let partner_winning = (self.leader + i) % 4 == (seat + 2) % 4;
+        let i = trick_winner(trick, Some(SPADES));
+        let winning = trick[i];
+        let partner_winning = (self.table.leader + i) % 4 == (seat + 2) % 4;
         // Cards that would take the lead: higher in the winning card's suit, or
         // any spade over a non-spade.
         let same = suit_cards(legal, suit_of(winning));
@@ -218,47 +194,6 @@ impl TrickPlay for SpadesDeal {
     }
 }
 
-/// What the searching seat knows of a Spades deal in progress.
-#[derive(Clone, Debug)]
-pub struct SpadesView {
-    /// The searching seat.
-    pub seat: usize,
-    /// Where the unseen cards may be.
-    pub hidden: HiddenHands,
-    /// The deal so far (its hands are replaced by each sample).
-    pub deal: SpadesDeal,
-    /// Each partnership's bags before the deal.
-    pub bags: [u32; 2],
-}
-
-impl SpadesView {
-    /// Average of (own team's deal points - the other team's) for each candidate.
-    pub fn evaluate(
-        &self,
-        candidates: &[Card],
-        worlds: u32,
-        seed: u64,
-        policy: super::PlayoutPolicy,
-    ) -> Vec<f64> {
-        let team = self.seat % 2;
-        super::evaluate_candidates(
-            candidates,
-            worlds,
-            seed,
-            policy,
-            |rng| {
-                let mut deal = self.deal.clone();
-                deal.hands = self.hidden.sample(rng);
-                deal
-            },
-            |deal| {
-                let s = deal.scores(self.bags);
-                f64::from(s[team].points - s[1 - team].points)
-            },
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::{playout, PlayoutPolicy};
@@ -279,8 +214,8 @@ mod tests {
             deal.play(card);
         }
         assert_eq!(deal.tricks, [0, 1, 0, 0]);
-        assert_eq!(deal.leader, 1);
-        assert!(deal.broken);
+        assert_eq!(deal.table.leader, 1);
+        assert!(deal.table.broken);
     }
 
     #[test]
@@ -297,11 +232,25 @@ mod tests {
         // SPD-07: no spade lead before one is played, unless holding only spades.
         let mut deal = SpadesDeal::new(["2s 3h", "", "", ""].map(set), [1; 4], 0);
         assert_eq!(deal.legal(), set("3h"));
-        deal.hands[0] = set("2s 3s");
+        deal.table.hands[0] = set("2s 3s");
         assert_eq!(deal.legal(), set("2s 3s"));
-        deal.hands[0] = set("2s 3h");
-        deal.broken = true;
+        deal.table.hands[0] = set("2s 3h");
+        deal.table.broken = true;
         assert_eq!(deal.legal(), set("2s 3h"));
+    }
+
+    #[test]
+    fn two_of_clubs_option_forces_the_first_lead() {
+        // SPD-07 with the two_of_clubs first-lead option: 2♣ opens, then spades stay unled.
+        let hands = ["2c 3s", "4c 5s", "6c 7h", "8c 9h"].map(set);
+        let mut deal = SpadesDeal::new(hands, [1; 4], 0);
+        deal.two_of_clubs_leads = true;
+        assert_eq!(deal.legal(), set("2c"));
+        deal.two_of_clubs_leads = false;
+        assert_eq!(deal.legal(), set("2c"));
+        deal.table.hands[0] = set("2d 3s");
+        deal.two_of_clubs_leads = true;
+        assert_eq!(deal.legal(), set("2d"));
     }
 
     #[test]
