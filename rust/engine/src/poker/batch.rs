@@ -1,8 +1,7 @@
 //! Ranking many hands at once: rows of card indices in one flat buffer, split
 //! across threads (each row's result depends only on the row).
 
-use super::eval::HandKey;
-use crate::cards::Card;
+use super::eval::{tables, HandRank, CARD_KEYS_64, FLUSH_BITS, SUIT_BIAS, SUIT_SHIFT};
 use crate::error::{EngineError, Result};
 
 /// Ranks `rows` (a row-major buffer of card indices 0..=51, `width` = 5, 6 or 7
@@ -43,25 +42,57 @@ fn valid_row(row: &[u8]) -> bool {
     row.iter().all(|&i| i < 52) && mask.count_ones() as usize == row.len()
 }
 
-/// Ranks one slice of rows; false if any row was invalid (its value is then 0).
+/// Ranks one slice of rows; false if any row was invalid (its value is then
+/// unspecified: the caller reports the row as an error).
 fn rank_chunk(input: &[u8], width: usize, output: &mut [u32]) -> bool {
-    let mut valid = true;
-    for (row, slot) in input.chunks_exact(width).zip(output.iter_mut()) {
-        if valid_row(row) {
-            let hand = row.iter().fold(HandKey::EMPTY, |h, &i| {
-                h.with(Card::from_index_unchecked(i))
-            });
-            *slot = hand.rank().value();
-        } else {
-            valid = false;
-        }
+    match width {
+        5 => rank_fixed::<5>(input, output),
+        6 => rank_fixed::<6>(input, output),
+        _ => rank_fixed::<7>(input, output),
     }
-    valid
+}
+
+/// The hot loop of [`rank_rows`] for rows of `W` cards. Validation is branch-free
+/// (a row's card bits must be distinct and below 52), and the suited rank masks
+/// are only gathered for the few rows whose key shows a flush.
+#[inline(always)]
+fn rank_fixed<const W: usize>(input: &[u8], output: &mut [u32]) -> bool {
+    let t = tables();
+    let mut bad = 0u64;
+    for (row, slot) in input.chunks_exact(W).zip(output.iter_mut()) {
+        let mut key = SUIT_BIAS;
+        let mut seen = 0u64;
+        let mut repeated = 0u64;
+        let mut high = 0u8;
+        for &i in row {
+            let bit = 1u64 << (i & 63);
+            repeated |= seen & bit;
+            seen |= bit;
+            high |= i;
+            key += CARD_KEYS_64[usize::from(i & 63)];
+        }
+        // Indices 52..=63 set bits 52 and up; 64 and above set bit 6 of some byte.
+        bad |= repeated | (seen >> 52) | u64::from(high >> 6);
+        let flush = key & FLUSH_BITS;
+        let class = if flush == 0 {
+            t.rank_class(key as u32)
+        } else {
+            let suit = ((flush.trailing_zeros() - SUIT_SHIFT - 3) >> 2) as u8;
+            let mask = row
+                .iter()
+                .filter(|&&i| i & 3 == suit)
+                .fold(0u16, |m, &i| m | 1 << ((i >> 2) & 15));
+            t.flush_class(mask)
+        };
+        *slot = HandRank::from_class(class).value();
+    }
+    bad == 0
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::Card;
     use crate::poker::rank_cards;
     use crate::rng::CardRng;
 
