@@ -1,7 +1,7 @@
 //! Ranking many hands at once: rows of card indices in one flat buffer, split
 //! across threads (each row's result depends only on the row).
 
-use super::eval::{tables, HandRank, CARD_KEYS_64, FLUSH_BITS, SUIT_BIAS, SUIT_SHIFT};
+use super::eval::{card_keys, tables, HandRank, FLUSH_BITS, SUIT_BIAS, SUIT_SHIFT};
 use crate::error::{EngineError, Result};
 
 /// Ranks `rows` (a row-major buffer of card indices 0..=51, `width` = 5, 6 or 7
@@ -52,27 +52,44 @@ fn rank_chunk(input: &[u8], width: usize, output: &mut [u32]) -> bool {
     }
 }
 
-/// The hot loop of [`rank_rows`] for rows of `W` cards. Validation is branch-free
-/// (a row's card bits must be distinct and below 52), and the suited rank masks
-/// are only gathered for the few rows whose key shows a flush.
+/// Per byte value of a row: the card's hand key in the low 64 bits and its bit in
+/// the high 64. Summing a row's entries gives its key and, for distinct cards, the
+/// sum of distinct bits, whose popcount is then the row's width (a repeated card
+/// carries and loses a bit). Bytes above 51 carry bit 60 alone, which no sum of at
+/// most seven card bits (all below 2^52) reaches.
+static ROW_ENTRIES: [u128; 256] = {
+    let keys = card_keys();
+    let mut entries = [0u128; 256];
+    let mut i = 0;
+    while i < 256 {
+        entries[i] = if i < 52 {
+            (1u128 << (64 + i)) | keys[i] as u128
+        } else {
+            1u128 << (64 + 60)
+        };
+        i += 1;
+    }
+    entries
+};
+
+/// The hot loop of [`rank_rows`] for rows of `W` cards: one table add per card,
+/// validation without branches, and the suited rank masks gathered only for the
+/// few rows whose key shows a flush.
 #[inline(always)]
 fn rank_fixed<const W: usize>(input: &[u8], output: &mut [u32]) -> bool {
     let t = tables();
-    let mut bad = 0u64;
+    let mut bad = false;
     for (row, slot) in input.chunks_exact(W).zip(output.iter_mut()) {
-        let mut key = SUIT_BIAS;
-        let mut seen = 0u64;
-        let mut repeated = 0u64;
-        let mut high = 0u8;
-        for &i in row {
-            let bit = 1u64 << (i & 63);
-            repeated |= seen & bit;
-            seen |= bit;
-            high |= i;
-            key += CARD_KEYS_64[usize::from(i & 63)];
-        }
-        // Indices 52..=63 set bits 52 and up; 64 and above set bit 6 of some byte.
-        bad |= repeated | (seen >> 52) | u64::from(high >> 6);
+        // A fixed-size row lets the card loop unroll completely.
+        let Ok(row) = <&[u8; W]>::try_from(row) else {
+            continue;
+        };
+        let sum = row
+            .iter()
+            .fold(0u128, |acc, &i| acc + ROW_ENTRIES[usize::from(i)]);
+        let key = SUIT_BIAS + sum as u64;
+        let bits = (sum >> 64) as u64;
+        bad |= (bits >> 52 != 0) | (bits.count_ones() as usize != W);
         let flush = key & FLUSH_BITS;
         let class = if flush == 0 {
             t.rank_class(key as u32)
@@ -86,7 +103,7 @@ fn rank_fixed<const W: usize>(input: &[u8], output: &mut [u32]) -> bool {
         };
         *slot = HandRank::from_class(class).value();
     }
-    bad == 0
+    !bad
 }
 
 #[cfg(test)]
@@ -125,6 +142,21 @@ mod tests {
         let err = rank_rows(&[0, 1, 2, 3, 52], 5, 1).unwrap_err();
         assert!(err.to_string().contains("row 0"), "{err}");
         assert!(rank_rows(&[0, 1, 2, 3], 4, 1).is_err());
+        // Repeats that carry into other card bits, indices far above 51.
+        let err = rank_rows(&[0, 0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, 255], 7, 1).unwrap_err();
+        assert!(err.to_string().contains("row 0"), "{err}");
+        let err = rank_rows(
+            &[8, 9, 10, 11, 12, 13, 14, 51, 50, 49, 48, 47, 63, 45],
+            7,
+            1,
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("row 1"), "{err}");
+        for dup in 0..7 {
+            let mut row = [3u8, 17, 22, 30, 41, 50, 51];
+            row[(dup + 1) % 7] = row[dup];
+            assert!(rank_rows(&row, 7, 1).is_err(), "{row:?}");
+        }
         assert_eq!(rank_rows(&[], 7, 2).unwrap(), Vec::<u32>::new());
     }
 }

@@ -55,7 +55,7 @@ pub const NUM_CLASSES: usize = 7462;
 /// The first class of each category, ascending (class 0 means "no hand").
 const CATEGORY_FIRST_CLASS: [u16; 9] = [1, 1278, 4138, 4996, 5854, 5864, 7141, 7297, 7453];
 
-const fn card_keys() -> [u64; NUM_CARDS] {
+pub(super) const fn card_keys() -> [u64; NUM_CARDS] {
     // Jokers keep a zero key: fast paths never panic on them, they just do not count.
     let mut keys = [0u64; NUM_CARDS];
     let mut i = 0;
@@ -77,18 +77,6 @@ const fn card_masks() -> [u64; NUM_CARDS] {
 }
 
 static CARD_KEYS: [u64; NUM_CARDS] = card_keys();
-/// The same keys indexed by any 6-bit value: batch rows index it with `i & 63`, so
-/// no bounds check is needed (indices above 51 are rejected separately).
-pub(super) static CARD_KEYS_64: [u64; 64] = {
-    let mut keys = [0u64; 64];
-    let short = card_keys();
-    let mut i = 0;
-    while i < 52 {
-        keys[i] = short[i];
-        i += 1;
-    }
-    keys
-};
 static CARD_MASKS: [u64; NUM_CARDS] = card_masks();
 
 /// Hand categories, weakest first.

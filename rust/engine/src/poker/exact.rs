@@ -168,45 +168,43 @@ impl Table {
         for h in hands {
             held = held.union(h.set());
         }
-        {
-            let suited = |cards: &mut dyn Iterator<Item = Card>| {
-                cards
-                    .filter(|c| c.suit() == Some(suit))
-                    .fold(0u16, |m, c| m | 1 << c.rank())
+        let suited = |cards: &mut dyn Iterator<Item = Card>| {
+            cards
+                .filter(|c| c.suit() == Some(suit))
+                .fold(0u16, |m, c| m | 1 << c.rank())
+        };
+        let board_mask = suited(&mut self.board.iter().copied());
+        let board_count = board_mask.count_ones() as usize;
+        let mut hole_masks = [0u16; MAX_SEATS];
+        for (m, h) in hole_masks.iter_mut().zip(hands) {
+            *m = suited(&mut [h.0, h.1].into_iter());
+        }
+        let most_held = hole_masks[..n]
+            .iter()
+            .map(|m| m.count_ones() as usize)
+            .max()
+            .unwrap_or(0);
+        let free: Vec<u8> = (0..13u8)
+            .filter(|&r| !held.contains(Card::new(r, suit)))
+            .collect();
+        let mut others = seen.avail;
+        for &r in &free {
+            others[usize::from(r)] -= 1;
+        }
+        // Fewer new suited cards leave every player short of five of the suit.
+        let fewest = 5usize.saturating_sub(most_held + board_count);
+        for j in fewest..=self.missing.min(free.len()) {
+            let mut flush = Flush {
+                t,
+                n,
+                base: &seen.base,
+                hole_masks: &hole_masks,
+                board_mask,
+                others: &others,
+                rest: self.missing - j,
+                out: &mut out,
             };
-            let board_mask = suited(&mut self.board.iter().copied());
-            let board_count = board_mask.count_ones() as usize;
-            let mut hole_masks = [0u16; MAX_SEATS];
-            for (m, h) in hole_masks.iter_mut().zip(hands) {
-                *m = suited(&mut [h.0, h.1].into_iter());
-            }
-            let most_held = hole_masks[..n]
-                .iter()
-                .map(|m| m.count_ones() as usize)
-                .max()
-                .unwrap_or(0);
-            let free: Vec<u8> = (0..13u8)
-                .filter(|&r| !held.contains(Card::new(r, suit)))
-                .collect();
-            let mut others = seen.avail;
-            for &r in &free {
-                others[usize::from(r)] -= 1;
-            }
-            // Fewer new suited cards leave every player short of five of the suit.
-            let fewest = 5usize.saturating_sub(most_held + board_count);
-            for j in fewest..=self.missing.min(free.len()) {
-                let mut flush = Flush {
-                    t,
-                    n,
-                    base: &seen.base,
-                    hole_masks: &hole_masks,
-                    board_mask,
-                    others: &others,
-                    rest: self.missing - j,
-                    out: &mut out,
-                };
-                subsets(&free, j, 0, 0, &mut |mask, key| flush.boards(mask, key));
-            }
+            subsets(&free, j, 0, 0, &mut |mask, key| flush.boards(mask, key));
         }
         out
     }
@@ -261,14 +259,14 @@ fn rank_key(c: Card) -> u32 {
 
 /// Calls `visit(rank key, boards)` for every multiset of `k` ranks drawable from
 /// `avail` (cards left per rank), with the number of card sets showing it.
-fn rank_multisets(avail: &[u8; 13], k: usize, visit: &mut dyn FnMut(u32, i64)) {
-    fn walk(
+fn rank_multisets<F: FnMut(u32, i64)>(avail: &[u8; 13], k: usize, visit: &mut F) {
+    fn walk<F: FnMut(u32, i64)>(
         avail: &[u8; 13],
         rank: usize,
         left: usize,
         key: u32,
         ways: i64,
-        visit: &mut dyn FnMut(u32, i64),
+        visit: &mut F,
     ) {
         if left == 0 {
             visit(key, ways);
@@ -293,7 +291,7 @@ fn rank_multisets(avail: &[u8; 13], k: usize, visit: &mut dyn FnMut(u32, i64)) {
 }
 
 /// Calls `visit(rank mask, rank key)` for every `j`-subset of the ranks `free`.
-fn subsets(free: &[u8], j: usize, mask: u16, key: u32, visit: &mut dyn FnMut(u16, u32)) {
+fn subsets<F: FnMut(u16, u32)>(free: &[u8], j: usize, mask: u16, key: u32, visit: &mut F) {
     if j == 0 {
         visit(mask, key);
         return;
