@@ -149,8 +149,8 @@ impl Table {
         let mut out = Outcomes::new(n);
         let mut classes = [0u16; MAX_SEATS];
         rank_multisets(&seen.avail, self.missing, &mut |key, weight| {
-            for p in 0..n {
-                classes[p] = t.rank_class(seen.base[p] + key);
+            for (class, &base) in classes[..n].iter_mut().zip(&seen.base) {
+                *class = t.rank_class(base + key);
             }
             out.record(&classes[..n], weight);
         });
@@ -229,10 +229,10 @@ impl Flush<'_> {
     fn boards(&mut self, new_mask: u16, new_key: u32) {
         let n = self.n;
         let mut flush_class = [0u16; MAX_SEATS];
-        for p in 0..n {
-            let mask = self.hole_masks[p] | self.board_mask | new_mask;
+        for (class, &hole) in flush_class[..n].iter_mut().zip(self.hole_masks) {
+            let mask = hole | self.board_mask | new_mask;
             if mask.count_ones() >= 5 {
-                flush_class[p] = self.t.flush_class(mask);
+                *class = self.t.flush_class(mask);
             }
         }
         if flush_class[..n].iter().all(|&c| c == 0) {
@@ -276,13 +276,13 @@ fn rank_multisets<F: FnMut(u32, i64)>(avail: &[u8; 13], k: usize, visit: &mut F)
             return;
         }
         let have = usize::from(avail[rank]).min(4);
-        for m in 0..=have.min(left) {
+        for (m, &choose) in CHOOSE[have].iter().enumerate().take(have.min(left) + 1) {
             walk(
                 avail,
                 rank + 1,
                 left - m,
                 key + m as u32 * RANK_KEYS[rank],
-                ways * CHOOSE[have][m],
+                ways * choose,
                 visit,
             );
         }
