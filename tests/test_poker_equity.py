@@ -66,6 +66,52 @@ def test_exact_matches_brute_force(players: list[str], board: str) -> None:
     assert sum(result.equity) == pytest.approx(1.0)
 
 
+@settings(max_examples=12, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([str(c) for c in deck("standard52")]), min_size=9, max_size=11, unique=True
+    )
+)
+def test_exact_multiway_flops_and_turns_match_brute_force(cards: list[str]) -> None:
+    # Three or four fixed hands on a random flop or turn: rank patterns, suit by suit
+    # flush corrections and every board one by one must agree.
+    players = 3 if len(cards) < 11 else 4
+    hands = [cards[2 * i] + cards[2 * i + 1] for i in range(players)]
+    board = " ".join(cards[2 * players :][:4])
+    result = equity(hands, board, exact=True)
+    assert result.equity == pytest.approx(brute_force(hands, board), abs=1e-12)
+    assert sum(result.equity) == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("players", "board"),
+    [
+        (["AK", "QsQd", "T9s"], "Qh 7h 2c 5s"),
+        (["AhKh, 7c7d", "JJ-99"], "Jh 9h 2h 5d"),
+        (["KK+", "AKs", "22-33"], "Ac 8h 3d 2s"),
+    ],
+)
+def test_exact_ranges_match_brute_force(players: list[str], board: str) -> None:
+    result = equity(players, board, exact=True)
+    assert result.equity == pytest.approx(brute_force(players, board), abs=1e-12)
+
+
+def test_wide_preflop_ranges_are_exact_now() -> None:
+    # Suit symmetry leaves a handful of distinct deals of AK against QQ.
+    result = equity(["AK", "QQ"], exact=True)
+    assert result.exact
+    # With ranges no card is held for sure: boards come from the whole pack.
+    assert result.boards == 2_598_960
+    assert sum(result.equity) == pytest.approx(1.0, abs=1e-12)
+    sampled = equity(["AK", "QQ"], samples=400_000, seed=3)
+    assert abs(sampled.equity[0] - result.equity[0]) < 4 * sampled.stderr[0]
+
+
+def test_exact_problems_beyond_the_limit_are_refused() -> None:
+    with pytest.raises(RuleOptionError, match="Monte Carlo"):
+        equity(["random", "random", "random", "random"], exact=True)
+
+
 def test_weights_scale_combos() -> None:
     # Half weight on suited AK equals a range holding suited AK half as often.
     weighted = equity(["AKs:0.5, AKo", "22-33"], "Kc 8h 3d 2s", exact=True)

@@ -1,6 +1,8 @@
 //! Criterion benches of the poker evaluator and equity: `cargo bench -p cardkit-engine`.
 
-use cardkit_engine::poker::{equity, rank7, HandKey, Method, Problem, Range};
+use cardkit_engine::poker::{
+    equity, for_each_hand, rank7, rank_rows, HandRank, Method, Problem, Range,
+};
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::Card;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -31,37 +33,34 @@ fn random_order(c: &mut Criterion) {
     group.finish();
 }
 
+/// `rank_rows` (the engine of `evaluate_batch`) on random 7-card rows, one thread.
+fn batch_rows(c: &mut Criterion) {
+    let mut rng = CardRng::new(2);
+    let mut cards: Vec<u8> = (0..52).collect();
+    let n = 1 << 20;
+    let mut rows = Vec::with_capacity(n * 7);
+    for _ in 0..n {
+        rng.shuffle(&mut cards);
+        rows.extend_from_slice(&cards[..7]);
+    }
+    let mut group = c.benchmark_group("rank_rows");
+    group.throughput(Throughput::Elements(n as u64));
+    group.bench_function("random_7_cards_1t", |b| {
+        b.iter(|| rank_rows(black_box(&rows), 7, 1))
+    });
+    group.finish();
+}
+
 /// All 133,784,560 seven-card hands, keys built incrementally.
 fn enumerate_all(c: &mut Criterion) {
-    let cards = deck();
     let mut group = c.benchmark_group("enumerate");
     group.sample_size(10);
     group.throughput(Throughput::Elements(133_784_560));
     group.bench_function("all_seven_card_hands", |b| {
         b.iter(|| {
             let mut sum = 0u64;
-            for a in 0..52 {
-                let ha = HandKey::EMPTY.with(cards[a]);
-                for b in a + 1..52 {
-                    let hb = ha.with(cards[b]);
-                    for c in b + 1..52 {
-                        let hc = hb.with(cards[c]);
-                        for d in c + 1..52 {
-                            let hd = hc.with(cards[d]);
-                            for e in d + 1..52 {
-                                let he = hd.with(cards[e]);
-                                for f in e + 1..52 {
-                                    let hf = he.with(cards[f]);
-                                    for &g in &cards[f + 1..] {
-                                        sum += u64::from(hf.with(g).rank().value());
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            sum
+            let visit = |r: HandRank| sum += u64::from(r.value());
+            for_each_hand(7, visit).map(|_| sum)
         })
     });
     group.finish();
@@ -95,5 +94,5 @@ fn equities(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, random_order, enumerate_all, equities);
+criterion_group!(benches, random_order, batch_rows, enumerate_all, equities);
 criterion_main!(benches);

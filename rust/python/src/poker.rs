@@ -284,8 +284,9 @@ fn extract_player(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Range> {
     }
 }
 
-/// Work units above which `exact=None` chooses Monte Carlo (about a second).
-const AUTO_EXACT_LIMIT: f64 = 3e8;
+/// Work units (about nanoseconds on one core) above which `exact=None` chooses
+/// Monte Carlo: about a second.
+const AUTO_EXACT_LIMIT: f64 = 1e9;
 /// Monte Carlo defaults when neither `samples` nor `stderr` is given.
 const DEFAULT_STDERR: f64 = 5e-4;
 const DEFAULT_MAX_SAMPLES: u64 = 100_000_000;

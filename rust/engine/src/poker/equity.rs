@@ -13,7 +13,8 @@
 //!   which every player's standard error is within the target (or the sample budget
 //!   is spent), and later chunks are discarded.
 
-use super::eval::HandKey;
+use super::eval::{tables, HandKey};
+use super::exact::Table;
 use super::ranges::{Combo, Range};
 use crate::cards::Card;
 use crate::cardset::CardSet;
@@ -30,7 +31,7 @@ pub const MC_CHUNK: u64 = 8192;
 const MC_MIN_TRIALS: u64 = 4 * MC_CHUNK;
 pub const MAX_PLAYERS: usize = 10;
 /// Exact enumeration refuses problems above this many work units (see
-/// [`Problem::exact_cost`]; about a minute per core), which multiway or wide
+/// [`Problem::exact_cost`]; about a minute on one core), which wide multiway
 /// ranges preflop reach; Monte Carlo answers those.
 pub const EXACT_COST_LIMIT: f64 = 5e10;
 
@@ -175,17 +176,189 @@ impl Problem {
         binomial(self.board_deck().len() as u64, self.missing() as u64)
     }
 
-    /// A rough count of work units for exact enumeration (boards times hands ranked
-    /// and deals compared), for choosing between exact and Monte Carlo.
+    /// A rough count of work units (about a nanosecond each) for exact enumeration
+    /// by the cheaper of its two plans, for choosing between exact and Monte Carlo.
     pub fn exact_cost(&self) -> f64 {
+        self.exact_plan().0
+    }
+
+    /// The cheaper exact plan and its cost:
+    /// - by board: every board once, each live combo ranked on it and every deal
+    ///   compared (wins on the turn and river for wide multiway ranges);
+    /// - by deal: every deal up to suit symmetry counted by rank patterns
+    ///   (`exact.rs`), whose cost hardly grows with the number of missing cards.
+    fn exact_plan(&self) -> (f64, ExactPlan) {
+        let n = self.players.len() as f64;
         let ranked: f64 = self.players.iter().map(|p| p.len() as f64).sum();
         let deals: f64 = self.players.iter().map(|p| p.len() as f64).product();
-        self.exact_boards() as f64 * (ranked + deals)
+        let by_board = self.exact_boards() as f64 * (4.0 * ranked + 2.0 * deals) * NS_PER_UNIT;
+        let symmetries = self.suit_symmetries().len() as f64;
+        let patterns = PATTERN_COST[self.missing()];
+        let by_deal =
+            (deals * symmetries * n * 20.0 + deals / symmetries * patterns * n) * NS_PER_UNIT;
+        if by_deal <= by_board {
+            (by_deal, ExactPlan::ByDeal)
+        } else {
+            (by_board, ExactPlan::ByBoard)
+        }
+    }
+
+    /// Board and dead cards apart.
+    fn board_and_dead(&self) -> (CardSet, CardSet) {
+        let board = CardSet::from_cards(self.board.iter().copied());
+        (board, self.known.difference(board))
+    }
+
+    /// The suit permutations that map the board, the dead cards and every player's
+    /// weighted range onto themselves: deals they map onto each other have equal
+    /// weights and equal results, so one deal per orbit is enough.
+    fn suit_symmetries(&self) -> Vec<[u8; 4]> {
+        let (board, dead) = self.board_and_dead();
+        let maps_onto = |set: CardSet, perm: &[u8; 4]| {
+            CardSet::from_cards(set.iter().map(|c| permute(c, perm))) == set
+        };
+        let weights: Vec<std::collections::HashMap<Combo, f64>> = self
+            .players
+            .iter()
+            .map(|combos| combos.iter().copied().collect())
+            .collect();
+        SUIT_PERMUTATIONS
+            .iter()
+            .filter(|perm| {
+                maps_onto(board, perm)
+                    && maps_onto(dead, perm)
+                    && weights.iter().all(|w| {
+                        w.iter().all(|(&c, &x)| {
+                            w.get(&Combo::new(permute(c.0, perm), permute(c.1, perm))) == Some(&x)
+                        })
+                    })
+            })
+            .copied()
+            .collect()
+    }
+
+    /// One deal per orbit of [`Problem::suit_symmetries`] (the least by combo
+    /// indices), in ascending order, with its weight times the orbit's size.
+    fn deal_orbits(&self) -> Vec<(Vec<Combo>, f64)> {
+        let symmetries = self.suit_symmetries();
+        let n = self.players.len();
+        let mut orbits: std::collections::HashMap<u128, u64> = std::collections::HashMap::new();
+        let mut deal = Vec::with_capacity(n);
+        self.each_deal(0, CardSet::EMPTY, &mut deal, &mut |deal| {
+            let least = symmetries
+                .iter()
+                .map(|perm| {
+                    deal.iter().fold(0u128, |code, c| {
+                        let mapped = Combo::new(permute(c.0, perm), permute(c.1, perm));
+                        code << 12 | u128::from(combo_code(mapped))
+                    })
+                })
+                .min()
+                .unwrap_or(0);
+            *orbits.entry(least).or_insert(0) += 1;
+        });
+        let weights: Vec<std::collections::HashMap<Combo, f64>> = self
+            .players
+            .iter()
+            .map(|combos| combos.iter().copied().collect())
+            .collect();
+        let mut codes: Vec<(u128, u64)> = orbits.into_iter().collect();
+        codes.sort_unstable();
+        codes
+            .into_iter()
+            .map(|(code, count)| {
+                let deal: Vec<Combo> = (0..n)
+                    .map(|p| {
+                        let bits = (code >> (12 * (n - 1 - p))) as u16 & 0xfff;
+                        Combo(
+                            Card::from_index_unchecked((bits >> 6) as u8),
+                            Card::from_index_unchecked((bits & 63) as u8),
+                        )
+                    })
+                    .collect();
+                let weight: f64 = deal
+                    .iter()
+                    .zip(&weights)
+                    .map(|(c, w)| w.get(c).copied().unwrap_or(0.0))
+                    .product();
+                (deal, weight * count as f64)
+            })
+            .collect()
+    }
+
+    /// Calls `visit` with every deal of one live combo per player, no card twice.
+    fn each_deal(
+        &self,
+        player: usize,
+        used: CardSet,
+        deal: &mut Vec<Combo>,
+        visit: &mut dyn FnMut(&[Combo]),
+    ) {
+        let Some(combos) = self.players.get(player) else {
+            visit(deal);
+            return;
+        };
+        for &(c, _) in combos {
+            if c.set().intersection(used).is_empty() {
+                deal.push(c);
+                self.each_deal(player + 1, used.union(c.set()), deal, visit);
+                deal.pop();
+            }
+        }
     }
 
     pub fn num_players(&self) -> usize {
         self.players.len()
     }
+}
+
+/// The two ways to enumerate exactly; see [`Problem::exact_plan`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ExactPlan {
+    ByBoard,
+    ByDeal,
+}
+
+/// Nanoseconds per unit of the plans' raw counts (measured on one core), so that
+/// costs are about nanoseconds.
+const NS_PER_UNIT: f64 = 12.0;
+
+/// Rough work units of one deal by rank patterns, by missing board cards (rank
+/// multisets plus the flush boards, measured on typical deals).
+const PATTERN_COST: [f64; 6] = [4.0, 60.0, 400.0, 3_000.0, 20_000.0, 100_000.0];
+
+/// All 24 orders of the four suits.
+const SUIT_PERMUTATIONS: [[u8; 4]; 24] = {
+    let mut perms = [[0u8; 4]; 24];
+    let mut i = 0;
+    let mut code = 0;
+    while code < 256 {
+        let p = [code & 3, (code >> 2) & 3, (code >> 4) & 3, (code >> 6) & 3];
+        let distinct = p[0] != p[1]
+            && p[0] != p[2]
+            && p[0] != p[3]
+            && p[1] != p[2]
+            && p[1] != p[3]
+            && p[2] != p[3];
+        if distinct {
+            perms[i] = [p[0] as u8, p[1] as u8, p[2] as u8, p[3] as u8];
+            i += 1;
+        }
+        code += 1;
+    }
+    perms
+};
+
+#[inline]
+fn permute(card: Card, perm: &[u8; 4]) -> Card {
+    let suit = card.suit().unwrap_or(0);
+    Card::new(card.rank(), perm[usize::from(suit & 3)])
+}
+
+/// A combo as 12 bits: high card index, then low card index.
+#[inline]
+fn combo_code(c: Combo) -> u16 {
+    u16::from(c.0.index()) << 6 | u16::from(c.1.index())
 }
 
 pub fn binomial(n: u64, k: u64) -> u64 {
@@ -371,13 +544,13 @@ pub fn equity(
 ) -> Result<EquityResult> {
     let threads = default_threads(threads);
     match method {
-        Method::Exact if problem.exact_cost() > EXACT_COST_LIMIT => {
-            Err(EngineError::RuleOption(format!(
-                "exact enumeration is too large here ({:.1e} work units, limit {EXACT_COST_LIMIT:.0e}): use Monte Carlo (samples= or stderr=)",
-                problem.exact_cost()
-            )))
-        }
-        Method::Exact => Ok(exact(problem, threads, progress)),
+        Method::Exact => match problem.exact_plan() {
+            (cost, _) if cost > EXACT_COST_LIMIT => Err(EngineError::RuleOption(format!(
+                "exact enumeration is too large here ({cost:.1e} work units, limit {EXACT_COST_LIMIT:.0e}): use Monte Carlo (samples= or stderr=)"
+            ))),
+            (_, ExactPlan::ByDeal) => Ok(exact_by_deal(problem, threads, progress)),
+            (_, ExactPlan::ByBoard) => Ok(exact_by_board(problem, threads, progress)),
+        },
         Method::MonteCarlo {
             samples,
             stderr,
@@ -400,10 +573,92 @@ pub fn equity(
     }
 }
 
+/// One piece of a by-deal run: the rank-pattern outcomes of one rank signature,
+/// or the flush corrections of one deal in one suit, with the weight they count for.
+enum Task {
+    Ranks(Vec<Combo>, f64),
+    Flushes(Vec<Combo>, u8, f64),
+}
+
+/// Tasks per chunk once there are many (fixed, so results never depend on threads).
+const TASKS_PER_CHUNK: usize = 16;
+
+fn exact_by_deal(
+    problem: &Problem,
+    threads: usize,
+    progress: &(dyn Fn(f64) + Sync),
+) -> EquityResult {
+    let n = problem.num_players();
+    let table = Table::new(&problem.board, problem.known);
+    let orbits = problem.deal_orbits();
+    // Step 1 depends only on the rank signature: weigh it by all deals sharing it.
+    let mut signatures: BTreeMap<u128, (Vec<Combo>, f64)> = BTreeMap::new();
+    for (deal, w) in &orbits {
+        signatures
+            .entry(Table::signature(deal))
+            .or_insert_with(|| (deal.clone(), 0.0))
+            .1 += w;
+    }
+    let total_weight: f64 = orbits.iter().map(|(_, w)| w).sum();
+    let mut tasks: Vec<Task> = signatures
+        .into_values()
+        .map(|(deal, w)| Task::Ranks(deal, w))
+        .collect();
+    for (deal, w) in orbits {
+        for suit in 0..4 {
+            tasks.push(Task::Flushes(deal.clone(), suit, w));
+        }
+    }
+    let per_chunk = if tasks.len() < 4 * TASKS_PER_CHUNK {
+        1
+    } else {
+        TASKS_PER_CHUNK
+    };
+    let chunks: Vec<&[Task]> = tasks.chunks(per_chunk).collect();
+    let tasks_done = AtomicU64::new(0);
+    let work = |i: usize| -> Tally {
+        let mut tally = Tally::new(n);
+        for task in chunks.get(i).copied().unwrap_or(&[]) {
+            let (outcomes, w) = match task {
+                Task::Ranks(deal, w) => (table.rank_outcomes(deal), *w),
+                Task::Flushes(deal, suit, w) => (table.flush_corrections(deal, *suit), *w),
+            };
+            for p in 0..n {
+                let (win, tie) = outcomes.shares(p);
+                tally.win[p] += w * win;
+                tally.tie[p] += w * tie;
+            }
+            tasks_done.fetch_add(1, Ordering::Relaxed);
+        }
+        tally
+    };
+    let mut total = Tally::new(n);
+    let mut merge = |t: Tally| {
+        total.merge(&t);
+        false
+    };
+    let task_count = tasks.len().max(1) as f64;
+    let done = || tasks_done.load(Ordering::Relaxed) as f64 / task_count;
+    run_chunks(chunks.len(), threads, &work, &mut merge, &done, progress);
+    progress(1.0);
+    let held = 2 * n as u64 + u64::from(problem.known.len());
+    total.weight = total_weight * binomial(52 - held, problem.missing() as u64) as f64;
+    EquityResult {
+        players: total.result(true),
+        exact: true,
+        samples: 0,
+        boards: problem.exact_boards().max(1),
+    }
+}
+
 /// One player's live combos for the current board: hand key and weight.
 type Holdings = Vec<(CardSet, HandKey, f64)>;
 
-fn exact(problem: &Problem, threads: usize, progress: &(dyn Fn(f64) + Sync)) -> EquityResult {
+fn exact_by_board(
+    problem: &Problem,
+    threads: usize,
+    progress: &(dyn Fn(f64) + Sync),
+) -> EquityResult {
     let n = problem.num_players();
     let deck = problem.board_deck();
     let k = problem.missing();
@@ -418,11 +673,6 @@ fn exact(problem: &Problem, threads: usize, progress: &(dyn Fn(f64) + Sync)) -> 
                 .collect()
         })
         .collect();
-    let singles = holdings.iter().all(|h| h.len() == 1);
-    let heads_up = match holdings.as_slice() {
-        [a, b] if singles => Some((a[0].1, b[0].1)),
-        _ => None,
-    };
     // Chunk i deals deck[i] as the lowest new board card (or the whole board when none is missing).
     let chunks = if k == 0 { 1 } else { deck.len() + 1 - k };
     let boards_done = AtomicU64::new(0);
@@ -430,32 +680,10 @@ fn exact(problem: &Problem, threads: usize, progress: &(dyn Fn(f64) + Sync)) -> 
     let work = |i: usize| -> Tally {
         let mut tally = Tally::new(n);
         let mut ranks = vec![0u32; n];
-        if let Some((a, b)) = heads_up {
-            // Heads-up, one hand each: count outcomes as integers, no deal search.
-            let mut counts = [0u64; 3];
-            let mut visit = |key: HandKey, _: CardSet| {
-                let (ra, rb) = (key.union(a).rank(), key.union(b).rank());
-                counts[(ra.cmp(&rb) as i32 + 1) as usize] += 1;
-            };
-            deal_chunk(&deck, k, i, board_key, &mut visit);
-            let [lose, split, win] = counts.map(|c| c as f64);
-            tally.win = vec![win, lose];
-            tally.tie = vec![split / 2.0, split / 2.0];
-            tally.weight = win + lose + split;
-            tally.deals = counts.iter().sum();
-        } else {
-            let mut visit = |key: HandKey, cards: CardSet| {
-                if singles {
-                    for (p, h) in holdings.iter().enumerate() {
-                        ranks[p] = key.union(h[0].1).rank().value();
-                    }
-                    tally.showdown(&ranks, 1.0);
-                } else {
-                    showdown_ranges(&holdings, key, cards, &mut ranks, &mut tally);
-                }
-            };
-            deal_chunk(&deck, k, i, board_key, &mut visit);
-        }
+        let mut visit = |key: HandKey, cards: CardSet| {
+            showdown_ranges(&holdings, key, cards, &mut ranks, &mut tally);
+        };
+        deal_chunk(&deck, k, i, board_key, &mut visit);
         boards_done.fetch_add(
             binomial((deck.len() - i - 1) as u64, k.saturating_sub(1) as u64),
             Ordering::Relaxed,
@@ -561,6 +789,50 @@ fn showdown_ranges(
     deal(&ranked, 0, CardSet::EMPTY, 1.0, ranks, tally);
 }
 
+/// Monte Carlo randomness: the `CardRng` stream of a chunk, spent 16 bits per
+/// card drawn (Lemire's multiply-shift with rejection, so draws stay unbiased).
+struct Draws {
+    rng: CardRng,
+    bits: u64,
+    left: u32,
+}
+
+impl Draws {
+    fn new(seed: u64) -> Draws {
+        Draws {
+            rng: CardRng::new(seed),
+            bits: 0,
+            left: 0,
+        }
+    }
+
+    /// A uniform integer in `0..n`, `0 < n <= 52`.
+    #[inline]
+    fn below(&mut self, n: usize) -> usize {
+        let n = n as u32;
+        loop {
+            if self.left == 0 {
+                self.bits = self.rng.next_u64();
+                self.left = 4;
+            }
+            let x = (self.bits & 0xffff) as u32;
+            self.bits >>= 16;
+            self.left -= 1;
+            let m = x * n;
+            // Reject the few low products that would favour some results.
+            if (m & 0xffff) >= n || (m & 0xffff) >= (1 << 16) % n {
+                return (m >> 16) as usize;
+            }
+        }
+    }
+
+    /// A uniform float in `[0, 1)`.
+    #[inline]
+    fn unit(&mut self) -> f64 {
+        self.rng.unit()
+    }
+}
+
 /// A player's combos prepared for weighted sampling.
 struct Sampler {
     combos: Vec<(CardSet, HandKey)>,
@@ -587,7 +859,7 @@ impl Sampler {
     }
 
     #[inline]
-    fn draw(&self, rng: &mut CardRng) -> (CardSet, HandKey) {
+    fn draw(&self, rng: &mut Draws) -> (CardSet, HandKey) {
         if self.combos.len() == 1 {
             return self.combos[0];
         }
@@ -612,11 +884,56 @@ fn monte_carlo(
     let known = problem.known;
     let k = problem.missing();
     let chunks = samples.div_ceil(MC_CHUNK);
+    // With one hand per player the board comes from one fixed deck: a partial
+    // Fisher-Yates shuffle draws it without rejection.
+    let fixed: Option<Vec<HandKey>> = samplers
+        .iter()
+        .map(|s| (s.combos.len() == 1).then(|| s.combos[0].1))
+        .collect();
+    let held = samplers
+        .iter()
+        .filter(|s| s.combos.len() == 1)
+        .fold(known, |used, s| used.union(s.combos[0].0));
+    let fixed_deck: Vec<Card> = (0..52u8)
+        .map(Card::from_index_unchecked)
+        .filter(|c| !held.contains(*c))
+        .collect();
+    let t = tables();
     let work = |i: usize| -> Tally {
-        let mut rng = CardRng::new(derive_seed(seed, i as u64));
+        let mut rng = Draws::new(derive_seed(seed, i as u64));
         let trials = MC_CHUNK.min(samples - i as u64 * MC_CHUNK);
         let mut tally = Tally::new(n);
         let mut ranks = vec![0u32; n];
+        if let Some(hands) = &fixed {
+            let mut deck = fixed_deck.clone();
+            let mut counts = [0u64; 3];
+            for _ in 0..trials {
+                let mut board = board_key;
+                for j in 0..k {
+                    let pick = j + rng.below(deck.len() - j);
+                    deck.swap(j, pick);
+                    board = board.with(deck[j]);
+                }
+                if let [a, b] = hands[..] {
+                    let (ra, rb) = (t.class_of(board.union(a)), t.class_of(board.union(b)));
+                    counts[(ra.cmp(&rb) as i32 + 1) as usize] += 1;
+                } else {
+                    for (slot, h) in ranks.iter_mut().zip(hands) {
+                        *slot = u32::from(t.class_of(board.union(*h)));
+                    }
+                    tally.showdown(&ranks, 1.0);
+                }
+            }
+            if n == 2 {
+                let [lose, split, win] = counts.map(|c| c as f64);
+                tally.win = vec![win, lose];
+                tally.tie = vec![split / 2.0, split / 2.0];
+                tally.squares = vec![win + split / 4.0, lose + split / 4.0];
+                tally.weight = trials as f64;
+                tally.deals = trials;
+            }
+            return tally;
+        }
         let mut hands = vec![HandKey::EMPTY; n];
         for _ in 0..trials {
             // Rejection of the whole deal keeps the joint distribution of the ranges
@@ -646,7 +963,7 @@ fn monte_carlo(
                 board = board.with(card);
             }
             for p in 0..n {
-                ranks[p] = board.union(hands[p]).rank().value();
+                ranks[p] = u32::from(t.class_of(board.union(hands[p])));
             }
             tally.showdown(&ranks, 1.0);
         }
@@ -678,6 +995,7 @@ fn monte_carlo(
 mod tests {
     use super::*;
     use crate::cards::parse_cards;
+    use crate::rng::CardRng;
 
     fn ranges(specs: &[&str]) -> Vec<Range> {
         specs.iter().map(|s| Range::parse(s).unwrap()).collect()
@@ -780,6 +1098,136 @@ mod tests {
             let sum: f64 = exact.players.iter().map(|p| p.equity).sum();
             assert!((sum - 1.0).abs() < 1e-12);
         }
+    }
+
+    fn assert_same(a: &EquityResult, b: &EquityResult, what: &str) {
+        assert_eq!(a.boards, b.boards, "{what}");
+        for (x, y) in a.players.iter().zip(&b.players) {
+            assert!((x.equity - y.equity).abs() < 1e-12, "{what}: {x:?} {y:?}");
+            assert!((x.win - y.win).abs() < 1e-12, "{what}: {x:?} {y:?}");
+            assert!((x.tie - y.tie).abs() < 1e-12, "{what}: {x:?} {y:?}");
+        }
+    }
+
+    /// Both exact plans on one problem.
+    fn both_plans(
+        specs: &[String],
+        board: &[Card],
+        dead: &[Card],
+    ) -> Option<(EquityResult, EquityResult)> {
+        let rs: Vec<Range> = specs.iter().map(|s| Range::parse(s).unwrap()).collect();
+        let problem = Problem::new(&rs, board, dead).ok()?;
+        Some((
+            exact_by_deal(&problem, 2, &|_| {}),
+            exact_by_board(&problem, 2, &|_| {}),
+        ))
+    }
+
+    #[test]
+    fn rank_patterns_match_every_board_on_random_problems() {
+        // Hands, ranges, dead cards, flops, turns and rivers, two to five players.
+        let classes = [
+            "AK",
+            "QQ+",
+            "T9s",
+            "A5s-A2s",
+            "KQo",
+            "22-44",
+            "JTs+",
+            "AhKh, 7c7d",
+            "87s:0.5, 65s",
+        ];
+        let mut rng = CardRng::new(17);
+        let mut deck: Vec<Card> = (0..52).map(Card::from_index_unchecked).collect();
+        let mut checked = 0;
+        for round in 0..120 {
+            rng.shuffle(&mut deck);
+            let board_len = [3, 4, 5][round % 3];
+            let players = 2 + (round / 3) % 4;
+            let dead_len = (round / 12) % 2;
+            let board = &deck[..board_len];
+            let dead = &deck[board_len..board_len + dead_len];
+            let mut at = board_len + dead_len;
+            let specs: Vec<String> = (0..players)
+                .map(|p| {
+                    if (round + p) % 3 == 0 && players <= 3 {
+                        classes[rng.below(classes.len() as u64) as usize].to_string()
+                    } else {
+                        at += 2;
+                        format!("{}{}", deck[at - 2], deck[at - 1])
+                    }
+                })
+                .collect();
+            if let Some((by_deal, by_board)) = both_plans(&specs, board, dead) {
+                assert_same(
+                    &by_deal,
+                    &by_board,
+                    &format!("{specs:?} {board:?} dead {dead:?}"),
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{checked}");
+    }
+
+    #[test]
+    fn rank_patterns_match_every_board_preflop() {
+        for specs in [
+            vec!["AhAs", "KdKc"],
+            vec!["7h2d", "7s2c"],
+            vec!["AhKh", "QhJh", "2c2d"],
+            vec!["AK", "QQ"],
+            vec!["9s8s", "AcKd", "4h4d", "JhTh"],
+        ] {
+            let specs: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
+            let (by_deal, by_board) = both_plans(&specs, &[], &[]).unwrap();
+            assert_same(&by_deal, &by_board, &format!("{specs:?}"));
+        }
+        let dead = parse_cards("Ac Kd 2h").unwrap();
+        let specs = vec!["QsJs".to_string(), "TT".to_string()];
+        let (by_deal, by_board) = both_plans(&specs, &[], &dead).unwrap();
+        assert_same(&by_deal, &by_board, "dead cards preflop");
+    }
+
+    #[test]
+    fn flops_and_turns_match_brute_force() {
+        for (specs, board) in [
+            (&["AhKh", "QsQd", "Jc9c"][..], "Jh9h2c"),
+            (&["AK", "QsQd", "76s"][..], "Qh7h2c5s"),
+            (&["AhAs", "KK"][..], "Ks9s2s"),
+            (&["5c4c", "AdAh", "KsKh", "9d9c"][..], "6c7c8d"),
+        ] {
+            let exact = run(specs, board, Method::Exact, 2);
+            let reference = brute_force(specs, board);
+            for (p, r) in exact.players.iter().zip(&reference) {
+                assert!(
+                    (p.equity - r).abs() < 1e-12,
+                    "{specs:?} {board}: {} vs {r}",
+                    p.equity
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn suit_symmetries_keep_the_board_dead_cards_and_ranges() {
+        let problem = |specs: &[&str], board: &str| {
+            Problem::new(&ranges(specs), &parse_cards(board).unwrap(), &[]).unwrap()
+        };
+        assert_eq!(problem(&["AK", "QQ"], "").suit_symmetries().len(), 24);
+        assert_eq!(problem(&["AK", "QQ"], "Ts9s2h").suit_symmetries().len(), 2);
+        assert_eq!(problem(&["AhAs", "KdKc"], "").suit_symmetries().len(), 4);
+        assert_eq!(
+            problem(&["AKs:0.5, AhKh", "QQ"], "")
+                .suit_symmetries()
+                .len(),
+            6
+        );
+        // 16 x 6 deals minus the 0 sharing cards, in orbits of up to 24.
+        let orbits = problem(&["AK", "QQ"], "").deal_orbits();
+        let weight: f64 = orbits.iter().map(|(_, w)| w).sum();
+        assert_eq!(weight, 96.0);
+        assert!(orbits.len() < 10, "{}", orbits.len());
     }
 
     #[test]

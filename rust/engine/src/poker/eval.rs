@@ -32,16 +32,16 @@ use std::sync::OnceLock;
 /// Per-rank multipliers (OMPEval's): the sums over any multiset of at most seven
 /// ranks with at most four of each rank are pairwise distinct (checked by a test
 /// and again whenever the perfect hash is built).
-const RANK_KEYS: [u32; 13] = [
+pub(super) const RANK_KEYS: [u32; 13] = [
     0x2000, 0x8001, 0x11000, 0x3a000, 0x91000, 0x176005, 0x366000, 0x41a013, 0x47802e, 0x479068,
     0x48c0e4, 0x48f211, 0x494493,
 ];
 
-const SUIT_SHIFT: u32 = 32;
+pub(super) const SUIT_SHIFT: u32 = 32;
 /// Suit counters start at 3 so that bit 3 of a nibble flags five cards of that suit
 /// (3 + 5 = 8) and seven cards cannot overflow the nibble (3 + 7 = 10).
-const SUIT_BIAS: u64 = 0x3333 << SUIT_SHIFT;
-const FLUSH_BITS: u64 = 0x8888 << SUIT_SHIFT;
+pub(super) const SUIT_BIAS: u64 = 0x3333 << SUIT_SHIFT;
+pub(super) const FLUSH_BITS: u64 = 0x8888 << SUIT_SHIFT;
 const RANK_BITS: u64 = 0xffff_ffff;
 
 /// Perfect-hash rows: keys are split into `key >> ROW_SHIFT` (row) and the low bits
@@ -55,7 +55,7 @@ pub const NUM_CLASSES: usize = 7462;
 /// The first class of each category, ascending (class 0 means "no hand").
 const CATEGORY_FIRST_CLASS: [u16; 9] = [1, 1278, 4138, 4996, 5854, 5864, 7141, 7297, 7453];
 
-const fn card_keys() -> [u64; NUM_CARDS] {
+pub(super) const fn card_keys() -> [u64; NUM_CARDS] {
     // Jokers keep a zero key: fast paths never panic on them, they just do not count.
     let mut keys = [0u64; NUM_CARDS];
     let mut i = 0;
@@ -155,7 +155,7 @@ pub struct HandRank(u32);
 
 impl HandRank {
     #[inline]
-    fn from_class(class: u16) -> HandRank {
+    pub(super) fn from_class(class: u16) -> HandRank {
         HandRank(u32::from(class) << 8)
     }
 
@@ -470,13 +470,13 @@ fn front_shape_of(ranks: [u8; 3]) -> Shape {
     }
 }
 
-struct Tables {
+pub(super) struct Tables {
     /// Per perfect-hash row: the wrapping displacement added to the key.
     row_offsets: Box<[u32]>,
     /// Class of each non-flush rank multiset of 5..=7 cards (0 = unused slot).
     rank_classes: Box<[u16]>,
     /// Class of each suited rank mask with at least five ranks.
-    flush_classes: Box<[u16]>,
+    flush_classes: Box<[u16; 1 << 13]>,
     /// Shape of each class (index 0 unused).
     shapes: Box<[Shape]>,
     /// Front-hand value of each ordered rank triple `r0 * 169 + r1 * 13 + r2`.
@@ -486,24 +486,37 @@ struct Tables {
 }
 
 impl Tables {
+    /// Class of the best five of a hand of 5..=7 cards.
     #[inline]
-    fn class_of(&self, hand: HandKey) -> u16 {
+    pub(super) fn class_of(&self, hand: HandKey) -> u16 {
         let flush = hand.key & FLUSH_BITS;
         if flush != 0 {
             let suit = (flush.trailing_zeros() - SUIT_SHIFT - 3) >> 2;
-            let ranks = (hand.mask >> (16 * suit)) & 0x1fff;
-            return self.flush_classes[ranks as usize];
+            return self.flush_class((hand.mask >> (16 * suit)) as u16);
         }
-        let key = (hand.key & RANK_BITS) as u32;
+        self.rank_class((hand.key & RANK_BITS) as u32)
+    }
+
+    /// Class of the best five of 5..=7 cards without a flush, from the sum of their
+    /// [`RANK_KEYS`] (0 for a sum no such hand has).
+    #[inline]
+    pub(super) fn rank_class(&self, rank_key: u32) -> u16 {
         let offset = self
             .row_offsets
-            .get((key >> ROW_SHIFT) as usize)
+            .get((rank_key >> ROW_SHIFT) as usize)
             .copied()
             .unwrap_or(0);
         self.rank_classes
-            .get(key.wrapping_add(offset) as usize)
+            .get(rank_key.wrapping_add(offset) as usize)
             .copied()
             .unwrap_or(0)
+    }
+
+    /// Class of the best five of the ranks of one suit (`mask` bit r = rank r),
+    /// at least five of them.
+    #[inline]
+    pub(super) fn flush_class(&self, mask: u16) -> u16 {
+        self.flush_classes[usize::from(mask & 0x1fff)]
     }
 
     fn class_shape(&self, rank: HandRank) -> Option<Shape> {
@@ -523,7 +536,7 @@ impl Tables {
             .map(|(i, s)| (*s, i as u16 + 1))
             .collect();
 
-        let mut flush_classes = vec![0u16; 1 << 13];
+        let mut flush_classes = Box::new([0u16; 1 << 13]);
         for (mask, slot) in flush_classes.iter_mut().enumerate() {
             if (mask as u16).count_ones() >= 5 {
                 *slot = class_by_shape[&flush_shape(mask as u16)];
@@ -542,7 +555,7 @@ impl Tables {
         Tables {
             row_offsets,
             rank_classes,
-            flush_classes: flush_classes.into_boxed_slice(),
+            flush_classes,
             shapes: shapes.into_boxed_slice(),
             front_values,
             front_shapes,
@@ -677,9 +690,81 @@ fn front_tables(classes: &[Shape]) -> (Box<[u32]>, HashMap<u32, Shape>) {
     (front_values.into_boxed_slice(), front_shapes)
 }
 
-fn tables() -> &'static Tables {
+pub(super) fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(Tables::build)
+}
+
+/// The rank part of each card's key.
+static CARD_RANK_KEYS: [u32; 52] = {
+    let mut keys = [0u32; 52];
+    let mut i = 0;
+    while i < 52 {
+        keys[i] = RANK_KEYS[i >> 2];
+        i += 1;
+    }
+    keys
+};
+
+/// One card more of every suit: a hand whose key stays clear of [`FLUSH_BITS`] after
+/// adding it holds at most three cards of any suit, so one more card cannot make a flush.
+const ONE_OF_EACH_SUIT: u64 = 0x1111 << SUIT_SHIFT;
+
+/// Calls `visit` with the rank of every `size`-card hand (5, 6 or 7) of the 52-card
+/// pack, in lexicographic order of card indices.
+///
+/// Keys are built incrementally: each card of a prefix is added once for all hands
+/// sharing that prefix, so the inner loop over the last card costs one add and one
+/// lookup. When the prefix holds at most three cards of every suit no last card can
+/// make a flush, and that loop only adds the card's rank key.
+pub fn for_each_hand(size: usize, mut visit: impl FnMut(HandRank)) -> Result<()> {
+    if !(5..=7).contains(&size) {
+        return Err(EngineError::InvalidCard(format!(
+            "hands to enumerate hold 5, 6 or 7 cards, not {size}"
+        )));
+    }
+    let t = tables();
+    let last = size - 1;
+    // idx[d] is the index of card d; prefix[d] the hand of cards 0..d.
+    let mut idx = [0usize; 7];
+    let mut prefix = [HandKey::EMPTY; 7];
+    for d in 0..last {
+        idx[d] = d;
+        prefix[d + 1] = prefix[d].with(Card::from_index_unchecked(d as u8));
+    }
+    loop {
+        let hand = prefix[last];
+        let first = idx[last - 1] + 1;
+        if (hand.key + ONE_OF_EACH_SUIT) & FLUSH_BITS == 0 {
+            let base = (hand.key & RANK_BITS) as u32;
+            for &k in &CARD_RANK_KEYS[first..] {
+                visit(HandRank::from_class(t.rank_class(base + k)));
+            }
+        } else {
+            for g in first..52 {
+                let full = hand.with(Card::from_index_unchecked(g as u8));
+                visit(HandRank::from_class(t.class_of(full)));
+            }
+        }
+        // Advance the deepest prefix card that still leaves room for the cards after it.
+        let mut d = last - 1;
+        loop {
+            idx[d] += 1;
+            if idx[d] + (last - d) < 52 {
+                break;
+            }
+            if d == 0 {
+                return Ok(());
+            }
+            d -= 1;
+        }
+        for e in d + 1..last {
+            idx[e] = idx[e - 1] + 1;
+        }
+        for e in d..last {
+            prefix[e + 1] = prefix[e].with(Card::from_index_unchecked(idx[e] as u8));
+        }
+    }
 }
 
 /// Rank of five cards (distinct, no jokers: the caller guarantees it).
@@ -848,67 +933,72 @@ mod tests {
         }
     }
 
+    /// Hands per class over every `size`-card hand.
+    fn class_histogram(size: usize) -> Vec<u64> {
+        let mut seen = vec![0u64; NUM_CLASSES + 1];
+        for_each_hand(size, |r| seen[r.class().unwrap_or(0) as usize] += 1).unwrap();
+        seen
+    }
+
+    fn per_category(histogram: &[u64]) -> [u64; 9] {
+        let mut counts = [0u64; 9];
+        for (class, &n) in histogram.iter().enumerate().skip(1) {
+            counts[Category::of_class(class as u32) as usize] += n;
+        }
+        counts
+    }
+
     #[test]
     fn all_five_card_hands_give_7462_ranks() {
-        let mut seen = vec![0u32; NUM_CLASSES + 1];
-        let mut per_category = [0u64; 9];
-        for a in 0..52u8 {
-            let ha = HandKey::EMPTY.with(Card::from_index_unchecked(a));
-            for b in a + 1..52 {
-                let hb = ha.with(Card::from_index_unchecked(b));
-                for c in b + 1..52 {
-                    let hc = hb.with(Card::from_index_unchecked(c));
-                    for d in c + 1..52 {
-                        let hd = hc.with(Card::from_index_unchecked(d));
-                        for e in d + 1..52 {
-                            let r = hd.with(Card::from_index_unchecked(e)).rank();
-                            seen[r.class().unwrap() as usize] += 1;
-                            per_category[r.category() as usize] += 1;
-                        }
-                    }
-                }
-            }
-        }
+        let seen = class_histogram(5);
         assert_eq!(seen[0], 0);
         assert_eq!(seen.iter().filter(|&&n| n > 0).count(), 7462);
         assert_eq!(
-            per_category,
+            per_category(&seen),
             [1302540, 1098240, 123552, 54912, 10200, 5108, 3744, 624, 40]
         );
     }
 
     #[test]
     fn all_seven_card_hands_give_the_known_category_counts() {
-        let mut per_category = [0u64; 9];
-        for a in 0..52u8 {
-            let ha = HandKey::EMPTY.with(Card::from_index_unchecked(a));
-            for b in a + 1..52 {
-                let hb = ha.with(Card::from_index_unchecked(b));
-                for c in b + 1..52 {
-                    let hc = hb.with(Card::from_index_unchecked(c));
-                    for d in c + 1..52 {
-                        let hd = hc.with(Card::from_index_unchecked(d));
-                        for e in d + 1..52 {
-                            let he = hd.with(Card::from_index_unchecked(e));
-                            for f in e + 1..52 {
-                                let hf = he.with(Card::from_index_unchecked(f));
-                                for g in f + 1..52 {
-                                    let r = hf.with(Card::from_index_unchecked(g)).rank();
-                                    per_category[r.category() as usize] += 1;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        let seen = class_histogram(7);
+        assert_eq!(seen[0], 0);
         assert_eq!(
-            per_category,
+            per_category(&seen),
             [
                 23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184,
                 224_848, 41_584
             ]
         );
+    }
+
+    #[test]
+    fn enumeration_visits_hands_in_order_with_their_ranks() {
+        // The rank-only shortcut of the last card must agree with full evaluation.
+        let mut hands = Vec::new();
+        for a in 0..52u8 {
+            for b in a + 1..52 {
+                for c in b + 1..52 {
+                    for d in c + 1..52 {
+                        for e in d + 1..52 {
+                            let five = [a, b, c, d, e].map(Card::from_index_unchecked);
+                            hands.push(rank5(five));
+                        }
+                    }
+                }
+            }
+        }
+        let mut at = 0;
+        for_each_hand(5, |r| {
+            assert_eq!(r, hands[at], "hand {at}");
+            at += 1;
+        })
+        .unwrap();
+        assert_eq!(at, 2_598_960);
+        let mut six = 0u64;
+        for_each_hand(6, |_| six += 1).unwrap();
+        assert_eq!(six, 20_358_520);
+        assert!(for_each_hand(4, |_| {}).is_err());
     }
 
     /// Independent reference: best of all five-card subsets, each classified from

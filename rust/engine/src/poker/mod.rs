@@ -7,11 +7,13 @@
 mod batch;
 mod equity;
 mod eval;
+mod exact;
 mod ranges;
 
 pub use batch::rank_rows;
 pub use equity::{equity, EquityResult, Method, PlayerEquity, Problem, MAX_PLAYERS, MC_CHUNK};
 pub use eval::{
-    best_five, rank5, rank7, rank_cards, rank_front, rank_set, Category, HandKey, HandRank,
+    best_five, for_each_hand, rank5, rank7, rank_cards, rank_front, rank_set, Category, HandKey,
+    HandRank,
 };
 pub use ranges::{Combo, Range, RangeError};
