@@ -5,7 +5,7 @@ use cardkit_engine::cards::{self, Card};
 use cardkit_engine::{deck as decks, rng, EngineError};
 use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 
 const RANK_NAMES: [&str; 15] = [
     "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "BJ", "RJ",
@@ -154,16 +154,29 @@ impl<'py> IntoPyObject<'py> for PyObject_or_bool {
     }
 }
 
-/// Parse a string of cards (`"As Kd Th"`, `"AsKdTh"`, `"As,Kd"`) or an iterable of
-/// cards and card strings into a list of `Card`.
-#[pyfunction]
-pub fn parse_cards(py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
-    if let Ok(s) = cards.cast::<PyString>() {
-        let parsed = cards::parse_cards(&s.to_string_lossy()).py_err(py)?;
-        return Ok(parsed.into_iter().map(PyCard).collect());
+/// Cards from a string (`"AsKs"`, `"As Ks"`) or an iterable of `Card`s / card strings.
+pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
+    let py = obj.py();
+    if let Ok(s) = obj.cast::<PyString>() {
+        return cards::parse_cards(&s.to_string_lossy()).py_err(py);
     }
-    let iter = cards.try_iter().map_err(|_| {
-        let shown = repr_of(cards);
+    // Lists and tuples are walked directly: the generic iterator asks Python for a
+    // length hint on every call, which costs more than evaluating the hand.
+    let mut out = Vec::with_capacity(8);
+    if let Ok(list) = obj.cast::<PyList>() {
+        for item in list.iter() {
+            out.push(extract_card(&item)?);
+        }
+        return Ok(out);
+    }
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        for item in tuple.iter() {
+            out.push(extract_card(&item)?);
+        }
+        return Ok(out);
+    }
+    let iter = obj.try_iter().map_err(|_| {
+        let shown = repr_of(obj);
         to_py(
             py,
             EngineError::InvalidCard(format!(
@@ -171,7 +184,17 @@ pub fn parse_cards(py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<Vec<PyC
             )),
         )
     })?;
-    iter.map(|item| extract_card(&item?).map(PyCard)).collect()
+    for item in iter {
+        out.push(extract_card(&item?)?);
+    }
+    Ok(out)
+}
+
+/// Parse a string of cards (`"As Kd Th"`, `"AsKdTh"`, `"As,Kd"`) or an iterable of
+/// cards and card strings into a list of `Card`.
+#[pyfunction]
+pub fn parse_cards(cards: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
+    Ok(extract_cards(cards)?.into_iter().map(PyCard).collect())
 }
 
 /// The cards of a named deck in ascending order, pack after pack:

@@ -2,7 +2,7 @@
 //! and the solver. Inputs are converted to owned engine values first; the solver
 //! runs with the GIL released.
 
-use crate::cards::parse_cards;
+use crate::cards::extract_cards;
 use crate::errors::{to_py, IntoPyResult};
 use cardkit_engine::chinese_poker::arrange::check_hand;
 use cardkit_engine::chinese_poker::scoring::{score_table, Made};
@@ -146,18 +146,14 @@ impl PyRules {
     }
 }
 
-fn owned_cards(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
-    Ok(parse_cards(py, obj)?.into_iter().map(|c| c.0).collect())
-}
-
 fn hand_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
-    let hand = owned_cards(py, obj)?;
+    let hand = extract_cards(obj)?;
     check_hand(&hand).py_err(py)?;
     Ok(hand)
 }
 
 fn table_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<HandTable> {
-    let hand = owned_cards(py, obj)?;
+    let hand = extract_cards(obj)?;
     HandTable::new(&hand).py_err(py)
 }
 
@@ -208,9 +204,9 @@ fn chinese_poker_rank_set(
     back: &Bound<'_, PyAny>,
 ) -> PyResult<(Vec<u32>, Vec<&'static str>, Vec<&'static str>, bool)> {
     let a = Arrangement::new(
-        &owned_cards(py, front)?,
-        &owned_cards(py, middle)?,
-        &owned_cards(py, back)?,
+        &extract_cards(front)?,
+        &extract_cards(middle)?,
+        &extract_cards(back)?,
     )
     .py_err(py)?;
     let hands = a.hands();
@@ -252,7 +248,7 @@ fn entry_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Entry> {
     }
     let parts: Vec<Vec<Card>> = tuple
         .iter()
-        .map(|p| owned_cards(py, &p))
+        .map(|p| extract_cards(&p))
         .collect::<PyResult<_>>()?;
     let all: Vec<Card> = parts.iter().flatten().copied().collect();
     check_hand(&all).py_err(py)?;

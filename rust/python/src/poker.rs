@@ -1,16 +1,16 @@
 //! Poker hand evaluation bindings: `HandRank`, `poker_evaluate`, `poker_compare`,
 //! `poker_winners` (re-exported by `cardkit.poker` under their short names).
 
-use crate::cards::{extract_card, PyCard, PyObject_or_bool};
+use crate::cards::{extract_cards, repr_of, PyCard, PyObject_or_bool};
 use crate::errors::{to_py, IntoPyResult};
-use cardkit_engine::cards::{self, Card};
+use cardkit_engine::cards::Card;
 use cardkit_engine::poker::{self, Combo, HandRank, Method, Problem, Range, RangeError};
 use cardkit_engine::{CardSet, EngineError};
 use numpy::{PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::PyString;
 
 /// The strength of a poker hand: totally ordered (higher is better), hashable,
 /// equal for hands that split the pot.
@@ -19,45 +19,6 @@ pub struct PyHandRank {
     rank: HandRank,
     /// The evaluated cards; the best five are picked from them on demand.
     cards: Vec<Card>,
-}
-
-/// Cards from a string (`"AsKs"`, `"As Ks"`) or an iterable of `Card`s / card strings.
-pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
-    let py = obj.py();
-    if let Ok(s) = obj.cast::<PyString>() {
-        return cards::parse_cards(&s.to_string_lossy()).py_err(py);
-    }
-    // Lists and tuples are walked directly: the generic iterator asks Python for a
-    // length hint on every call, which costs more than evaluating the hand.
-    let mut out = Vec::with_capacity(8);
-    if let Ok(list) = obj.cast::<PyList>() {
-        for item in list.iter() {
-            out.push(extract_card(&item)?);
-        }
-        return Ok(out);
-    }
-    if let Ok(tuple) = obj.cast::<PyTuple>() {
-        for item in tuple.iter() {
-            out.push(extract_card(&item)?);
-        }
-        return Ok(out);
-    }
-    let iter = obj.try_iter().map_err(|_| {
-        let shown = obj
-            .repr()
-            .map(|r| r.to_string())
-            .unwrap_or_else(|_| "?".into());
-        to_py(
-            py,
-            EngineError::InvalidCard(format!(
-                "invalid cards {shown}: expected a string or an iterable of cards"
-            )),
-        )
-    })?;
-    for item in iter {
-        out.push(extract_card(&item?)?);
-    }
-    Ok(out)
 }
 
 fn evaluate_cards(py: Python<'_>, cards: Vec<Card>) -> PyResult<PyHandRank> {
@@ -209,10 +170,7 @@ impl PyRange {
     #[new]
     fn py_new(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
         let Ok(text) = text.cast::<PyString>() else {
-            let shown = text
-                .repr()
-                .map(|r| r.to_string())
-                .unwrap_or_else(|_| "?".into());
+            let shown = repr_of(text);
             return Err(invalid_range(py, format!("a range is a str, got {shown}")));
         };
         let text = &*text.to_string_lossy();
