@@ -48,6 +48,8 @@ __all__ = [
 
 RULES = "doudizhu"
 BIDDING_STYLES = ("open", "single_round")
+#: The bidding actions open after each current bid (0: none yet).
+_BIDDING = {bid: (PASS, *(Action(f"bid {n}") for n in range(bid + 1, 4))) for bid in range(4)}
 #: Stream offset of the first-bidder draw, apart from the deal shuffles (0, 1, ...).
 _BIDDER_STREAM = 1 << 32
 
@@ -171,38 +173,56 @@ class DouDizhuState(ClimbingState):
 
     def _deal_cards(self) -> None:
         order = self.deck_order(self.deal_number)
-        self._start_play([order[0:17], order[17:34], order[34:51]], leader=0)
+        self.first_bidder = derive_seed(self.seed, _BIDDER_STREAM + self.deal_number) % 3
+        # The hands live in the engine deal from the start; play begins at the landlord.
+        self._start_play([order[0:17], order[17:34], order[34:51]], leader=self.first_bidder)
         self.bottom = sorted(order[51:54])
         self.phase = "bid"
-        self.first_bidder = derive_seed(self.seed, _BIDDER_STREAM + self.deal_number) % 3
-        self.to_move = self.first_bidder
+        #: The seat to bid next.
+        self.bidder = self.first_bidder
         self.bid = 0
         self.landlord: int | None = None
         self.bid_passes = 0
         self.bid_turns = 0
         self.bid_log: list[tuple[int, str]] = []
-        self.bombs = 0
-        self.rockets = 0
+
+    @property
+    def bombs(self) -> int:
+        """Four-card bombs played so far."""
+        return self._play.bombs
+
+    @property
+    def rockets(self) -> int:
+        """Rockets played so far."""
+        return self._play.rockets
 
     # -- protocol -------------------------------------------------------------------
 
     @property
     def current_player(self) -> int | None:
         """The seat to act, or ``None`` once a hand is empty."""
-        return None if self.winner is not None else self.to_move
+        return self.bidder if self.phase == "bid" else self._play.to_move
 
     @property
     def is_terminal(self) -> bool:
         """True once a player has gone out."""
-        return self.winner is not None
+        return self._play.over
 
     def legal_actions(self) -> list[Action]:
         """Bids and pass while bidding; plays (and pass when following) afterwards."""
-        if self.winner is not None:
-            return []
         if self.phase == "bid":
-            return [PASS, *(self._game.parse_action(f"bid {n}") for n in range(self.bid + 1, 4))]
-        return self._play_actions()
+            return list(_BIDDING[self.bid])
+        return self._play.legal_actions()
+
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` for the current player; illegal -> IllegalActionError, no change.
+
+        A listed card-play action goes straight to the engine; anything else (bids,
+        shorthands such as ``"3334"``, illegal moves) takes the validating path.
+        """
+        if self.phase == "play" and self._fast_apply(action):
+            return
+        super().apply(action)
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None``."""
@@ -221,8 +241,7 @@ class DouDizhuState(ClimbingState):
             self._apply_play(action)
 
     def _apply_bid(self, action: Action) -> None:
-        seat = self.to_move
-        assert seat is not None
+        seat = self.bidder
         self.bid_log.append((seat, action.text))
         self.bid_turns += 1
         if action.kind == "bid":
@@ -243,23 +262,15 @@ class DouDizhuState(ClimbingState):
         elif over:
             self._become_landlord()
         else:
-            self.to_move = (seat + 1) % 3
+            self.bidder = (seat + 1) % 3
 
     def _become_landlord(self) -> None:
         landlord = self.landlord
         assert landlord is not None
-        hands = [list(h) for h in self.hands]
+        hands = self.hands
         hands[landlord].extend(self.bottom)
-        bid, bid_log, bottom = self.bid, self.bid_log, self.bottom
-        self._start_play(hands, leader=landlord)
-        self.bid, self.bid_log, self.bottom, self.landlord = bid, bid_log, bottom, landlord
+        self._start_play(hands, leader=landlord, landlord=landlord, bid=self.bid)
         self.phase = "play"
-
-    def _on_play(self, seat: int, combo: Combination, response: bool) -> None:
-        if combo.type == "bomb":
-            self.bombs += 1
-        elif combo.type == "rocket":
-            self.rockets += 1
 
     # -- scoring ----------------------------------------------------------------------
 
@@ -330,6 +341,7 @@ class DouDizhuState(ClimbingState):
                 "bottom": [str(c) for c in self.bottom] if self.phase == "play" else [],
                 "bombs": self.bombs + self.rockets,
                 "multiplier": self.multiplier,
+                "to_act": self.current_player,
             }
         )
         return obs

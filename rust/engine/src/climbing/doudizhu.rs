@@ -171,7 +171,8 @@ fn generate(
 
 /// Every legal lead from `hand`: every play of every type, by type, length, main rank.
 pub fn leads(hand: &Ranks) -> Vec<Combination> {
-    let mut out = Vec::with_capacity(64);
+    // A 20-card hand averages some 80 leads.
+    let mut out = Vec::with_capacity(128);
     for kind in KINDS {
         generate(hand, kind, lengths(kind), None, &mut out);
     }

@@ -8,6 +8,7 @@
 //! Each game module decides which shapes exist and how they compare; the run and
 //! wing enumerators here are the parts the rule texts share.
 
+pub mod cardplay;
 pub mod doudizhu;
 pub mod playout;
 pub mod zhengshangyou;
@@ -109,7 +110,16 @@ impl Ranks {
     }
 
     /// A compact key, four bits per rank (counts up to 15), for hashing and indexes.
+    #[inline]
     pub fn key(&self) -> u64 {
+        let b = &self.0;
+        let lo = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+        let hi = u64::from_le_bytes([b[8], b[9], b[10], b[11], b[12], b[13], b[14], 0]);
+        // Legal-move listing keys every play it finds, so the usual case (every count
+        // below 16) packs eight counts at a time instead of one by one.
+        if (lo | hi) & 0xF0F0_F0F0_F0F0_F0F0 == 0 {
+            return pack_nibbles(lo) | (pack_nibbles(hi) << 32);
+        }
         self.0
             .iter()
             .enumerate()
@@ -119,6 +129,14 @@ impl Ranks {
     fn add(&mut self, rank: u8, n: u8) {
         self.0[rank as usize] += n;
     }
+}
+
+/// Eight bytes, each below 16, packed into the low 32 bits, four bits each.
+#[inline]
+fn pack_nibbles(x: u64) -> u64 {
+    let x = (x | (x >> 4)) & 0x00FF_00FF_00FF_00FF;
+    let x = (x | (x >> 8)) & 0x0000_FFFF_0000_FFFF;
+    (x | (x >> 16)) & 0xFFFF_FFFF
 }
 
 impl fmt::Display for Ranks {
@@ -251,12 +269,18 @@ fn runs(
     // streak[r]: how many consecutive ranks ending at r have `width` copies.
     let mut streak = [0u8; NUM_RANKS];
     let mut s = 0u8;
+    let mut longest = 0u8;
     for r in 0..=hi {
         s = if hand.count(r) >= width { s + 1 } else { 0 };
         streak[r as usize] = s;
+        longest = longest.max(s);
     }
     for len in lens {
-        for top in 0..=hi {
+        // Most hands hold no long run, so stop at the longest streak.
+        if len > longest {
+            break;
+        }
+        for top in len.saturating_sub(1)..=hi {
             if streak[top as usize] >= len {
                 f(top, len);
             }
@@ -352,6 +376,16 @@ mod tests {
             .map(|c| climbing_rank(Card::parse(c).unwrap()))
             .collect();
         assert_eq!(order, vec![THREE, ACE, TWO, BLACK_JOKER, RED_JOKER]);
+    }
+
+    #[test]
+    fn key_packs_four_bits_per_rank() {
+        let r = Ranks::parse("3RRR2222B").unwrap();
+        assert_eq!(r.key(), 1 | (4 << 48) | (1 << 52) | (3 << 56));
+        let mut many = Ranks::default();
+        many.0[14] = 20;
+        many.0[0] = 2;
+        assert_eq!(many.key(), 2 | (15 << 56));
     }
 
     #[test]
