@@ -164,6 +164,20 @@ def _shorthand(action: str, rng: random.Random) -> str:
     return "".join(ranks)
 
 
+def _play_out(
+    state: DouDizhuState | ZhengShangyouState, ref: ReferencePlay, rng: random.Random
+) -> None:
+    """Play the deal out with the same random choices in the game and the reference,
+    checking that they agree after every move; a fifth of the plays are written loosely."""
+    while not state.is_terminal:
+        assert [str(a) for a in state.legal_actions()] == ref.legal()
+        action = rng.choice(state.legal_actions())
+        loose = action != "pass" and rng.random() < 0.2
+        state.apply(_shorthand(action, rng) if loose else action)
+        ref.apply(action)
+        _agree(state, ref)
+
+
 @pytest.mark.rule("DDZ-12", "DDZ-13", "DDZ-15", "DDZ-35", "DDZ-36")
 @pytest.mark.parametrize("bidding", doudizhu.BIDDING_STYLES)
 def test_doudizhu_engine_play_matches_the_reference(bidding: str) -> None:
@@ -179,13 +193,7 @@ def test_doudizhu_engine_play_matches_the_reference(bidding: str) -> None:
         hands = [order[0:17], order[17:34], order[34:51]]
         hands[landlord] += order[51:54]
         ref = ReferencePlay(doudizhu.RULES, hands, landlord)
-        while not state.is_terminal:
-            assert [str(a) for a in state.legal_actions()] == ref.legal()
-            action = rng.choice(state.legal_actions())
-            loose = action != "pass" and rng.random() < 0.2
-            state.apply(_shorthand(action, rng) if loose else action)
-            ref.apply(action)
-            _agree(state, ref)
+        _play_out(state, ref, rng)
         assert state.legal_actions() == []
         assert state.returns() == ref.ddz_returns(landlord, state.bid)
 
@@ -201,13 +209,7 @@ def test_zhengshangyou_engine_play_matches_the_reference() -> None:
         leader = next(s for s in range(3) if HEART_THREE in hands[s])
         ref = ReferencePlay(_ZSY, hands, leader)
         _agree(state, ref)
-        while not state.is_terminal:
-            assert [str(a) for a in state.legal_actions()] == ref.legal()
-            action = rng.choice(state.legal_actions())
-            loose = action != "pass" and rng.random() < 0.2
-            state.apply(_shorthand(action, rng) if loose else action)
-            ref.apply(action)
-            _agree(state, ref)
+        _play_out(state, ref, rng)
         assert state.returns() == ref.zsy_returns()
 
 

@@ -17,6 +17,8 @@ use crate::cards::Card;
 use crate::error::{EngineError, Result};
 use std::fmt;
 
+/// The longest run: 3..A is twelve ranks (runs never hold a 2 or a joker).
+const MAX_RUN: u8 = 12;
 /// Number of climbing ranks: 3..A, 2, black joker, red joker.
 pub const NUM_RANKS: usize = 15;
 /// Rank characters, weakest first (`T` is the ten, `B`/`R` the jokers).
@@ -219,6 +221,25 @@ impl Kind {
         Kind::ALL.iter().copied().find(|k| k.name() == name)
     }
 
+    /// Number of cards of a reading of this kind with `length` core ranks.
+    pub fn size(self, length: u8) -> usize {
+        let l = length as usize;
+        match self {
+            Kind::Single => 1,
+            Kind::Pair | Kind::Rocket => 2,
+            Kind::Triple | Kind::AceBomb => 3,
+            Kind::TripleSingle | Kind::Bomb | Kind::HeavenlyBomb => 4,
+            Kind::TriplePair => 5,
+            Kind::Straight => l,
+            Kind::PairRun => 2 * l,
+            Kind::Airplane => 3 * l,
+            Kind::AirplaneSingles => 4 * l,
+            Kind::AirplanePairs => 5 * l,
+            Kind::FourTwoSingles => 6,
+            Kind::FourTwoPairs => 8,
+        }
+    }
+
     /// Bombs of every game: they answer any ordinary combination.
     pub fn is_bomb(self) -> bool {
         matches!(
@@ -295,6 +316,34 @@ fn run_cards(top: u8, len: u8, width: u8) -> Ranks {
         cards.add(r, width);
     }
     cards
+}
+
+/// Push a `kind` play of `width` copies of each rank in `low..=top` that `hand`
+/// holds that many of (singles, pairs, triples, four-card bombs), weakest first.
+fn push_groups(hand: &Ranks, kind: Kind, width: u8, low: u8, top: u8, out: &mut Vec<Combination>) {
+    for r in low..=top {
+        if hand.count(r) >= width {
+            out.push(Combination::new(kind, r, 1, run_cards(r, 1, width)));
+        }
+    }
+}
+
+/// Push every `kind` run from `hand` of `width` copies per rank, within 3..A (no
+/// climbing game lets a run hold a 2 or a joker), with a length in `lens` and a top
+/// rank of at least `low` (straights, pair runs, bare airplanes).
+fn push_runs(
+    hand: &Ranks,
+    kind: Kind,
+    width: u8,
+    lens: std::ops::RangeInclusive<u8>,
+    low: u8,
+    out: &mut Vec<Combination>,
+) {
+    runs(hand, width, ACE, lens, |top, len| {
+        if top >= low {
+            out.push(Combination::new(kind, top, len, run_cards(top, len, width)));
+        }
+    });
 }
 
 /// Every way to pick `n` single wing cards from `avail` (copies per rank): at most
