@@ -211,6 +211,7 @@ __all__ += [
     "doudizhu_legal_ids_batch",
     "doudizhu_play_id",
     "doudizhu_play_of_id",
+    "doudizhu_plays_batch",
 ]
 
 from typing import Any  # noqa: E402  (this section only; the header is shared)
@@ -334,6 +335,9 @@ def doudizhu_action_space_size() -> int: ...
 def doudizhu_legal_ids_batch(
     hands: Sequence[str], tables: Sequence[Combination | None] | None = None
 ) -> list[bytes]: ...
+def doudizhu_plays_batch(
+    hands: Sequence[str], tables: Sequence[Combination | None] | None = None
+) -> tuple[bytes, bytes]: ...
 def doudizhu_play_id(cards: _Ranks) -> int | None: ...
 def doudizhu_play_of_id(id: int) -> Combination | None: ...
 

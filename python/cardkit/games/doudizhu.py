@@ -26,13 +26,14 @@ from cardkit._core import (
     doudizhu_legal_ids_batch,
     doudizhu_play_id,
     doudizhu_play_of_id,
+    doudizhu_plays_batch,
 )
 from cardkit._validate import is_sequence
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, InvalidCardError
 from cardkit.games import _climbing
 from cardkit.games._base import check_choice
-from cardkit.games._climbing import PASS, ClimbingGame, ClimbingState
+from cardkit.games._climbing import PASS, RANK_ORDER, ClimbingGame, ClimbingState
 
 __all__ = [
     "DouDizhu",
@@ -41,8 +42,10 @@ __all__ = [
     "action_to_id",
     "classify",
     "id_to_action",
+    "key_ranks",
     "legal_action_ids_batch",
     "legal_leads",
+    "legal_plays_batch",
     "legal_responses",
 ]
 
@@ -113,12 +116,9 @@ def id_to_action(action_id: int) -> Action:
     return Action(f"play {play.cards}")
 
 
-def legal_action_ids_batch(
-    hands: Sequence[str], tables: Sequence[Combination | None] | None = None
-) -> list[bytes]:
-    """For learning code: per hand (rank text) and table (``None`` when leading), the
-    action-index ids of every legal move, pass included when following, packed as
-    little-endian ``u16`` (``numpy.frombuffer(b, "<u2")``). One call, GIL released."""
+def _batch_args(
+    hands: Sequence[str], tables: Sequence[Combination | None] | None
+) -> tuple[list[str], list[Combination | None] | None]:
     if not is_sequence(hands):
         raise InvalidCardError(f"hands must be a list of rank strings, got {hands!r}")
     for hand in hands:
@@ -130,7 +130,39 @@ def legal_action_ids_batch(
         for table in tables:
             if table is not None and not isinstance(table, Combination):
                 raise IllegalActionError(f"a table must be a Combination or None, got {table!r}")
-    return doudizhu_legal_ids_batch(list(hands), None if tables is None else list(tables))
+    return list(hands), None if tables is None else list(tables)
+
+
+def legal_action_ids_batch(
+    hands: Sequence[str], tables: Sequence[Combination | None] | None = None
+) -> list[bytes]:
+    """For learning code: per hand (rank text) and table (``None`` when leading), the
+    action-index ids of every legal move, pass included when following, packed as
+    little-endian ``u16`` (``numpy.frombuffer(b, "<u2")``). One call, GIL released."""
+    return doudizhu_legal_ids_batch(*_batch_args(hands, tables))
+
+
+def legal_plays_batch(
+    hands: Sequence[str], tables: Sequence[Combination | None] | None = None
+) -> tuple[bytes, bytes]:
+    """Every legal move of many hands in two flat buffers, for mass move generation.
+
+    Per hand (rank text) and table (``None`` when leading): each move as a
+    little-endian ``u64`` rank-count key, four bits per rank from the 3 in the lowest
+    bits up through ``4 ... A 2 B R`` (pass is 0, listed when following), all hands
+    concatenated in ``plays``; ``ends`` holds little-endian ``u64`` offsets, so hand
+    ``i``'s keys are ``plays`` keys ``ends[i]`` to ``ends[i + 1]``
+    (``numpy.frombuffer(plays, "<u8")``). :func:`key_ranks` turns a key back into
+    rank text. One call, GIL released.
+    """
+    return doudizhu_plays_batch(*_batch_args(hands, tables))
+
+
+def key_ranks(key: int) -> str:
+    """The rank text of a :func:`legal_plays_batch` key (``""`` for pass)."""
+    if isinstance(key, bool) or not isinstance(key, int) or not 0 <= key < 1 << 64:
+        raise InvalidCardError(f"a play key is an int in 0..2**64-1, got {key!r}")
+    return "".join(r * ((key >> (4 * i)) & 15) for i, r in enumerate(RANK_ORDER))
 
 
 class DouDizhu(ClimbingGame):

@@ -264,16 +264,12 @@ fn doudizhu_play_of_id(id: i64) -> Option<PyCombination> {
     ddz::action_index().play(id).copied().map(PyCombination)
 }
 
-/// For each hand (rank text) and its table (`None`: leading), the fixed action-index
-/// ids of every legal Dou Dizhu move (pass, id 0, included when following) as
-/// little-endian `u16`s: `numpy.frombuffer(b, "<u2")`. Runs without the GIL.
-#[pyfunction]
-#[pyo3(signature = (hands, tables=None))]
-fn doudizhu_legal_ids_batch(
+/// Hands (rank text) and their tables, one to one (`None`: every hand leads).
+fn batch_inputs(
     py: Python<'_>,
-    hands: Vec<String>,
+    hands: &[String],
     tables: Option<Vec<Option<Bound<'_, PyCombination>>>>,
-) -> PyResult<Vec<Py<PyBytes>>> {
+) -> PyResult<(Vec<Ranks>, Vec<Option<Combination>>)> {
     let parsed: Vec<Ranks> = hands
         .iter()
         .map(|h| Ranks::parse(h))
@@ -291,16 +287,37 @@ fn doudizhu_legal_ids_batch(
             ))
         }
     };
+    Ok((parsed, tables))
+}
+
+/// Leads (`table` None) or responses of `hand` into `out`, which is cleared first.
+fn ddz_plays_into(hand: &Ranks, table: &Option<Combination>, out: &mut Vec<Combination>) {
+    out.clear();
+    match table {
+        None => ddz::leads_into(hand, out),
+        Some(t) => out.extend(ddz::responses(hand, t)),
+    }
+}
+
+/// For each hand (rank text) and its table (`None`: leading), the fixed action-index
+/// ids of every legal Dou Dizhu move (pass, id 0, included when following) as
+/// little-endian `u16`s: `numpy.frombuffer(b, "<u2")`. Runs without the GIL.
+#[pyfunction]
+#[pyo3(signature = (hands, tables=None))]
+fn doudizhu_legal_ids_batch(
+    py: Python<'_>,
+    hands: Vec<String>,
+    tables: Option<Vec<Option<Bound<'_, PyCombination>>>>,
+) -> PyResult<Vec<Py<PyBytes>>> {
+    let (parsed, tables) = batch_inputs(py, &hands, tables)?;
     let encoded: Vec<Vec<u8>> = py.detach(|| {
         let index = ddz::action_index();
+        let mut plays = Vec::with_capacity(128);
         parsed
             .iter()
             .zip(tables.iter())
             .map(|(hand, table)| {
-                let plays = match table {
-                    None => ddz::leads(hand),
-                    Some(t) => ddz::responses(hand, t),
-                };
+                ddz_plays_into(hand, table, &mut plays);
                 let mut out = Vec::with_capacity(2 * plays.len() + 2);
                 if table.is_some() {
                     out.extend_from_slice(&0u16.to_le_bytes());
@@ -319,6 +336,55 @@ fn doudizhu_legal_ids_batch(
         .into_iter()
         .map(|b| PyBytes::new(py, &b).unbind())
         .collect())
+}
+
+/// The move keys of `jobs` (pass as 0 when following) and each job's end offset.
+fn ddz_keys(jobs: &[(Ranks, Option<Combination>)]) -> (Vec<u8>, Vec<u64>) {
+    let mut keys: Vec<u8> = Vec::with_capacity(jobs.len() * 8 * 96);
+    let mut ends = Vec::with_capacity(jobs.len());
+    let mut plays = Vec::with_capacity(128);
+    let mut count = 0u64;
+    for (hand, table) in jobs {
+        ddz_plays_into(hand, table, &mut plays);
+        if table.is_some() {
+            keys.extend_from_slice(&0u64.to_le_bytes());
+            count += 1;
+        }
+        for c in &plays {
+            keys.extend_from_slice(&c.cards.key().to_le_bytes());
+        }
+        count += plays.len() as u64;
+        ends.push(count);
+    }
+    (keys, ends)
+}
+
+/// Every legal Dou Dizhu move of every hand (rank text) against its table (`None`:
+/// leading) in two buffers, built without the GIL: `plays`, each move as a
+/// little-endian `u64` rank-count key (four bits per rank, the 3 in the lowest bits,
+/// then 4 ... A, 2, B, R; pass is 0 and is listed when following), and `ends`,
+/// little-endian `u64`: hand `i`'s moves are keys `ends[i]..ends[i + 1]`.
+#[pyfunction]
+#[pyo3(signature = (hands, tables=None))]
+fn doudizhu_plays_batch(
+    py: Python<'_>,
+    hands: Vec<String>,
+    tables: Option<Vec<Option<Bound<'_, PyCombination>>>>,
+) -> PyResult<(Py<PyBytes>, Py<PyBytes>)> {
+    let (parsed, tables) = batch_inputs(py, &hands, tables)?;
+    let jobs: Vec<(Ranks, Option<Combination>)> = parsed.into_iter().zip(tables).collect();
+    let (keys, ends) = py.detach(|| {
+        let (keys, counts) = ddz_keys(&jobs);
+        let mut ends: Vec<u8> = Vec::with_capacity(8 * (counts.len() + 1));
+        for end in std::iter::once(0).chain(counts) {
+            ends.extend_from_slice(&end.to_le_bytes());
+        }
+        (keys, ends)
+    });
+    Ok((
+        PyBytes::new(py, &keys).unbind(),
+        PyBytes::new(py, &ends).unbind(),
+    ))
 }
 
 fn policy(py: Python<'_>, name: &str) -> PyResult<Policy> {
@@ -834,5 +900,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(doudizhu_play_id, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_play_of_id, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_legal_ids_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(doudizhu_plays_batch, m)?)?;
     Ok(())
 }

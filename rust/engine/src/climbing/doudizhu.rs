@@ -134,10 +134,15 @@ fn generate(
 pub fn leads(hand: &Ranks) -> Vec<Combination> {
     // A 20-card hand averages some 80 leads.
     let mut out = Vec::with_capacity(128);
-    for kind in KINDS {
-        generate(hand, kind, lengths(kind), None, &mut out);
-    }
+    leads_into(hand, &mut out);
     out
+}
+
+/// [`leads`] appended to `out`, for batch callers that reuse one buffer.
+pub fn leads_into(hand: &Ranks, out: &mut Vec<Combination>) {
+    for kind in KINDS {
+        generate(hand, kind, lengths(kind), None, out);
+    }
 }
 
 /// Every legal answer to `table` from `hand` (pass not included): the same type
