@@ -204,6 +204,8 @@ def _douzero_responses(hand: str, table: str) -> set[str]:
 
 
 def _cross_check(hands: int, seed: int) -> None:
+    # DouZero's package metadata requires torch, so it is not a test extra; its move
+    # generator imports without torch: `pip install --no-deps douzero==1.1.0`.
     pytest.importorskip("douzero")
     rng = random.Random(seed)
     for _ in range(hands):
@@ -251,6 +253,28 @@ def test_batch_legal_ids_match_the_game() -> None:
         assert sorted(ids) == want
     with pytest.raises(cardkit.IllegalActionError):
         doudizhu.legal_action_ids_batch(["33"], [None, None])
+
+
+def test_batch_plays_are_the_leads_and_responses() -> None:
+    rng = random.Random(8)
+    hands = ["".join(rng.sample(DDZ_DECK, rng.choice((1, 17, 20)))) for _ in range(40)]
+    tables = [
+        None if i % 2 else doudizhu.classify(rng.choice("3456789TJQKA2"))[0] for i in range(40)
+    ]
+    plays, ends = doudizhu.legal_plays_batch(hands, tables)
+    keys = [int.from_bytes(plays[i : i + 8], "little") for i in range(0, len(plays), 8)]
+    offsets = [int.from_bytes(ends[i : i + 8], "little") for i in range(0, len(ends), 8)]
+    assert offsets[0] == 0 and offsets[-1] == len(keys) and len(offsets) == len(hands) + 1
+    for i, (hand, table) in enumerate(zip(hands, tables, strict=True)):
+        got = [doudizhu.key_ranks(k) for k in keys[offsets[i] : offsets[i + 1]]]
+        if table is None:
+            want = [c.cards for c in doudizhu.legal_leads(hand)]
+        else:
+            want = ["", *(c.cards for c in doudizhu.legal_responses(hand, table))]
+        assert got == want
+    assert doudizhu.legal_plays_batch([]) == (b"", bytes(8))
+    with pytest.raises(cardkit.InvalidCardError):
+        doudizhu.key_ranks(-1)
 
 
 @pytest.mark.parametrize("name", ["doudizhu", "zhengshangyou"])

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 import cardkit
+from cardkit._core import ClimbingDeal
 from cardkit.agents import RandomAgent
 from cardkit.agents.zhengshangyou import ZhengShangyouRuleAgent, ZhengShangyouSearchAgent
 from cardkit.games import zhengshangyou
-from cardkit.games._climbing import rank_text
+from cardkit.games._climbing import _ACTIONS
 from cardkit.games.zhengshangyou import ZhengShangyouState
 
 GAME = zhengshangyou.ZhengShangyou()
@@ -112,20 +113,17 @@ def test_later_four_threes_is_the_lowest_bomb_and_led_bombs_earn_nothing() -> No
     assert [c.cards for c in zhengshangyou.legal_responses("4444", combo)] == ["4444"]
 
 
-def _finish(state: ZhengShangyouState, hands: list[str], to_move: int, plays: list[int]) -> None:
-    """Put ``state`` into a late position (white box: the hands given as cards)."""
-    state.hands = [cardkit.parse_cards(h) for h in hands]
-    state.hand_ranks = [rank_text(h) for h in state.hands]
-    state.plays_made = plays
-    state.to_move = to_move
-    state._legal = None
+def _with_hands(state: ZhengShangyouState, hands: list[str]) -> None:
+    """Give ``state`` these hands, seat 0 to lead (white box: a late position)."""
+    cards = [cardkit.parse_cards(h) for h in hands]
+    state._play = ClimbingDeal(zhengshangyou.RULES, cards, 0, _ACTIONS)
 
 
 @pytest.mark.rule("ZSY-04", "ZSY-24", "ZSY-25", "ZSY-26", "ZSY-27", "ZSY-31", "ZSY-32")
 def test_finishing_response_bomb_and_penalties() -> None:
     state = _state(SEAT0 + SEAT1 + SEAT2)
+    _with_hands(state, ["3h 5c", "4c4d4h4s", "2s 7s 7h 8s 8h 8d 8c Ks"])
     state.apply("play 3")
-    _finish(state, ["5c", "4c4d4h4s", "2s 7s 7h 8s 8h 8d 8c Ks"], to_move=1, plays=[1, 0, 0])
     state.apply("play 4444")
     assert state.is_terminal and state.winner == 1
     # Seat 0: one card, played once. Seat 2: eight cards never played (x2), the

@@ -14,11 +14,11 @@ from typing import Any, ClassVar
 
 from cardkit._core import (
     Card,
+    ClimbingActions,
+    ClimbingDeal,
     Combination,
-    climbing_beats,
     climbing_classify,
     climbing_leads,
-    climbing_play_texts,
     climbing_responses,
     deck,
 )
@@ -60,6 +60,10 @@ def play_action(ranks: str) -> Action:
     return action
 
 
+# The engine hands out these shared objects as each turn's legal actions.
+_ACTIONS = ClimbingActions(play_action, PASS)
+
+
 def _rank_of(card: Card) -> str:
     r = card.rank
     return _CARD_RANK.get(r, r)
@@ -77,10 +81,6 @@ def rank_char(card: Card) -> str:
 def rank_text(cards: Sequence[Card]) -> str:
     """The ranks of ``cards``, weakest first: ``"33344BR"``."""
     return "".join(sorted((rank_char(c) for c in cards), key=_POSITION.__getitem__))
-
-
-def _rank_sort_key(card: Card) -> tuple[int, int]:
-    return (_POSITION[rank_char(card)], card.index)
 
 
 def normalize_ranks(text: str) -> str | None:
@@ -125,160 +125,146 @@ class ClimbingGame(BaseGame):
 
 
 class ClimbingState(BaseState):
-    """Hands, table and turn order of the card play of a climbing deal."""
+    """Hands, table and turn order of the card play of a climbing deal.
+
+    The card play runs on a Rust :class:`~cardkit._core.ClimbingDeal` (one engine call
+    per move: the legal actions of a turn are listed once and shared, and applying
+    one moves the cards); this class exposes it and explains illegal moves.
+    """
 
     _game: ClimbingGame
+    _play: ClimbingDeal
 
     #: Seats in the game.
     SEATS: ClassVar[int] = 3
 
-    def _start_play(self, hands: list[list[Card]], leader: int) -> None:
-        self.hands = [sorted(h, key=_rank_sort_key) for h in hands]
-        self.hand_ranks = [rank_text(h) for h in self.hands]
-        self.played: list[list[Card]] = [[] for _ in range(self.SEATS)]
-        self.plays_made = [0] * self.SEATS
-        self.to_move: int | None = leader
-        self.table: Combination | None = None
-        self.table_owner = leader
-        self.passes = 0
-        self.winner: int | None = None
-        #: (seat, action text) of every card-play action of this deal.
-        self.play_log: list[tuple[int, str]] = []
-        self._legal: list[Action] | None = None
-        self._legal_texts: set[str] = set()
+    def _start_play(
+        self, hands: list[list[Card]], leader: int, landlord: int = 0, bid: int = 1
+    ) -> None:
+        self._play = ClimbingDeal(self._game.rules, hands, leader, _ACTIONS, landlord, bid)
 
-    # -- hooks the games fill in --------------------------------------------------
+    # -- the card play, read from the engine ----------------------------------------
 
-    def _opening(self) -> bool:
-        """Whether the next play is the deal's opening play (Zheng Shangyou)."""
-        return False
+    @property
+    def hands(self) -> list[list[Card]]:
+        """Each seat's cards, weakest rank first."""
+        play = self._play
+        return [play.hand(s) for s in range(self.SEATS)]
 
-    def _can_pass(self) -> bool:
-        """Whether the follower may pass now (Dou Dizhu: always)."""
-        return True
+    @property
+    def hand_ranks(self) -> list[str]:
+        """Each seat's hand as rank text (``"33344BR"``)."""
+        play = self._play
+        return [play.hand_ranks(s) for s in range(self.SEATS)]
 
-    def _take_cards(self, seat: int, ranks: str) -> list[Card]:
-        """Remove and return cards of ``ranks`` from ``seat``'s hand (lowest suits first)."""
-        hand = self.hands[seat]
-        taken: list[Card] = []
-        for r in ranks:
-            for i, card in enumerate(hand):
-                if _RANK_CHAR[card] == r:
-                    taken.append(hand.pop(i))
-                    break
-        return taken
+    @property
+    def played(self) -> list[list[Card]]:
+        """The cards each seat has played, in play order."""
+        play = self._play
+        return [play.played(s) for s in range(self.SEATS)]
 
-    def _on_play(self, seat: int, combo: Combination, response: bool) -> None:
-        """Called after a play (bomb counting, bomb bonuses)."""
+    @property
+    def plays_made(self) -> list[int]:
+        """Plays (not passes) each seat has made."""
+        return self._play.plays
 
-    def _on_round_end(self) -> None:
-        """Called when everyone else passed and the table owner leads again."""
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act in the card play, or ``None`` once a hand is empty."""
+        return self._play.to_move
 
-    def _on_out(self, seat: int) -> None:
-        """Called when ``seat`` goes out, ending the deal."""
+    @property
+    def table(self) -> Combination | None:
+        """The combination to beat, or ``None`` when the seat to act leads."""
+        return self._play.table
+
+    @property
+    def table_owner(self) -> int:
+        """The seat that played the table."""
+        return self._play.table_owner
+
+    @property
+    def passes(self) -> int:
+        """Consecutive passes since the table was played."""
+        return self._play.passes
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that went out, or ``None``."""
+        return self._play.winner
+
+    @property
+    def play_log(self) -> list[tuple[int, str]]:
+        """(seat, action text) of every card-play action of this deal."""
+        return self._play.log()
 
     # -- card play ----------------------------------------------------------------
 
-    def _play_actions(self) -> list[Action]:
-        if self._legal is None:
-            seat = self.to_move
-            assert seat is not None
-            texts = climbing_play_texts(
-                self._game.rules, self.hand_ranks[seat], self.table, self._opening()
-            )
-            legal = [play_action(t) for t in texts]
-            if self.table is not None and (self._can_pass() or not legal):
-                legal.append(PASS)
-            self._legal = legal
-            self._legal_texts = {a.text for a in legal}
-        return list(self._legal)
-
     def _play_reason(self, action: Action) -> str | None:
         """Why the card-play ``action`` is illegal now, or ``None``."""
-        self._play_actions()
-        if action.text in self._legal_texts:
+        legal = self._play.legal_actions()
+        if action in legal:
             return None
-        seat = self.to_move
+        seat = self._play.to_move
         assert seat is not None
+        table = self._play.table
         if action == PASS:
-            if self.table is None:
+            if table is None:
                 return "a leader must play and cannot pass"
-            return f"you must beat {self.table.cards} when you can"
+            return f"you must beat {table.cards} when you can"
         if action.kind != "play" or len(action.args) != 1:
             return f"{action} is not an action of this phase: play ranks or pass"
         ranks = action.args[0]
-        if Counter(ranks) - Counter(self.hand_ranks[seat]):
+        if Counter(ranks) - Counter(self._play.hand_ranks(seat)):
             return f"seat {seat} does not hold {ranks}"
-        readings = climbing_classify(self._game.rules, ranks, self._opening())
+        readings = climbing_classify(self._game.rules, ranks, self._play.opening)
         if not readings:
             return f"{ranks} is not a {self._game.name} combination"
-        if self.table is None:
+        if table is None:
             return f"{ranks} cannot open this deal (the first play must hold the heart three)"
-        table = self.table
         return f"a {readings[0].type} {ranks} does not beat the {table.type} {table.cards}"
 
     def _apply_play(self, action: Action) -> None:
-        seat = self.to_move
-        assert seat is not None
-        self._legal = None
-        self.play_log.append((seat, action.text))
-        if action == PASS:
-            self.passes += 1
-            nxt = (seat + 1) % self.SEATS
-            if self.passes >= self.SEATS - 1:
-                self._on_round_end()
-                self.table = None
-                self.passes = 0
-                nxt = self.table_owner
-            self.to_move = nxt
-            return
-        ranks = action.args[0]
-        readings = climbing_classify(self._game.rules, ranks, self._opening())
-        combo = readings[0]
-        if self.table is not None:
-            table = self.table
-            combo = next(c for c in readings if climbing_beats(self._game.rules, c, table))
-        response = self.table is not None
-        self.played[seat].extend(self._take_cards(seat, ranks))
-        remaining = self.hand_ranks[seat]
-        for r in ranks:
-            remaining = remaining.replace(r, "", 1)
-        self.hand_ranks[seat] = remaining
-        self.plays_made[seat] += 1
-        self.table = combo
-        self.table_owner = seat
-        self.passes = 0
-        self._on_play(seat, combo, response)
-        if not self.hands[seat]:
-            self.winner = seat
-            self.to_move = None
-            self._on_out(seat)
-        else:
-            self.to_move = (seat + 1) % self.SEATS
+        done = self._play.apply(action)
+        assert done is not None, f"{action} was checked legal"
+
+    def _fast_apply(self, action: Action | str) -> bool:
+        """Apply ``action`` at once if it is a listed card-play action (or its exact
+        text), recording it in the history; ``False`` (nothing changed) otherwise, and
+        the caller takes the validating path that explains why."""
+        done = self._play.apply(action)
+        if done is None:
+            return False
+        self._history.append(done)
+        return True
 
     def _play_observation(self, seat: int) -> dict[str, Any]:
+        play = self._play
+        table = play.table
         return {
             "seat": seat,
-            "hand": [str(c) for c in self.hands[seat]],
-            "hand_ranks": self.hand_ranks[seat],
-            "card_counts": [len(h) for h in self.hands],
-            "plays_made": list(self.plays_made),
-            "played_ranks": [rank_text(p) for p in self.played],
-            "table": None if self.table is None else self.table.cards,
-            "table_type": None if self.table is None else self.table.type,
-            "table_owner": self.table_owner if self.table is not None else None,
-            "passes": self.passes,
-            "play_history": [[s, a] for s, a in self.play_log],
-            "to_act": self.to_move,
-            "winner": self.winner,
+            "hand": [str(c) for c in play.hand(seat)],
+            "hand_ranks": play.hand_ranks(seat),
+            "card_counts": play.card_counts,
+            "plays_made": play.plays,
+            "played_ranks": [play.played_ranks(s) for s in range(self.SEATS)],
+            "table": None if table is None else table.cards,
+            "table_type": None if table is None else table.type,
+            "table_owner": play.table_owner if table is not None else None,
+            "passes": play.passes,
+            "play_history": [[s, a] for s, a in play.log()],
+            "to_act": play.to_move,
+            "winner": play.winner,
         }
 
     def clone(self) -> ClimbingState:
-        """An independent copy (hands and logs copied; combinations are immutable)."""
+        """An independent copy (logs and the engine deal copied; the rest is immutable)."""
         new = object.__new__(type(self))
         for key, value in self.__dict__.items():
             if isinstance(value, list):
-                value = [list(v) if isinstance(v, list) else v for v in value]
+                value = list(value)
+            elif isinstance(value, ClimbingDeal):
+                value = value.copy()
             new.__dict__[key] = value
         return new
 

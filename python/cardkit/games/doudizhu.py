@@ -26,13 +26,14 @@ from cardkit._core import (
     doudizhu_legal_ids_batch,
     doudizhu_play_id,
     doudizhu_play_of_id,
+    doudizhu_plays_batch,
 )
 from cardkit._validate import is_sequence
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, InvalidCardError
 from cardkit.games import _climbing
 from cardkit.games._base import check_choice
-from cardkit.games._climbing import PASS, ClimbingGame, ClimbingState
+from cardkit.games._climbing import PASS, RANK_ORDER, ClimbingGame, ClimbingState
 
 __all__ = [
     "DouDizhu",
@@ -41,13 +42,17 @@ __all__ = [
     "action_to_id",
     "classify",
     "id_to_action",
+    "key_ranks",
     "legal_action_ids_batch",
     "legal_leads",
+    "legal_plays_batch",
     "legal_responses",
 ]
 
 RULES = "doudizhu"
 BIDDING_STYLES = ("open", "single_round")
+#: The bidding actions open after each current bid (0: none yet).
+_BIDDING = {bid: (PASS, *(Action(f"bid {n}") for n in range(bid + 1, 4))) for bid in range(4)}
 #: Stream offset of the first-bidder draw, apart from the deal shuffles (0, 1, ...).
 _BIDDER_STREAM = 1 << 32
 
@@ -111,12 +116,9 @@ def id_to_action(action_id: int) -> Action:
     return Action(f"play {play.cards}")
 
 
-def legal_action_ids_batch(
-    hands: Sequence[str], tables: Sequence[Combination | None] | None = None
-) -> list[bytes]:
-    """For learning code: per hand (rank text) and table (``None`` when leading), the
-    action-index ids of every legal move, pass included when following, packed as
-    little-endian ``u16`` (``numpy.frombuffer(b, "<u2")``). One call, GIL released."""
+def _batch_args(
+    hands: Sequence[str], tables: Sequence[Combination | None] | None
+) -> tuple[list[str], list[Combination | None] | None]:
     if not is_sequence(hands):
         raise InvalidCardError(f"hands must be a list of rank strings, got {hands!r}")
     for hand in hands:
@@ -128,7 +130,39 @@ def legal_action_ids_batch(
         for table in tables:
             if table is not None and not isinstance(table, Combination):
                 raise IllegalActionError(f"a table must be a Combination or None, got {table!r}")
-    return doudizhu_legal_ids_batch(list(hands), None if tables is None else list(tables))
+    return list(hands), None if tables is None else list(tables)
+
+
+def legal_action_ids_batch(
+    hands: Sequence[str], tables: Sequence[Combination | None] | None = None
+) -> list[bytes]:
+    """For learning code: per hand (rank text) and table (``None`` when leading), the
+    action-index ids of every legal move, pass included when following, packed as
+    little-endian ``u16`` (``numpy.frombuffer(b, "<u2")``). One call, GIL released."""
+    return doudizhu_legal_ids_batch(*_batch_args(hands, tables))
+
+
+def legal_plays_batch(
+    hands: Sequence[str], tables: Sequence[Combination | None] | None = None
+) -> tuple[bytes, bytes]:
+    """Every legal move of many hands in two flat buffers, for mass move generation.
+
+    Per hand (rank text) and table (``None`` when leading): each move as a
+    little-endian ``u64`` rank-count key, four bits per rank from the 3 in the lowest
+    bits up through ``4 ... A 2 B R`` (pass is 0, listed when following), all hands
+    concatenated in ``plays``; ``ends`` holds little-endian ``u64`` offsets, so hand
+    ``i``'s keys are ``plays`` keys ``ends[i]`` to ``ends[i + 1]``
+    (``numpy.frombuffer(plays, "<u8")``). :func:`key_ranks` turns a key back into
+    rank text. One call, GIL released.
+    """
+    return doudizhu_plays_batch(*_batch_args(hands, tables))
+
+
+def key_ranks(key: int) -> str:
+    """The rank text of a :func:`legal_plays_batch` key (``""`` for pass)."""
+    if isinstance(key, bool) or not isinstance(key, int) or not 0 <= key < 1 << 64:
+        raise InvalidCardError(f"a play key is an int in 0..2**64-1, got {key!r}")
+    return "".join(r * ((key >> (4 * i)) & 15) for i, r in enumerate(RANK_ORDER))
 
 
 class DouDizhu(ClimbingGame):
@@ -171,38 +205,56 @@ class DouDizhuState(ClimbingState):
 
     def _deal_cards(self) -> None:
         order = self.deck_order(self.deal_number)
-        self._start_play([order[0:17], order[17:34], order[34:51]], leader=0)
+        self.first_bidder = derive_seed(self.seed, _BIDDER_STREAM + self.deal_number) % 3
+        # The hands live in the engine deal from the start; play begins at the landlord.
+        self._start_play([order[0:17], order[17:34], order[34:51]], leader=self.first_bidder)
         self.bottom = sorted(order[51:54])
         self.phase = "bid"
-        self.first_bidder = derive_seed(self.seed, _BIDDER_STREAM + self.deal_number) % 3
-        self.to_move = self.first_bidder
+        #: The seat to bid next.
+        self.bidder = self.first_bidder
         self.bid = 0
         self.landlord: int | None = None
         self.bid_passes = 0
         self.bid_turns = 0
         self.bid_log: list[tuple[int, str]] = []
-        self.bombs = 0
-        self.rockets = 0
+
+    @property
+    def bombs(self) -> int:
+        """Four-card bombs played so far."""
+        return self._play.bombs
+
+    @property
+    def rockets(self) -> int:
+        """Rockets played so far."""
+        return self._play.rockets
 
     # -- protocol -------------------------------------------------------------------
 
     @property
     def current_player(self) -> int | None:
         """The seat to act, or ``None`` once a hand is empty."""
-        return None if self.winner is not None else self.to_move
+        return self.bidder if self.phase == "bid" else self._play.to_move
 
     @property
     def is_terminal(self) -> bool:
         """True once a player has gone out."""
-        return self.winner is not None
+        return self._play.over
 
     def legal_actions(self) -> list[Action]:
         """Bids and pass while bidding; plays (and pass when following) afterwards."""
-        if self.winner is not None:
-            return []
         if self.phase == "bid":
-            return [PASS, *(self._game.parse_action(f"bid {n}") for n in range(self.bid + 1, 4))]
-        return self._play_actions()
+            return list(_BIDDING[self.bid])
+        return self._play.legal_actions()
+
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` for the current player; illegal -> IllegalActionError, no change.
+
+        A listed card-play action goes straight to the engine; anything else (bids,
+        shorthands such as ``"3334"``, illegal moves) takes the validating path.
+        """
+        if self.phase == "play" and self._fast_apply(action):
+            return
+        super().apply(action)
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None``."""
@@ -221,8 +273,7 @@ class DouDizhuState(ClimbingState):
             self._apply_play(action)
 
     def _apply_bid(self, action: Action) -> None:
-        seat = self.to_move
-        assert seat is not None
+        seat = self.bidder
         self.bid_log.append((seat, action.text))
         self.bid_turns += 1
         if action.kind == "bid":
@@ -243,23 +294,15 @@ class DouDizhuState(ClimbingState):
         elif over:
             self._become_landlord()
         else:
-            self.to_move = (seat + 1) % 3
+            self.bidder = (seat + 1) % 3
 
     def _become_landlord(self) -> None:
         landlord = self.landlord
         assert landlord is not None
-        hands = [list(h) for h in self.hands]
+        hands = self.hands
         hands[landlord].extend(self.bottom)
-        bid, bid_log, bottom = self.bid, self.bid_log, self.bottom
-        self._start_play(hands, leader=landlord)
-        self.bid, self.bid_log, self.bottom, self.landlord = bid, bid_log, bottom, landlord
+        self._start_play(hands, leader=landlord, landlord=landlord, bid=self.bid)
         self.phase = "play"
-
-    def _on_play(self, seat: int, combo: Combination, response: bool) -> None:
-        if combo.type == "bomb":
-            self.bombs += 1
-        elif combo.type == "rocket":
-            self.rockets += 1
 
     # -- scoring ----------------------------------------------------------------------
 
@@ -330,6 +373,7 @@ class DouDizhuState(ClimbingState):
                 "bottom": [str(c) for c in self.bottom] if self.phase == "play" else [],
                 "bombs": self.bombs + self.rockets,
                 "multiplier": self.multiplier,
+                "to_act": self.current_player,
             }
         )
         return obs

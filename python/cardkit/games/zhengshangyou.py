@@ -96,63 +96,49 @@ class ZhengShangyouState(ClimbingState):
         order = self.deck_order()
         hands = [order[0:16], order[16:32], order[32:48]]
         leader = next(s for s in range(3) if HEART_THREE in hands[s])
+        # The engine deal settles bombs (ZSY-28..31): only a bomb played over another
+        # player's cards earns the bonus, when its round ends or it finishes the hand.
         self._start_play(hands, leader)
-        #: Settled bomb bonuses per seat.
-        self.bomb_bonus = [0, 0, 0]
-        #: (seat, ranks) of every bomb bonus settled.
-        self.bonus_log: list[tuple[int, str]] = []
-        self.pending_bomb = False
 
-    def _opening(self) -> bool:
-        return not any(self.plays_made)
+    @property
+    def bomb_bonus(self) -> list[int]:
+        """Settled bomb bonuses per seat."""
+        return self._play.bonus
 
-    def _can_pass(self) -> bool:
-        # The play-list already holds every beating play; pass only when it is empty.
-        return False
+    @property
+    def bonus_log(self) -> list[tuple[int, str]]:
+        """(seat, ranks) of every bomb bonus settled."""
+        return self._play.bonus_log()
 
-    def _take_cards(self, seat: int, ranks: str) -> list[Card]:
-        if self._opening() and HEART_THREE in self.hands[seat] and "3" in ranks:
-            self.hands[seat].remove(HEART_THREE)
-            rest = ranks.replace("3", "", 1)
-            return [HEART_THREE, *super()._take_cards(seat, rest)]
-        return super()._take_cards(seat, ranks)
-
-    def _on_play(self, seat: int, combo: Combination, response: bool) -> None:
-        # ZSY-28..30: only a bomb played over another player's cards can earn the
-        # bonus; the heavenly bomb is always a lead.
-        self.pending_bomb = response and combo.type in ("bomb", "ace_bomb")
-
-    def _settle_bomb(self) -> None:
-        if self.pending_bomb and self.table is not None:
-            owner = self.table_owner
-            for s in range(3):
-                self.bomb_bonus[s] += 20 if s == owner else -10
-            self.bonus_log.append((owner, self.table.cards))
-            self.pending_bomb = False
-
-    def _on_round_end(self) -> None:
-        self._settle_bomb()
-
-    def _on_out(self, seat: int) -> None:
-        self._settle_bomb()
+    @property
+    def pending_bomb(self) -> bool:
+        """The table is a response bomb whose bonus is not settled yet."""
+        return self._play.pending_bomb
 
     # -- protocol -------------------------------------------------------------------
 
     @property
     def current_player(self) -> int | None:
         """The seat to act, or ``None`` once a hand is empty."""
-        return None if self.winner is not None else self.to_move
+        return self._play.to_move
 
     @property
     def is_terminal(self) -> bool:
         """True once a player has gone out."""
-        return self.winner is not None
+        return self._play.over
 
     def legal_actions(self) -> list[Action]:
         """Every beating play, or ``pass`` alone when there is none; leads when leading."""
-        if self.winner is not None:
-            return []
-        return self._play_actions()
+        return self._play.legal_actions()
+
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` for the current player; illegal -> IllegalActionError, no change.
+
+        A listed action goes straight to the engine; anything else (shorthands such as
+        ``"3344"``, illegal moves) takes the validating path.
+        """
+        if not self._fast_apply(action):
+            super().apply(action)
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None``."""
@@ -215,7 +201,7 @@ class ZhengShangyouState(ClimbingState):
         obs = self._play_observation(seat)
         obs.update(
             {
-                "opening": self._opening(),
+                "opening": self._play.opening,
                 "pending_bomb": self.pending_bomb,
                 "bomb_bonus": list(self.bomb_bonus),
                 "holds_heart_three": HEART_THREE in self.hands[seat],

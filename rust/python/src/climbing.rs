@@ -1,16 +1,21 @@
 //! Climbing games (Dou Dizhu, Zheng Shangyou): combinations, leads, responses,
 //! the Dou Dizhu action index, fast playouts and the search policy.
 
-use crate::cards::extract_card;
+use crate::cards::{extract_card, PyCard};
 use crate::errors::{to_py, IntoPyResult};
-use cardkit_engine::climbing::playout::{self, Deal, Game, Policy};
+use cardkit_engine::climbing::cardplay::CardPlay;
+use cardkit_engine::climbing::doudizhu::KeyHasher;
+use cardkit_engine::climbing::playout::{self, Deal, Game, Move, Policy};
 use cardkit_engine::climbing::{
     climbing_rank, doudizhu as ddz, zhengshangyou as zsy, Combination, Kind, Ranks, RANK_CHARS,
 };
 use cardkit_engine::rng::CardRng;
-use cardkit_engine::EngineError;
+use cardkit_engine::{CardSet, EngineError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyList, PyString};
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::sync::Mutex;
 
 /// One reading of a play: `type`, `main_rank`, `length` and `cards` (rank text).
 #[pyclass(frozen, module = "cardkit._core", name = "Combination", eq, hash)]
@@ -259,16 +264,12 @@ fn doudizhu_play_of_id(id: i64) -> Option<PyCombination> {
     ddz::action_index().play(id).copied().map(PyCombination)
 }
 
-/// For each hand (rank text) and its table (`None`: leading), the fixed action-index
-/// ids of every legal Dou Dizhu move (pass, id 0, included when following) as
-/// little-endian `u16`s: `numpy.frombuffer(b, "<u2")`. Runs without the GIL.
-#[pyfunction]
-#[pyo3(signature = (hands, tables=None))]
-fn doudizhu_legal_ids_batch(
+/// Hands (rank text) and their tables, one to one (`None`: every hand leads).
+fn batch_inputs(
     py: Python<'_>,
-    hands: Vec<String>,
+    hands: &[String],
     tables: Option<Vec<Option<Bound<'_, PyCombination>>>>,
-) -> PyResult<Vec<Py<PyBytes>>> {
+) -> PyResult<(Vec<Ranks>, Vec<Option<Combination>>)> {
     let parsed: Vec<Ranks> = hands
         .iter()
         .map(|h| Ranks::parse(h))
@@ -286,16 +287,37 @@ fn doudizhu_legal_ids_batch(
             ))
         }
     };
+    Ok((parsed, tables))
+}
+
+/// Leads (`table` None) or responses of `hand` into `out`, which is cleared first.
+fn ddz_plays_into(hand: &Ranks, table: &Option<Combination>, out: &mut Vec<Combination>) {
+    out.clear();
+    match table {
+        None => ddz::leads_into(hand, out),
+        Some(t) => out.extend(ddz::responses(hand, t)),
+    }
+}
+
+/// For each hand (rank text) and its table (`None`: leading), the fixed action-index
+/// ids of every legal Dou Dizhu move (pass, id 0, included when following) as
+/// little-endian `u16`s: `numpy.frombuffer(b, "<u2")`. Runs without the GIL.
+#[pyfunction]
+#[pyo3(signature = (hands, tables=None))]
+fn doudizhu_legal_ids_batch(
+    py: Python<'_>,
+    hands: Vec<String>,
+    tables: Option<Vec<Option<Bound<'_, PyCombination>>>>,
+) -> PyResult<Vec<Py<PyBytes>>> {
+    let (parsed, tables) = batch_inputs(py, &hands, tables)?;
     let encoded: Vec<Vec<u8>> = py.detach(|| {
         let index = ddz::action_index();
+        let mut plays = Vec::with_capacity(128);
         parsed
             .iter()
             .zip(tables.iter())
             .map(|(hand, table)| {
-                let plays = match table {
-                    None => ddz::leads(hand),
-                    Some(t) => ddz::responses(hand, t),
-                };
+                ddz_plays_into(hand, table, &mut plays);
                 let mut out = Vec::with_capacity(2 * plays.len() + 2);
                 if table.is_some() {
                     out.extend_from_slice(&0u16.to_le_bytes());
@@ -314,6 +336,55 @@ fn doudizhu_legal_ids_batch(
         .into_iter()
         .map(|b| PyBytes::new(py, &b).unbind())
         .collect())
+}
+
+/// The move keys of `jobs` (pass as 0 when following) and each job's end offset.
+fn ddz_keys(jobs: &[(Ranks, Option<Combination>)]) -> (Vec<u8>, Vec<u64>) {
+    let mut keys: Vec<u8> = Vec::with_capacity(jobs.len() * 8 * 96);
+    let mut ends = Vec::with_capacity(jobs.len());
+    let mut plays = Vec::with_capacity(128);
+    let mut count = 0u64;
+    for (hand, table) in jobs {
+        ddz_plays_into(hand, table, &mut plays);
+        if table.is_some() {
+            keys.extend_from_slice(&0u64.to_le_bytes());
+            count += 1;
+        }
+        for c in &plays {
+            keys.extend_from_slice(&c.cards.key().to_le_bytes());
+        }
+        count += plays.len() as u64;
+        ends.push(count);
+    }
+    (keys, ends)
+}
+
+/// Every legal Dou Dizhu move of every hand (rank text) against its table (`None`:
+/// leading) in two buffers, built without the GIL: `plays`, each move as a
+/// little-endian `u64` rank-count key (four bits per rank, the 3 in the lowest bits,
+/// then 4 ... A, 2, B, R; pass is 0 and is listed when following), and `ends`,
+/// little-endian `u64`: hand `i`'s moves are keys `ends[i]..ends[i + 1]`.
+#[pyfunction]
+#[pyo3(signature = (hands, tables=None))]
+fn doudizhu_plays_batch(
+    py: Python<'_>,
+    hands: Vec<String>,
+    tables: Option<Vec<Option<Bound<'_, PyCombination>>>>,
+) -> PyResult<(Py<PyBytes>, Py<PyBytes>)> {
+    let (parsed, tables) = batch_inputs(py, &hands, tables)?;
+    let jobs: Vec<(Ranks, Option<Combination>)> = parsed.into_iter().zip(tables).collect();
+    let (keys, ends) = py.detach(|| {
+        let (keys, counts) = ddz_keys(&jobs);
+        let mut ends: Vec<u8> = Vec::with_capacity(8 * (counts.len() + 1));
+        for end in std::iter::once(0).chain(counts) {
+            ends.extend_from_slice(&end.to_le_bytes());
+        }
+        (keys, ends)
+    });
+    Ok((
+        PyBytes::new(py, &keys).unbind(),
+        PyBytes::new(py, &ends).unbind(),
+    ))
 }
 
 fn policy(py: Python<'_>, name: &str) -> PyResult<Policy> {
@@ -478,6 +549,335 @@ impl PyClimbingView {
     }
 }
 
+/// The canonical action objects of one game family, shared by all its deals: `pass`
+/// and one object per play (keyed by its ranks), made once by `make(rank_text)`, so
+/// that listing the legal actions of a turn builds no strings and no objects.
+#[pyclass(frozen, module = "cardkit._core", name = "ClimbingActions")]
+pub struct PyClimbingActions {
+    make: Py<PyAny>,
+    pass: Py<PyAny>,
+    plays: Mutex<HashMap<u64, Py<PyAny>, BuildHasherDefault<KeyHasher>>>,
+}
+
+impl PyClimbingActions {
+    /// The action objects of `moves`, in order. The lock is never held while Python
+    /// runs (`make` is Python), so threads sharing the table cannot deadlock.
+    fn objects(&self, py: Python<'_>, moves: &[Move]) -> PyResult<Vec<Py<PyAny>>> {
+        let mut out: Vec<Option<Py<PyAny>>> = Vec::with_capacity(moves.len());
+        {
+            let plays = self.plays.lock().map_err(|_| poisoned(py))?;
+            for mv in moves {
+                out.push(match mv {
+                    None => Some(self.pass.clone_ref(py)),
+                    Some(c) => plays.get(&c.cards.key()).map(|o| o.clone_ref(py)),
+                });
+            }
+        }
+        let mut done = Vec::with_capacity(moves.len());
+        for (slot, mv) in out.into_iter().zip(moves) {
+            match (slot, mv) {
+                (Some(obj), _) => done.push(obj),
+                (None, Some(c)) => {
+                    let made = self.make.bind(py).call1((c.cards.to_string(),))?.unbind();
+                    let mut plays = self.plays.lock().map_err(|_| poisoned(py))?;
+                    let kept = plays.entry(c.cards.key()).or_insert(made);
+                    done.push(kept.clone_ref(py));
+                }
+                (None, None) => done.push(self.pass.clone_ref(py)),
+            }
+        }
+        Ok(done)
+    }
+}
+
+fn poisoned(py: Python<'_>) -> PyErr {
+    to_py(
+        py,
+        EngineError::RuleOption("the climbing action table was poisoned by a panic".into()),
+    )
+}
+
+#[pymethods]
+impl PyClimbingActions {
+    /// `make(rank_text)` returns the action of a play; `pass_action` is the pass.
+    #[new]
+    fn new(make: Py<PyAny>, pass_action: Py<PyAny>) -> Self {
+        PyClimbingActions {
+            make,
+            pass: pass_action,
+            plays: Mutex::new(HashMap::default()),
+        }
+    }
+}
+
+/// The card play of one deal (Dou Dizhu after the bidding, or Zheng Shangyou), stepped
+/// from Python one move at a time: legal actions as shared action objects, apply by
+/// action, and the hands, table, plays and bonuses for observations and scoring.
+#[pyclass(module = "cardkit._core", name = "ClimbingDeal")]
+pub struct PyClimbingDeal {
+    play: CardPlay,
+    actions: Py<PyClimbingActions>,
+    /// The action objects of `play.legal()`, in the same order, once listed.
+    legal: Option<Vec<Py<PyAny>>>,
+}
+
+fn seat_error(py: Python<'_>, seat: usize) -> PyErr {
+    to_py(
+        py,
+        EngineError::RuleOption(format!("seat {seat} is not a seat: seats are 0, 1 and 2")),
+    )
+}
+
+impl PyClimbingDeal {
+    fn listed(&mut self, py: Python<'_>) -> PyResult<&[Py<PyAny>]> {
+        if self.legal.is_none() {
+            let objects = self.actions.get().objects(py, self.play.legal())?;
+            self.legal = Some(objects);
+        }
+        Ok(self.legal.as_deref().unwrap_or_default())
+    }
+
+    /// Which listed move `action` names: the listed object itself, or its exact text.
+    fn find(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+        if let Some(i) = self.listed(py)?.iter().position(|o| o.is(action)) {
+            return Ok(Some(i));
+        }
+        let Ok(text) = action.cast::<PyString>() else {
+            return Ok(None);
+        };
+        let text = text.to_string_lossy();
+        let wanted: Move = if text == "pass" {
+            None
+        } else {
+            let Some(ranks) = text.strip_prefix("play ") else {
+                return Ok(None);
+            };
+            match Ranks::parse(ranks) {
+                // Only the canonical text (ranks weakest first) names a listed action.
+                Ok(r) if r.to_string() == ranks => {
+                    match self.play.legal().iter().flatten().find(|c| c.cards == r) {
+                        Some(c) => Some(*c),
+                        None => return Ok(None),
+                    }
+                }
+                _ => return Ok(None),
+            }
+        };
+        Ok(self.play.legal().iter().position(|m| *m == wanted))
+    }
+
+    fn seat(py: Python<'_>, seat: usize) -> PyResult<usize> {
+        if seat < 3 {
+            Ok(seat)
+        } else {
+            Err(seat_error(py, seat))
+        }
+    }
+}
+
+fn move_text(mv: &Move) -> String {
+    mv.map_or_else(|| "pass".to_string(), |c| format!("play {}", c.cards))
+}
+
+#[pymethods]
+impl PyClimbingDeal {
+    /// `hands` (three lists of cards) with `leader` to lead; Dou Dizhu's `landlord` and
+    /// `bid`; `plays`: plays each seat made before (for positions set up mid-deal).
+    #[new]
+    #[pyo3(signature = (game, hands, leader, actions, landlord=0, bid=1, plays=[0, 0, 0]))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        game: &str,
+        hands: [Vec<Bound<'_, PyAny>>; 3],
+        leader: u8,
+        actions: Py<PyClimbingActions>,
+        landlord: u8,
+        bid: u8,
+        plays: [u16; 3],
+    ) -> PyResult<Self> {
+        let game = match rules(py, game)? {
+            Rules::DouDizhu if landlord > 2 => return Err(seat_error(py, landlord.into())),
+            Rules::DouDizhu => Game::DouDizhu { landlord, bid },
+            Rules::ZhengShangyou => Game::ZhengShangyou,
+        };
+        let mut sets = [CardSet::EMPTY; 3];
+        for (set, cards) in sets.iter_mut().zip(hands.iter()) {
+            for card in cards {
+                if !set.insert(extract_card(card)?) {
+                    return Err(to_py(
+                        py,
+                        EngineError::InvalidCard("a card is in a hand twice".into()),
+                    ));
+                }
+            }
+        }
+        let play = CardPlay::new(game, sets, leader, plays).py_err(py)?;
+        Ok(PyClimbingDeal {
+            play,
+            actions,
+            legal: None,
+        })
+    }
+
+    /// The legal actions of the seat to act (plays, then pass); empty once over.
+    fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let listed = self.listed(py)?;
+        PyList::new(py, listed.iter().map(|o| o.bind(py)))
+    }
+
+    /// Apply `action` (a listed action or its canonical text) and return the listed
+    /// action object; `None`, with nothing changed, when it is not a legal move.
+    fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Option<Py<PyAny>>> {
+        let Some(i) = self.find(py, action)? else {
+            return Ok(None);
+        };
+        let mv = self.play.legal().get(i).copied().flatten();
+        let chosen = self
+            .legal
+            .as_ref()
+            .and_then(|l| l.get(i))
+            .map(|o| o.clone_ref(py));
+        self.play.apply(mv).py_err(py)?;
+        self.legal = None;
+        Ok(chosen)
+    }
+
+    /// The seat to act, or None once a hand is empty.
+    #[getter]
+    fn to_move(&self) -> Option<u8> {
+        let deal = self.play.deal();
+        if deal.is_over() {
+            None
+        } else {
+            Some(deal.to_move)
+        }
+    }
+
+    /// The seat that went out, or None.
+    #[getter]
+    fn winner(&self) -> Option<u8> {
+        self.play.deal().winner
+    }
+
+    /// True once a hand is empty.
+    #[getter]
+    fn over(&self) -> bool {
+        self.play.deal().is_over()
+    }
+
+    /// The combination to beat, or None when the seat to act leads.
+    #[getter]
+    fn table(&self) -> Option<PyCombination> {
+        self.play.deal().table.map(PyCombination)
+    }
+
+    /// The seat that played the table (the last leader when the table is empty).
+    #[getter]
+    fn table_owner(&self) -> u8 {
+        self.play.deal().table_owner
+    }
+
+    /// Consecutive passes since the table was played.
+    #[getter]
+    fn passes(&self) -> u8 {
+        self.play.deal().passes
+    }
+
+    /// Plays (not passes) each seat has made.
+    #[getter]
+    fn plays(&self) -> [u16; 3] {
+        self.play.deal().plays
+    }
+
+    /// Cards left in each hand.
+    #[getter]
+    fn card_counts(&self) -> [usize; 3] {
+        self.play.deal().hands.map(|h| h.len())
+    }
+
+    /// Zheng Shangyou: the next play is the deal's opening play.
+    #[getter]
+    fn opening(&self) -> bool {
+        self.play.deal().opening
+    }
+
+    /// Zheng Shangyou: the table is a response bomb whose bonus is not settled yet.
+    #[getter]
+    fn pending_bomb(&self) -> bool {
+        self.play.deal().pending_bomb
+    }
+
+    /// Dou Dizhu: four-card bombs played.
+    #[getter]
+    fn bombs(&self) -> u8 {
+        self.play.deal().bombs - self.play.rockets()
+    }
+
+    /// Dou Dizhu: rockets played.
+    #[getter]
+    fn rockets(&self) -> u8 {
+        self.play.rockets()
+    }
+
+    /// Zheng Shangyou: settled bomb bonuses per seat.
+    #[getter]
+    fn bonus(&self) -> [i32; 3] {
+        self.play.deal().bonus
+    }
+
+    /// The cards of `seat`'s hand, weakest rank first.
+    fn hand(&self, py: Python<'_>, seat: usize) -> PyResult<Vec<PyCard>> {
+        let seat = Self::seat(py, seat)?;
+        Ok(self.play.hand(seat).into_iter().map(PyCard).collect())
+    }
+
+    /// The ranks of `seat`'s hand as rank text, weakest first.
+    fn hand_ranks(&self, py: Python<'_>, seat: usize) -> PyResult<String> {
+        let seat = Self::seat(py, seat)?;
+        Ok(self.play.deal().hands[seat].to_string())
+    }
+
+    /// The cards `seat` has played, in play order.
+    fn played(&self, py: Python<'_>, seat: usize) -> PyResult<Vec<PyCard>> {
+        let seat = Self::seat(py, seat)?;
+        Ok(self.play.played(seat).iter().copied().map(PyCard).collect())
+    }
+
+    /// The ranks `seat` has played, weakest first.
+    fn played_ranks(&self, py: Python<'_>, seat: usize) -> PyResult<String> {
+        let seat = Self::seat(py, seat)?;
+        Ok(Ranks::from_cards(self.play.played(seat).iter().copied()).to_string())
+    }
+
+    /// Every card-play move so far as (seat, action text).
+    fn log(&self) -> Vec<(u8, String)> {
+        self.play
+            .log()
+            .iter()
+            .map(|(s, m)| (*s, move_text(m)))
+            .collect()
+    }
+
+    /// Zheng Shangyou: (owner, ranks) of every response bomb whose bonus was settled.
+    fn bonus_log(&self) -> Vec<(u8, String)> {
+        let log = self.play.bonus_log().iter();
+        log.map(|(s, c)| (*s, c.cards.to_string())).collect()
+    }
+
+    /// An independent copy (the action table is shared).
+    fn copy(&self, py: Python<'_>) -> Self {
+        PyClimbingDeal {
+            play: self.play.clone(),
+            actions: self.actions.clone_ref(py),
+            legal: self
+                .legal
+                .as_ref()
+                .map(|l| l.iter().map(|o| o.clone_ref(py)).collect()),
+        }
+    }
+}
+
 /// Names of every combination type.
 #[pyfunction]
 fn climbing_type_names() -> Vec<&'static str> {
@@ -487,6 +887,8 @@ fn climbing_type_names() -> Vec<&'static str> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCombination>()?;
     m.add_class::<PyClimbingView>()?;
+    m.add_class::<PyClimbingActions>()?;
+    m.add_class::<PyClimbingDeal>()?;
     m.add_function(wrap_pyfunction!(climbing_classify, m)?)?;
     m.add_function(wrap_pyfunction!(climbing_leads, m)?)?;
     m.add_function(wrap_pyfunction!(climbing_responses, m)?)?;
@@ -498,5 +900,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(doudizhu_play_id, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_play_of_id, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_legal_ids_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(doudizhu_plays_batch, m)?)?;
     Ok(())
 }

@@ -8,33 +8,12 @@
 //! allowed, both jokers not) or two distinct pairs, and is not a bomb. Attached
 //! cards never share the rank of the triple or four they attach to.
 
-use super::{pair_wings, run_cards, runs, single_wings, Combination, Kind, Ranks};
+use super::{pair_wings, push_groups, push_runs, run_cards, runs, single_wings};
+use super::{Combination, Kind, Ranks, MAX_RUN};
 use super::{ACE, BLACK_JOKER, NUM_RANKS, RED_JOKER, TWO};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
-
-/// Longest runs a hand can make: 3..A is twelve ranks.
-const MAX_RUN: u8 = 12;
-
-/// Number of cards of a `kind` reading with `length` core ranks.
-pub fn size(kind: Kind, length: u8) -> usize {
-    let l = length as usize;
-    match kind {
-        Kind::Single => 1,
-        Kind::Pair | Kind::Rocket => 2,
-        Kind::Triple => 3,
-        Kind::TripleSingle | Kind::Bomb | Kind::AceBomb | Kind::HeavenlyBomb => 4,
-        Kind::TriplePair => 5,
-        Kind::Straight => l,
-        Kind::PairRun => 2 * l,
-        Kind::Airplane => 3 * l,
-        Kind::AirplaneSingles => 4 * l,
-        Kind::AirplanePairs => 5 * l,
-        Kind::FourTwoSingles => 6,
-        Kind::FourTwoPairs => 8,
-    }
-}
 
 /// The Dou Dizhu types, in action-index order.
 pub const KINDS: [Kind; 14] = [
@@ -74,20 +53,11 @@ fn generate(
     out: &mut Vec<Combination>,
 ) {
     let low = above.map_or(0, |a| a + 1);
-    let mut push_groups = |width: u8, top_rank: u8| {
-        for r in low..=top_rank {
-            if hand.count(r) >= width {
-                let mut cards = Ranks::default();
-                cards.add(r, width);
-                out.push(Combination::new(kind, r, 1, cards));
-            }
-        }
-    };
     match kind {
-        Kind::Single => push_groups(1, RED_JOKER),
-        Kind::Pair => push_groups(2, TWO),
-        Kind::Triple => push_groups(3, TWO),
-        Kind::Bomb => push_groups(4, TWO),
+        Kind::Single => push_groups(hand, kind, 1, low, RED_JOKER, out),
+        Kind::Pair => push_groups(hand, kind, 2, low, TWO, out),
+        Kind::Triple => push_groups(hand, kind, 3, low, TWO, out),
+        Kind::Bomb => push_groups(hand, kind, 4, low, TWO, out),
         Kind::Rocket => {
             if above.is_none() && hand.count(BLACK_JOKER) > 0 && hand.count(RED_JOKER) > 0 {
                 let mut cards = Ranks::default();
@@ -114,18 +84,9 @@ fn generate(
                 }
             }
         }
-        Kind::Straight | Kind::PairRun | Kind::Airplane => {
-            let width = match kind {
-                Kind::Straight => 1,
-                Kind::PairRun => 2,
-                _ => 3,
-            };
-            runs(hand, width, ACE, lens, |top, len| {
-                if top >= low {
-                    out.push(Combination::new(kind, top, len, run_cards(top, len, width)));
-                }
-            });
-        }
+        Kind::Straight => push_runs(hand, kind, 1, lens, low, out),
+        Kind::PairRun => push_runs(hand, kind, 2, lens, low, out),
+        Kind::Airplane => push_runs(hand, kind, 3, lens, low, out),
         Kind::AirplaneSingles | Kind::AirplanePairs => {
             runs(hand, 3, ACE, lens, |top, len| {
                 if top < low {
@@ -171,11 +132,17 @@ fn generate(
 
 /// Every legal lead from `hand`: every play of every type, by type, length, main rank.
 pub fn leads(hand: &Ranks) -> Vec<Combination> {
-    let mut out = Vec::with_capacity(64);
-    for kind in KINDS {
-        generate(hand, kind, lengths(kind), None, &mut out);
-    }
+    // A 20-card hand averages some 80 leads.
+    let mut out = Vec::with_capacity(128);
+    leads_into(hand, &mut out);
     out
+}
+
+/// [`leads`] appended to `out`, for batch callers that reuse one buffer.
+pub fn leads_into(hand: &Ranks, out: &mut Vec<Combination>) {
+    for kind in KINDS {
+        generate(hand, kind, lengths(kind), None, out);
+    }
 }
 
 /// Every legal answer to `table` from `hand` (pass not included): the same type
@@ -221,7 +188,7 @@ pub fn classify(cards: &Ranks) -> Vec<Combination> {
     }
     for kind in KINDS {
         for len in lengths(kind) {
-            if size(kind, len) == n {
+            if kind.size(len) == n {
                 generate(cards, kind, len..=len, None, &mut out);
             }
         }

@@ -8,6 +8,7 @@
 //! Each game module decides which shapes exist and how they compare; the run and
 //! wing enumerators here are the parts the rule texts share.
 
+pub mod cardplay;
 pub mod doudizhu;
 pub mod playout;
 pub mod zhengshangyou;
@@ -16,6 +17,8 @@ use crate::cards::Card;
 use crate::error::{EngineError, Result};
 use std::fmt;
 
+/// The longest run: 3..A is twelve ranks (runs never hold a 2 or a joker).
+const MAX_RUN: u8 = 12;
 /// Number of climbing ranks: 3..A, 2, black joker, red joker.
 pub const NUM_RANKS: usize = 15;
 /// Rank characters, weakest first (`T` is the ten, `B`/`R` the jokers).
@@ -109,7 +112,16 @@ impl Ranks {
     }
 
     /// A compact key, four bits per rank (counts up to 15), for hashing and indexes.
+    #[inline]
     pub fn key(&self) -> u64 {
+        let b = &self.0;
+        let lo = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+        let hi = u64::from_le_bytes([b[8], b[9], b[10], b[11], b[12], b[13], b[14], 0]);
+        // Legal-move listing keys every play it finds, so the usual case (every count
+        // below 16) packs eight counts at a time instead of one by one.
+        if (lo | hi) & 0xF0F0_F0F0_F0F0_F0F0 == 0 {
+            return pack_nibbles(lo) | (pack_nibbles(hi) << 32);
+        }
         self.0
             .iter()
             .enumerate()
@@ -119,6 +131,14 @@ impl Ranks {
     fn add(&mut self, rank: u8, n: u8) {
         self.0[rank as usize] += n;
     }
+}
+
+/// Eight bytes, each below 16, packed into the low 32 bits, four bits each.
+#[inline]
+fn pack_nibbles(x: u64) -> u64 {
+    let x = (x | (x >> 4)) & 0x00FF_00FF_00FF_00FF;
+    let x = (x | (x >> 8)) & 0x0000_FFFF_0000_FFFF;
+    (x | (x >> 16)) & 0xFFFF_FFFF
 }
 
 impl fmt::Display for Ranks {
@@ -201,6 +221,25 @@ impl Kind {
         Kind::ALL.iter().copied().find(|k| k.name() == name)
     }
 
+    /// Number of cards of a reading of this kind with `length` core ranks.
+    pub fn size(self, length: u8) -> usize {
+        let l = length as usize;
+        match self {
+            Kind::Single => 1,
+            Kind::Pair | Kind::Rocket => 2,
+            Kind::Triple | Kind::AceBomb => 3,
+            Kind::TripleSingle | Kind::Bomb | Kind::HeavenlyBomb => 4,
+            Kind::TriplePair => 5,
+            Kind::Straight => l,
+            Kind::PairRun => 2 * l,
+            Kind::Airplane => 3 * l,
+            Kind::AirplaneSingles => 4 * l,
+            Kind::AirplanePairs => 5 * l,
+            Kind::FourTwoSingles => 6,
+            Kind::FourTwoPairs => 8,
+        }
+    }
+
     /// Bombs of every game: they answer any ordinary combination.
     pub fn is_bomb(self) -> bool {
         matches!(
@@ -251,12 +290,18 @@ fn runs(
     // streak[r]: how many consecutive ranks ending at r have `width` copies.
     let mut streak = [0u8; NUM_RANKS];
     let mut s = 0u8;
+    let mut longest = 0u8;
     for r in 0..=hi {
         s = if hand.count(r) >= width { s + 1 } else { 0 };
         streak[r as usize] = s;
+        longest = longest.max(s);
     }
     for len in lens {
-        for top in 0..=hi {
+        // Most hands hold no long run, so stop at the longest streak.
+        if len > longest {
+            break;
+        }
+        for top in len.saturating_sub(1)..=hi {
             if streak[top as usize] >= len {
                 f(top, len);
             }
@@ -271,6 +316,34 @@ fn run_cards(top: u8, len: u8, width: u8) -> Ranks {
         cards.add(r, width);
     }
     cards
+}
+
+/// Push a `kind` play of `width` copies of each rank in `low..=top` that `hand`
+/// holds that many of (singles, pairs, triples, four-card bombs), weakest first.
+fn push_groups(hand: &Ranks, kind: Kind, width: u8, low: u8, top: u8, out: &mut Vec<Combination>) {
+    for r in low..=top {
+        if hand.count(r) >= width {
+            out.push(Combination::new(kind, r, 1, run_cards(r, 1, width)));
+        }
+    }
+}
+
+/// Push every `kind` run from `hand` of `width` copies per rank, within 3..A (no
+/// climbing game lets a run hold a 2 or a joker), with a length in `lens` and a top
+/// rank of at least `low` (straights, pair runs, bare airplanes).
+fn push_runs(
+    hand: &Ranks,
+    kind: Kind,
+    width: u8,
+    lens: std::ops::RangeInclusive<u8>,
+    low: u8,
+    out: &mut Vec<Combination>,
+) {
+    runs(hand, width, ACE, lens, |top, len| {
+        if top >= low {
+            out.push(Combination::new(kind, top, len, run_cards(top, len, width)));
+        }
+    });
 }
 
 /// Every way to pick `n` single wing cards from `avail` (copies per rank): at most
@@ -352,6 +425,16 @@ mod tests {
             .map(|c| climbing_rank(Card::parse(c).unwrap()))
             .collect();
         assert_eq!(order, vec![THREE, ACE, TWO, BLACK_JOKER, RED_JOKER]);
+    }
+
+    #[test]
+    fn key_packs_four_bits_per_rank() {
+        let r = Ranks::parse("3RRR2222B").unwrap();
+        assert_eq!(r.key(), 1 | (4 << 48) | (1 << 52) | (3 << 56));
+        let mut many = Ranks::default();
+        many.0[14] = 20;
+        many.0[0] = 2;
+        assert_eq!(many.key(), 2 | (15 << 56));
     }
 
     #[test]

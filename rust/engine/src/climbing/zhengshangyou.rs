@@ -8,7 +8,8 @@
 //! Three aces read only as a bomb: the pack has no fourth ace, so `AAA` is the
 //! three-ace bomb whenever it is played.
 
-use super::{run_cards, runs, Combination, Kind, Ranks, ACE, THREE, TWO};
+use super::{push_groups, push_runs, run_cards, Combination, Kind, Ranks};
+use super::{ACE, MAX_RUN, THREE, TWO};
 
 /// The Zheng Shangyou types, in listing order.
 pub const KINDS: [Kind; 8] = [
@@ -21,9 +22,6 @@ pub const KINDS: [Kind; 8] = [
     Kind::AceBomb,
     Kind::HeavenlyBomb,
 ];
-
-/// Longest possible runs: 3..A.
-const MAX_RUN: u8 = 12;
 
 /// Strength of a bomb among bombs: four-card bombs by rank, then three aces, then
 /// the heavenly bomb; `None` for ordinary shapes.
@@ -44,39 +42,20 @@ fn generate(
     out: &mut Vec<Combination>,
 ) {
     let low = above.map_or(0, |a| a + 1);
-    let mut groups = |width: u8, top: u8| {
-        for r in low..=top {
-            if hand.count(r) >= width {
-                let mut cards = Ranks::default();
-                cards.add(r, width);
-                out.push(Combination::new(kind, r, 1, cards));
-            }
-        }
-    };
     match kind {
-        Kind::Single => groups(1, TWO),
-        Kind::Pair => groups(2, TWO),
+        Kind::Single => push_groups(hand, kind, 1, low, TWO, out),
+        Kind::Pair => push_groups(hand, kind, 2, low, TWO, out),
         // Three aces are a bomb, never a triple.
-        Kind::Triple => groups(3, ACE - 1),
-        Kind::Bomb => groups(4, TWO),
+        Kind::Triple => push_groups(hand, kind, 3, low, ACE - 1, out),
+        Kind::Bomb => push_groups(hand, kind, 4, low, TWO, out),
         Kind::AceBomb if above.is_none() && hand.count(ACE) >= 3 => {
-            let mut cards = Ranks::default();
-            cards.add(ACE, 3);
-            out.push(Combination::new(kind, ACE, 1, cards));
+            out.push(Combination::new(kind, ACE, 1, run_cards(ACE, 1, 3)));
         }
         Kind::HeavenlyBomb if above.is_none() && hand.count(THREE) >= 4 => {
-            let mut cards = Ranks::default();
-            cards.add(THREE, 4);
-            out.push(Combination::new(kind, THREE, 1, cards));
+            out.push(Combination::new(kind, THREE, 1, run_cards(THREE, 1, 4)));
         }
-        Kind::Straight | Kind::PairRun => {
-            let width = if kind == Kind::Straight { 1 } else { 2 };
-            runs(hand, width, ACE, lens, |top, len| {
-                if top >= low {
-                    out.push(Combination::new(kind, top, len, run_cards(top, len, width)));
-                }
-            });
-        }
+        Kind::Straight => push_runs(hand, kind, 1, lens, low, out),
+        Kind::PairRun => push_runs(hand, kind, 2, lens, low, out),
         _ => {}
     }
 }
@@ -158,9 +137,7 @@ pub fn classify(cards: &Ranks, opening: bool) -> Vec<Combination> {
             continue;
         }
         for len in lengths(kind) {
-            let size = super::doudizhu::size(kind, len);
-            let size = if kind == Kind::AceBomb { 3 } else { size };
-            if size == n {
+            if kind.size(len) == n {
                 generate(cards, kind, len..=len, None, &mut out);
             }
         }
