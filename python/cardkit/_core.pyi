@@ -1,7 +1,7 @@
 """Type stubs of the Rust extension ``cardkit._core`` (checked by ``stubtest``)."""
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import final
+from typing import Any, final
 
 import numpy as np
 import numpy.typing as npt
@@ -218,8 +218,6 @@ __all__ += [
     "doudizhu_play_of_id",
     "doudizhu_plays_batch",
 ]
-
-from typing import Any  # noqa: E402  (this section only; the header is shared)
 
 _Ranks = str | Iterable[Card | str]
 

@@ -1,7 +1,7 @@
 //! Climbing games (Dou Dizhu, Zheng Shangyou): combinations, leads, responses,
 //! the Dou Dizhu action index, fast playouts and the search policy.
 
-use crate::cards::{extract_card, PyCard};
+use crate::cards::{extract_card, repr_of, PyCard};
 use crate::errors::{to_py, IntoPyResult};
 use cardkit_engine::climbing::cardplay::CardPlay;
 use cardkit_engine::climbing::doudizhu::KeyHasher;
@@ -101,10 +101,7 @@ fn extract_ranks(obj: &Bound<'_, PyAny>) -> PyResult<Ranks> {
         return Ranks::parse(&s.to_string_lossy()).py_err(py);
     }
     let bad = || {
-        let shown = obj
-            .repr()
-            .map(|r| r.to_string())
-            .unwrap_or_else(|_| "?".into());
+        let shown = repr_of(obj);
         to_py(
             py,
             EngineError::InvalidCard(format!(
