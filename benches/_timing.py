@@ -68,3 +68,18 @@ def openspiel_random_deals(name: str, n: int) -> float | None:
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])
     return n / (time.perf_counter() - start)
+
+
+def interleaved(game: Any, name: str, deals: int, rounds: int = 5) -> tuple[float, float | None]:
+    """Deals per second of cardkit and OpenSpiel game ``name``, timed in alternating
+    rounds so that load from other processes on a shared machine falls on both alike
+    (the OpenSpiel rate is None if it is not installed)."""
+    per_round = max(1, deals // rounds)
+    ck_time = os_time = 0.0
+    for _ in range(rounds):
+        ck_time += per_round / cardkit_random_deals(game, per_round)
+        rate = openspiel_random_deals(name, per_round)
+        if rate is None:
+            return rounds * per_round / ck_time, None
+        os_time += per_round / rate
+    return rounds * per_round / ck_time, rounds * per_round / os_time

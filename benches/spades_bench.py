@@ -22,27 +22,13 @@ import time
 from collections.abc import Callable
 
 import cardkit
-from _timing import cardkit_random_deals, openspiel_random_deals
+from _timing import interleaved
 from cardkit._core import spades_playouts
 from cardkit.agents import RandomAgent
 from cardkit.agents.spades import SpadesRuleAgent, SpadesSearchAgent
 from cardkit.api import Agent
 from cardkit.games.spades import Spades
 from cardkit.sim import mean_ci
-
-
-def interleaved(game: Spades, name: str, deals: int, rounds: int = 5) -> tuple[float, float | None]:
-    """Deals per second of cardkit and OpenSpiel, timed in alternating rounds so that
-    load from other processes on a shared machine falls on both alike."""
-    per_round = max(1, deals // rounds)
-    ck_time = os_time = 0.0
-    for _ in range(rounds):
-        ck_time += per_round / cardkit_random_deals(game, per_round)
-        rate = openspiel_random_deals(name, per_round)
-        if rate is None:
-            return rounds * per_round / ck_time, None
-        os_time += per_round / rate
-    return rounds * per_round / ck_time, rounds * per_round / os_time
 
 
 def speed(deals: int) -> None:
