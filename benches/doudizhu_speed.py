@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 
 import cardkit
+from _timing import openspiel_random_deals
 from cardkit._core import climbing_leads, climbing_play_texts, climbing_random_playouts
 from cardkit.games.doudizhu import legal_action_ids_batch, legal_plays_batch
 
@@ -113,18 +114,7 @@ def cardkit_games(n: int) -> int:
 
 
 def openspiel_games(n: int) -> int:
-    import pyspiel
-
-    game = pyspiel.load_game("dou_dizhu")
-    rng = random.Random(n)
-    for _ in range(n):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+    openspiel_random_deals("dou_dizhu", n)
     return n
 
 

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 
+from _timing import openspiel_random_deals
 from cardkit import games
 
 
@@ -69,24 +70,16 @@ def pokerkit_hands(n: int) -> None:
             moves[rng.randrange(len(moves))]()
 
 
-def openspiel_hands(n: int) -> None:
-    import pyspiel
+# The same 4-player no-limit table as cardkit's: blinds 10/20, stacks 1000.
+UNIVERSAL_POKER = (
+    "universal_poker(betting=nolimit,numPlayers=4,numRounds=4,blind=10 20 0 0,"
+    "firstPlayer=3 1 1 1,numSuits=4,numRanks=13,numHoleCards=2,numBoardCards=0 3 1 1,"
+    "stack=1000 1000 1000 1000,bettingAbstraction=fchpa)"
+)
 
-    game = pyspiel.load_game(
-        "universal_poker(betting=nolimit,numPlayers=4,numRounds=4,blind=10 20 0 0,"
-        "firstPlayer=3 1 1 1,numSuits=4,numRanks=13,numHoleCards=2,numBoardCards=0 3 1 1,"
-        "stack=1000 1000 1000 1000,bettingAbstraction=fchpa)"
-    )
-    rng = random.Random(1)
-    for _ in range(n):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
+
+def openspiel_hands(n: int) -> None:
+    openspiel_random_deals(UNIVERSAL_POKER, n)
 
 
 def main() -> None:

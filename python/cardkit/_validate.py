@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from cardkit.errors import RuleOptionError
+from cardkit.errors import IllegalActionError, RuleOptionError
 
 MAX_SEED = 2**64 - 1
 
@@ -73,3 +73,9 @@ def check_agent_seed(value: object) -> int | None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise RuleOptionError(f"seed must be None or a non-negative int, got {value!r}")
     return value
+
+
+def check_legal_actions(legal_actions: Sequence[object]) -> None:
+    """An agent's guard: an empty list of legal actions leaves nothing to choose from."""
+    if not legal_actions:
+        raise IllegalActionError("no legal action to choose from")

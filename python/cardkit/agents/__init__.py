@@ -13,9 +13,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cardkit._validate import check_agent_seed
+from cardkit._validate import check_agent_seed, check_legal_actions
 from cardkit.api import Action, Agent, Observation
-from cardkit.errors import IllegalActionError, RuleOptionError
+from cardkit.errors import RuleOptionError
 
 __all__ = ["AgentSpec", "RandomAgent", "agent_factory", "agent_names"]
 
@@ -58,8 +58,7 @@ class RandomAgent:
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """A uniformly random legal action."""
-        if not legal_actions:
-            raise IllegalActionError("no legal action to choose from")
+        check_legal_actions(legal_actions)
         return legal_actions[self._rng.randrange(len(legal_actions))]
 
 

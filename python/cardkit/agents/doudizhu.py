@@ -14,10 +14,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from cardkit._validate import check_agent_seed, check_count, check_text
+from cardkit._validate import check_agent_seed, check_count, check_legal_actions, check_text
 from cardkit.agents._climbing import choose, view_of
 from cardkit.api import Action, Observation
-from cardkit.errors import IllegalActionError
 
 __all__ = ["DouDizhuRuleAgent", "DouDizhuSearchAgent", "bid_strength"]
 
@@ -43,17 +42,12 @@ def _bid(observation: Observation, legal_actions: Sequence[Action]) -> Action:
     return choose(None, legal_actions)
 
 
-def _check(legal_actions: Sequence[Action]) -> None:
-    if not legal_actions:
-        raise IllegalActionError("no legal action to choose from")
-
-
 class DouDizhuRuleAgent:
     """Plans the hand, keeps bombs, cooperates as a farmer (see the module doc)."""
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Bid by hand strength; in play, the Rust rule policy's move."""
-        _check(legal_actions)
+        check_legal_actions(legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
         if observation["phase"] == "bid":
@@ -73,7 +67,7 @@ class DouDizhuSearchAgent:
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Bid by hand strength; in play, the move with the best sampled mean score."""
-        _check(legal_actions)
+        check_legal_actions(legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
         if observation["phase"] == "bid":

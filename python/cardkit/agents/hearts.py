@@ -9,7 +9,7 @@ import random
 from collections.abc import Sequence
 
 from cardkit._core import hearts_search
-from cardkit._validate import check_agent_seed, check_count, check_real
+from cardkit._validate import check_agent_seed, check_count, check_legal_actions, check_real
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError
 from cardkit.games._tricks import NAMES, PLAY_INDEX, SUIT_MASKS, bits
@@ -141,8 +141,7 @@ class HeartsRuleAgent:
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The rule's choice among ``legal_actions``."""
-        if not legal_actions:
-            raise IllegalActionError("no legal action to choose from")
+        check_legal_actions(legal_actions)
         if legal_actions[0].kind == "pass":
             return _next_pass(observation)
         legal = 0
@@ -164,8 +163,7 @@ class HeartsSearchAgent:
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The searched choice among ``legal_actions``."""
-        if not legal_actions:
-            raise IllegalActionError("no legal action to choose from")
+        check_legal_actions(legal_actions)
         if legal_actions[0].kind == "pass":
             return _next_pass(observation)
         if len(legal_actions) == 1:

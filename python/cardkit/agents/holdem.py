@@ -23,9 +23,9 @@ import random
 from collections.abc import Sequence
 
 from cardkit._core import Card, deck
-from cardkit._validate import check_agent_seed, check_count
+from cardkit._validate import check_agent_seed, check_count, check_legal_actions
 from cardkit.api import Action, Observation
-from cardkit.errors import IllegalActionError, InvalidCardError
+from cardkit.errors import InvalidCardError
 from cardkit.poker import Range, equity
 
 __all__ = ["CallingStationAgent", "EquityAgent", "starting_hand_score"]
@@ -104,8 +104,7 @@ class CallingStationAgent:
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """``check`` or ``call`` when listed, else the first legal action."""
-        if not legal_actions:
-            raise IllegalActionError("no legal action to choose from")
+        check_legal_actions(legal_actions)
         for a in legal_actions:
             if a.kind in ("check", "call"):
                 return a
@@ -124,8 +123,7 @@ class EquityAgent:
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Choose by equity, pot odds and position."""
-        if not legal_actions:
-            raise IllegalActionError("no legal action to choose from")
+        check_legal_actions(legal_actions)
         seat = observation["seat"]
         hole = [Card(c) for c in observation["hole"]]
         board = [Card(c) for c in observation["board"]]

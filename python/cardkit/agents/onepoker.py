@@ -19,9 +19,9 @@ import random
 from collections.abc import Sequence
 
 from cardkit._core import Card
-from cardkit._validate import check_agent_seed, check_count, check_real
+from cardkit._validate import check_agent_seed, check_count, check_legal_actions, check_real
 from cardkit.api import Action, Observation
-from cardkit.errors import IllegalActionError, InvalidCardError
+from cardkit.errors import InvalidCardError
 from cardkit.games.onepoker import compare_cards
 
 __all__ = ["SignalAgent", "win_chance"]
@@ -68,8 +68,7 @@ class SignalAgent:
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Lock the better card for now-plus-later, then bet by win chance."""
-        if not legal_actions:
-            raise IllegalActionError("no legal action to choose from")
+        check_legal_actions(legal_actions)
         seat = observation["seat"]
         opponent_up = observation["signals"][1 - seat]["up"]
         if legal_actions[0].kind == "lock":

@@ -10,9 +10,15 @@ import random
 from collections.abc import Sequence
 
 from cardkit._core import spades_search
-from cardkit._validate import check_agent_seed, check_count, check_real, is_sequence
+from cardkit._validate import (
+    check_agent_seed,
+    check_count,
+    check_legal_actions,
+    check_real,
+    is_sequence,
+)
 from cardkit.api import Action, Observation
-from cardkit.errors import IllegalActionError, InvalidCardError
+from cardkit.errors import InvalidCardError
 from cardkit.games._tricks import NAMES, PLAY_INDEX, bits
 from cardkit.games.spades import BID_ACTIONS
 
@@ -113,8 +119,7 @@ class SpadesRuleAgent:
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The rule's choice among ``legal_actions``."""
-        if not legal_actions:
-            raise IllegalActionError("no legal action to choose from")
+        check_legal_actions(legal_actions)
         if legal_actions[0].kind == "bid":
             seat = observation["seat"]
             bid = rule_bid(observation["hand"], observation["bids"][(seat + 2) % 4])
@@ -138,8 +143,7 @@ class SpadesSearchAgent:
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The searched choice among ``legal_actions``."""
-        if not legal_actions:
-            raise IllegalActionError("no legal action to choose from")
+        check_legal_actions(legal_actions)
         if legal_actions[0].kind == "bid":
             seat = observation["seat"]
             return BID_ACTIONS[rule_bid(observation["hand"], observation["bids"][(seat + 2) % 4])]

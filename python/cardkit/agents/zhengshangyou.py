@@ -12,19 +12,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from cardkit._validate import check_agent_seed, check_count
+from cardkit._validate import check_agent_seed, check_count, check_legal_actions
 from cardkit.agents._climbing import choose, view_of
 from cardkit.api import Action, Observation
-from cardkit.errors import IllegalActionError
 
 __all__ = ["ZhengShangyouRuleAgent", "ZhengShangyouSearchAgent"]
 
 GAME = "zhengshangyou"
-
-
-def _check(legal_actions: Sequence[Action]) -> None:
-    if not legal_actions:
-        raise IllegalActionError("no legal action to choose from")
 
 
 class ZhengShangyouRuleAgent:
@@ -32,7 +26,7 @@ class ZhengShangyouRuleAgent:
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The Rust rule policy's move."""
-        _check(legal_actions)
+        check_legal_actions(legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
         return choose(view_of(GAME, observation).rule_move(), legal_actions)
@@ -47,7 +41,7 @@ class ZhengShangyouSearchAgent:
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The move with the best sampled mean score."""
-        _check(legal_actions)
+        check_legal_actions(legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
         view = view_of(GAME, observation)

@@ -15,23 +15,12 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
-/// The Dou Dizhu types, in action-index order.
-pub const KINDS: [Kind; 14] = [
-    Kind::Single,
-    Kind::Pair,
-    Kind::Triple,
-    Kind::TripleSingle,
-    Kind::TriplePair,
-    Kind::Straight,
-    Kind::PairRun,
-    Kind::Airplane,
-    Kind::AirplaneSingles,
-    Kind::AirplanePairs,
-    Kind::FourTwoSingles,
-    Kind::FourTwoPairs,
-    Kind::Bomb,
-    Kind::Rocket,
-];
+/// The Dou Dizhu types, in action-index order: the first fourteen of [`Kind::ALL`]
+/// (the rest are Zheng Shangyou's bombs).
+pub const KINDS: [Kind; 14] = match Kind::ALL.first_chunk::<14>() {
+    Some(kinds) => *kinds,
+    None => unreachable!(),
+};
 
 /// The lengths a `kind` can have (runs: their minimum up to twelve ranks).
 fn lengths(kind: Kind) -> std::ops::RangeInclusive<u8> {
