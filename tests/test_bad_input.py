@@ -244,12 +244,13 @@ def test_doudizhu_action_ids(value: object) -> None:
 
 @pytest.mark.parametrize("value", [None, 1.5, True, 2**70, "33", [None], [1.5]])
 def test_doudizhu_batch_ids(value: object) -> None:
-    with pytest.raises(CardkitError):
-        doudizhu.legal_action_ids_batch(value)  # type: ignore[arg-type]
-    if value is not None and value != [None]:
-        # None (and a None table) means leading
+    for batch in (doudizhu.legal_action_ids_batch, doudizhu.legal_plays_batch):
         with pytest.raises(CardkitError):
-            doudizhu.legal_action_ids_batch(["33"], value)  # type: ignore[arg-type]
+            batch(value)  # type: ignore[arg-type]
+        if value is not None and value != [None]:
+            # None (and a None table) means leading
+            with pytest.raises(CardkitError):
+                batch(["33"], value)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("value", [None, 1.5, True, 2**70, "x", [], [None, None], [1, 2]])

@@ -277,6 +277,32 @@ def test_batch_plays_are_the_leads_and_responses() -> None:
         doudizhu.key_ranks(-1)
 
 
+def test_batch_results_do_not_depend_on_threads() -> None:
+    rng = random.Random(9)
+    hands = ["".join(rng.sample(DDZ_DECK, 20)) for _ in range(1500)]
+    leads = [c for c in doudizhu.legal_leads(hands[0]) if not c.is_bomb]
+    tables = [rng.choice(leads) if i % 3 else None for i in range(len(hands))]
+    one = doudizhu.legal_plays_batch(hands, tables, threads=1)
+    for threads in (2, 3, 0, None):
+        assert doudizhu.legal_plays_batch(hands, tables, threads=threads) == one
+        assert doudizhu.legal_action_ids_batch(
+            tuple(hands), tuple(tables), threads=threads
+        ) == doudizhu.legal_action_ids_batch(hands, tables, threads=1)
+    # Rank text is parsed as everywhere else: `10` for T, any case, spaces ignored.
+    assert doudizhu.legal_plays_batch(["10 j q k a"]) == doudizhu.legal_plays_batch(["TJQKA"])
+    for bad in (-1, 257, 1.5, True, "2"):
+        with pytest.raises(cardkit.RuleOptionError):
+            doudizhu.legal_plays_batch(["33"], threads=bad)  # type: ignore[arg-type]
+    with pytest.raises(cardkit.InvalidCardError, match="a hand must be a rank string"):
+        doudizhu.legal_plays_batch(["33", 33])  # type: ignore[list-item]
+    with pytest.raises(cardkit.InvalidCardError, match="invalid rank"):
+        doudizhu.legal_plays_batch(["33", "3X"])
+    with pytest.raises(cardkit.IllegalActionError, match="a table must be a Combination"):
+        doudizhu.legal_plays_batch(["33"], ["33"])  # type: ignore[list-item]
+    with pytest.raises(cardkit.IllegalActionError, match="one to one"):
+        doudizhu.legal_plays_batch(["33"], [None, None])
+
+
 @pytest.mark.parametrize("name", ["doudizhu", "zhengshangyou"])
 def test_rust_playout_view_agrees_with_the_python_flow(name: str) -> None:
     """The Rust deal state the agents search from lists the same legal moves as the

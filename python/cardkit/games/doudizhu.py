@@ -28,7 +28,7 @@ from cardkit._core import (
     doudizhu_play_of_id,
     doudizhu_plays_batch,
 )
-from cardkit._validate import is_sequence
+from cardkit._validate import check_count
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, InvalidCardError
 from cardkit.games import _climbing
@@ -116,46 +116,48 @@ def id_to_action(action_id: int) -> Action:
     return Action(f"play {play.cards}")
 
 
-def _batch_args(
-    hands: Sequence[str], tables: Sequence[Combination | None] | None
-) -> tuple[list[str], list[Combination | None] | None]:
-    if not is_sequence(hands):
-        raise InvalidCardError(f"hands must be a list of rank strings, got {hands!r}")
-    for hand in hands:
-        if not isinstance(hand, str):
-            raise InvalidCardError(f"a hand must be a rank string, got {hand!r}")
-    if tables is not None:
-        if not is_sequence(tables):
-            raise IllegalActionError(f"tables must be a list of combinations, got {tables!r}")
-        for table in tables:
-            if table is not None and not isinstance(table, Combination):
-                raise IllegalActionError(f"a table must be a Combination or None, got {table!r}")
-    return list(hands), None if tables is None else list(tables)
+#: Most threads a batch call takes (``threads=0`` or ``None``: every core).
+MAX_BATCH_THREADS = 256
 
 
 def legal_action_ids_batch(
-    hands: Sequence[str], tables: Sequence[Combination | None] | None = None
+    hands: Sequence[str],
+    tables: Sequence[Combination | None] | None = None,
+    threads: int | None = None,
 ) -> list[bytes]:
     """For learning code: per hand (rank text) and table (``None`` when leading), the
     action-index ids of every legal move, pass included when following, packed as
-    little-endian ``u16`` (``numpy.frombuffer(b, "<u2")``). One call, GIL released."""
-    return doudizhu_legal_ids_batch(*_batch_args(hands, tables))
+    little-endian ``u16`` (``numpy.frombuffer(b, "<u2")``). One call, GIL released,
+    on ``threads`` threads (default: every core); the result does not depend on it.
+
+    Raises :class:`InvalidCardError` for hands that are not rank strings and
+    :class:`IllegalActionError` for tables that are not combinations (or ``None``)
+    or do not match the hands one to one."""
+    return doudizhu_legal_ids_batch(hands, tables, _threads(threads))
 
 
 def legal_plays_batch(
-    hands: Sequence[str], tables: Sequence[Combination | None] | None = None
+    hands: Sequence[str],
+    tables: Sequence[Combination | None] | None = None,
+    threads: int | None = None,
 ) -> tuple[bytes, bytes]:
     """Every legal move of many hands in two flat buffers, for mass move generation.
 
     Per hand (rank text) and table (``None`` when leading): each move as a
     little-endian ``u64`` rank-count key, four bits per rank from the 3 in the lowest
     bits up through ``4 ... A 2 B R`` (pass is 0, listed when following), all hands
-    concatenated in ``plays``; ``ends`` holds little-endian ``u64`` offsets, so hand
-    ``i``'s keys are ``plays`` keys ``ends[i]`` to ``ends[i + 1]``
+    concatenated in ``plays``, each hand's moves in :func:`legal_leads` /
+    :func:`legal_responses` order; ``ends`` holds little-endian ``u64`` offsets, so
+    hand ``i``'s keys are ``plays`` keys ``ends[i]`` to ``ends[i + 1]``
     (``numpy.frombuffer(plays, "<u8")``). :func:`key_ranks` turns a key back into
-    rank text. One call, GIL released.
+    rank text. One call, GIL released, on ``threads`` threads (default: every core);
+    the result does not depend on it. Errors as in :func:`legal_action_ids_batch`.
     """
-    return doudizhu_plays_batch(*_batch_args(hands, tables))
+    return doudizhu_plays_batch(hands, tables, _threads(threads))
+
+
+def _threads(threads: object) -> int | None:
+    return None if threads is None else check_count("threads", threads, 0, MAX_BATCH_THREADS)
 
 
 def key_ranks(key: int) -> str:

@@ -12,7 +12,7 @@ use cardkit_engine::climbing::{
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::{CardSet, EngineError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyString};
+use pyo3::types::{PyBytes, PyList, PySequence, PyString};
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::Mutex;
@@ -261,127 +261,192 @@ fn doudizhu_play_of_id(id: i64) -> Option<PyCombination> {
     ddz::action_index().play(id).copied().map(PyCombination)
 }
 
-/// Hands (rank text) and their tables, one to one (`None`: every hand leads).
-fn batch_inputs(
-    py: Python<'_>,
-    hands: &[String],
-    tables: Option<Vec<Option<Bound<'_, PyCombination>>>>,
-) -> PyResult<(Vec<Ranks>, Vec<Option<Combination>>)> {
-    let parsed: Vec<Ranks> = hands
-        .iter()
-        .map(|h| Ranks::parse(h))
-        .collect::<Result<_, _>>()
-        .py_err(py)?;
-    let tables: Vec<Option<Combination>> = match tables {
-        None => vec![None; parsed.len()],
-        Some(t) if t.len() == parsed.len() => {
-            t.iter().map(|c| c.as_ref().map(|c| c.get().0)).collect()
-        }
-        Some(_) => {
-            return Err(to_py(
-                py,
-                EngineError::IllegalAction("tables must match hands one to one".into()),
-            ))
-        }
-    };
-    Ok((parsed, tables))
+/// The items of a list-like batch argument (a str or bytes is one value, not a
+/// list), or `None` for anything else.
+fn batch_items<'py>(obj: &Bound<'py, PyAny>) -> Option<Vec<Bound<'py, PyAny>>> {
+    if let Ok(list) = obj.cast::<PyList>() {
+        return Some(list.iter().collect());
+    }
+    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+        return None;
+    }
+    let seq = obj.cast::<PySequence>().ok()?;
+    seq.try_iter().ok()?.collect::<PyResult<_>>().ok()
 }
 
-/// Leads (`table` None) or responses of `hand` into `out`, which is cleared first.
-fn ddz_plays_into(hand: &Ranks, table: &Option<Combination>, out: &mut Vec<Combination>) {
-    out.clear();
-    match table {
-        None => ddz::leads_into(hand, out),
-        Some(t) => out.extend(ddz::responses(hand, t)),
+/// Hands (rank text) and their tables, one to one (`tables` None: every hand leads).
+fn batch_inputs(
+    hands: &Bound<'_, PyAny>,
+    tables: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<(Ranks, Option<Combination>)>> {
+    let py = hands.py();
+    let invalid = |message: String| to_py(py, EngineError::InvalidCard(message));
+    let illegal = |message: String| to_py(py, EngineError::IllegalAction(message));
+    let hands = batch_items(hands).ok_or_else(|| {
+        invalid(format!(
+            "hands must be a list of rank strings, got {}",
+            repr_of(hands)
+        ))
+    })?;
+    let mut jobs = Vec::with_capacity(hands.len());
+    for hand in &hands {
+        let text = hand.cast::<PyString>().map_err(|_| {
+            invalid(format!(
+                "a hand must be a rank string, got {}",
+                repr_of(hand)
+            ))
+        })?;
+        jobs.push((Ranks::parse(&text.to_string_lossy()).py_err(py)?, None));
     }
+    let Some(tables) = tables.filter(|t| !t.is_none()) else {
+        return Ok(jobs);
+    };
+    let tables = batch_items(tables).ok_or_else(|| {
+        illegal(format!(
+            "tables must be a list of combinations, got {}",
+            repr_of(tables)
+        ))
+    })?;
+    if tables.len() != jobs.len() {
+        return Err(illegal("tables must match hands one to one".into()));
+    }
+    for (job, table) in jobs.iter_mut().zip(&tables) {
+        if !table.is_none() {
+            let table = table.cast::<PyCombination>().map_err(|_| {
+                illegal(format!(
+                    "a table must be a Combination or None, got {}",
+                    repr_of(table)
+                ))
+            })?;
+            job.1 = Some(table.get().0);
+        }
+    }
+    Ok(jobs)
+}
+
+/// Threads for a batch: `threads`, or every core when it is None or 0; at most 256
+/// (the Python wrapper's limit), so no call asks the OS for thousands of threads.
+fn batch_threads(threads: Option<usize>) -> usize {
+    threads
+        .filter(|&t| t > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .min(256)
+}
+
+/// The move keys of each job in order (pass as 0 when following), and each job's
+/// number of moves, split across `threads` threads (each job's moves depend only
+/// on the job, so the result does not depend on the thread count).
+fn ddz_keys(jobs: &[(Ranks, Option<Combination>)], threads: usize) -> Vec<(Vec<u64>, Vec<u32>)> {
+    fn run(jobs: &[(Ranks, Option<Combination>)]) -> (Vec<u64>, Vec<u32>) {
+        // A 20-card hand averages some 80 leads.
+        let mut keys = Vec::with_capacity(jobs.len() * 96);
+        let mut counts = Vec::with_capacity(jobs.len());
+        for (hand, table) in jobs {
+            let start = keys.len();
+            match table {
+                None => ddz::lead_keys_into(hand, &mut keys),
+                Some(t) => {
+                    keys.push(0);
+                    ddz::response_keys_into(hand, t, &mut keys);
+                }
+            }
+            counts.push((keys.len() - start) as u32);
+        }
+        (keys, counts)
+    }
+    // Small batches are not worth a thread start.
+    let per_thread = jobs.len().div_ceil(threads.max(1)).max(256);
+    if per_thread >= jobs.len() {
+        return vec![run(jobs)];
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = jobs
+            .chunks(per_thread)
+            .map(|chunk| scope.spawn(move || run(chunk)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
 }
 
 /// For each hand (rank text) and its table (`None`: leading), the fixed action-index
 /// ids of every legal Dou Dizhu move (pass, id 0, included when following) as
-/// little-endian `u16`s: `numpy.frombuffer(b, "<u2")`. Runs without the GIL.
+/// little-endian `u16`s: `numpy.frombuffer(b, "<u2")`. Runs without the GIL on
+/// `threads` threads (default: every core).
 #[pyfunction]
-#[pyo3(signature = (hands, tables=None))]
+#[pyo3(signature = (hands, tables=None, threads=None))]
 fn doudizhu_legal_ids_batch(
     py: Python<'_>,
-    hands: Vec<String>,
-    tables: Option<Vec<Option<Bound<'_, PyCombination>>>>,
+    hands: &Bound<'_, PyAny>,
+    tables: Option<&Bound<'_, PyAny>>,
+    threads: Option<usize>,
 ) -> PyResult<Vec<Py<PyBytes>>> {
-    let (parsed, tables) = batch_inputs(py, &hands, tables)?;
-    let encoded: Vec<Vec<u8>> = py.detach(|| {
-        let index = ddz::action_index();
-        let mut plays = Vec::with_capacity(128);
-        parsed
-            .iter()
-            .zip(tables.iter())
-            .map(|(hand, table)| {
-                ddz_plays_into(hand, table, &mut plays);
-                let mut out = Vec::with_capacity(2 * plays.len() + 2);
-                if table.is_some() {
-                    out.extend_from_slice(&0u16.to_le_bytes());
-                }
-                for c in &plays {
-                    // Hands of more than 20 cards can form plays outside the index.
-                    if let Some(id) = index.play_id(&c.cards) {
-                        out.extend_from_slice(&(id as u16).to_le_bytes());
-                    }
-                }
-                out
-            })
-            .collect()
-    });
-    Ok(encoded
-        .into_iter()
-        .map(|b| PyBytes::new(py, &b).unbind())
-        .collect())
-}
-
-/// The move keys of `jobs` (pass as 0 when following) and each job's end offset.
-fn ddz_keys(jobs: &[(Ranks, Option<Combination>)]) -> (Vec<u8>, Vec<u64>) {
-    let mut keys: Vec<u8> = Vec::with_capacity(jobs.len() * 8 * 96);
-    let mut ends = Vec::with_capacity(jobs.len());
-    let mut plays = Vec::with_capacity(128);
-    let mut count = 0u64;
-    for (hand, table) in jobs {
-        ddz_plays_into(hand, table, &mut plays);
-        if table.is_some() {
-            keys.extend_from_slice(&0u64.to_le_bytes());
-            count += 1;
+    let jobs = batch_inputs(hands, tables)?;
+    let parts = py.detach(|| ddz_keys(&jobs, batch_threads(threads)));
+    let index = ddz::action_index();
+    let mut out = Vec::with_capacity(jobs.len());
+    for (keys, counts) in &parts {
+        let mut at = 0;
+        for &count in counts {
+            let moves = &keys[at..at + count as usize];
+            at += count as usize;
+            // Hands of more than 20 cards can form plays outside the index.
+            let ids: Vec<u8> = moves
+                .iter()
+                .filter_map(|&key| if key == 0 { Some(0) } else { index.key_id(key) })
+                .flat_map(|id| (id as u16).to_le_bytes())
+                .collect();
+            out.push(PyBytes::new(py, &ids).unbind());
         }
-        for c in &plays {
-            keys.extend_from_slice(&c.cards.key().to_le_bytes());
-        }
-        count += plays.len() as u64;
-        ends.push(count);
     }
-    (keys, ends)
+    Ok(out)
 }
 
 /// Every legal Dou Dizhu move of every hand (rank text) against its table (`None`:
-/// leading) in two buffers, built without the GIL: `plays`, each move as a
-/// little-endian `u64` rank-count key (four bits per rank, the 3 in the lowest bits,
-/// then 4 ... A, 2, B, R; pass is 0 and is listed when following), and `ends`,
-/// little-endian `u64`: hand `i`'s moves are keys `ends[i]..ends[i + 1]`.
+/// leading) in two buffers, built without the GIL on `threads` threads (default:
+/// every core): `plays`, each move as a little-endian `u64` rank-count key (four
+/// bits per rank, the 3 in the lowest bits, then 4 ... A, 2, B, R; pass is 0 and is
+/// listed when following), and `ends`, little-endian `u64`: hand `i`'s moves are
+/// keys `ends[i]..ends[i + 1]`.
 #[pyfunction]
-#[pyo3(signature = (hands, tables=None))]
+#[pyo3(signature = (hands, tables=None, threads=None))]
 fn doudizhu_plays_batch(
     py: Python<'_>,
-    hands: Vec<String>,
-    tables: Option<Vec<Option<Bound<'_, PyCombination>>>>,
+    hands: &Bound<'_, PyAny>,
+    tables: Option<&Bound<'_, PyAny>>,
+    threads: Option<usize>,
 ) -> PyResult<(Py<PyBytes>, Py<PyBytes>)> {
-    let (parsed, tables) = batch_inputs(py, &hands, tables)?;
-    let jobs: Vec<(Ranks, Option<Combination>)> = parsed.into_iter().zip(tables).collect();
-    let (keys, ends) = py.detach(|| {
-        let (keys, counts) = ddz_keys(&jobs);
-        let mut ends: Vec<u8> = Vec::with_capacity(8 * (counts.len() + 1));
-        for end in std::iter::once(0).chain(counts) {
-            ends.extend_from_slice(&end.to_le_bytes());
+    let jobs = batch_inputs(hands, tables)?;
+    let parts = py.detach(|| ddz_keys(&jobs, batch_threads(threads)));
+    let total: usize = parts.iter().map(|(keys, _)| keys.len()).sum();
+    let plays = PyBytes::new_with(py, 8 * total, |buf| {
+        let mut rest = buf;
+        for (keys, _) in &parts {
+            let (part, tail) = rest.split_at_mut(8 * keys.len());
+            // One thread's keys at a time: a plain loop the compiler turns into a copy.
+            for (slot, key) in part.chunks_exact_mut(8).zip(keys) {
+                slot.copy_from_slice(&key.to_le_bytes());
+            }
+            rest = tail;
         }
-        (keys, ends)
-    });
-    Ok((
-        PyBytes::new(py, &keys).unbind(),
-        PyBytes::new(py, &ends).unbind(),
-    ))
+        Ok(())
+    })?;
+    let ends = PyBytes::new_with(py, 8 * (jobs.len() + 1), |buf| {
+        let counts = parts.iter().flat_map(|(_, counts)| counts);
+        let mut end = 0u64;
+        let mut slots = buf.chunks_exact_mut(8);
+        if let Some(first) = slots.next() {
+            first.copy_from_slice(&0u64.to_le_bytes());
+        }
+        for (slot, &count) in slots.zip(counts) {
+            end += u64::from(count);
+            slot.copy_from_slice(&end.to_le_bytes());
+        }
+        Ok(())
+    })?;
+    Ok((plays.unbind(), ends.unbind()))
 }
 
 fn policy(py: Python<'_>, name: &str) -> PyResult<Policy> {

@@ -8,9 +8,10 @@
 //! allowed, both jokers not) or two distinct pairs, and is not a bomb. Attached
 //! cards never share the rank of the triple or four they attach to.
 
-use super::{pair_wings, push_groups, push_runs, run_cards, runs, single_wings};
+use super::Held;
+use super::{groups, pair_wings, rank_key, rank_span, ranks_up, run_keys, run_span, single_wings};
 use super::{Combination, Kind, Ranks, MAX_RUN};
-use super::{ACE, BLACK_JOKER, NUM_RANKS, RED_JOKER, TWO};
+use super::{BLACK_JOKER, RED_JOKER, TWO};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
@@ -32,91 +33,124 @@ fn lengths(kind: Kind) -> std::ops::RangeInclusive<u8> {
     }
 }
 
-/// Push every `kind` play from `hand` whose length is in `lens` and whose main
-/// rank is above `above` (`None`: any).
+/// Every `kind` play from `hand` whose length is in `lens` and whose main rank is
+/// above `above` (`None`: any), as `emit(kind, main, length, key)` with the play's
+/// [`Ranks::key`]: mass move generation wants keys, and one walk serves both it and
+/// the [`Combination`] listings.
 fn generate(
-    hand: &Ranks,
+    hand: &Held,
     kind: Kind,
     lens: std::ops::RangeInclusive<u8>,
     above: Option<u8>,
-    out: &mut Vec<Combination>,
+    emit: &mut impl FnMut(Kind, u8, u8, u64),
 ) {
     let low = above.map_or(0, |a| a + 1);
+    let [_, ones, twos, threes, fours] = hand.at_least;
+    let mut group = |r, key| emit(kind, r, 1, key);
     match kind {
-        Kind::Single => push_groups(hand, kind, 1, low, RED_JOKER, out),
-        Kind::Pair => push_groups(hand, kind, 2, low, TWO, out),
-        Kind::Triple => push_groups(hand, kind, 3, low, TWO, out),
-        Kind::Bomb => push_groups(hand, kind, 4, low, TWO, out),
+        Kind::Single => groups(hand, 1, low, RED_JOKER, &mut group),
+        Kind::Pair => groups(hand, 2, low, TWO, &mut group),
+        Kind::Triple => groups(hand, 3, low, TWO, &mut group),
+        Kind::Bomb => groups(hand, 4, low, TWO, &mut group),
         Kind::Rocket => {
-            if above.is_none() && hand.count(BLACK_JOKER) > 0 && hand.count(RED_JOKER) > 0 {
-                let mut cards = Ranks::default();
-                cards.add(BLACK_JOKER, 1);
-                cards.add(RED_JOKER, 1);
-                out.push(Combination::new(Kind::Rocket, RED_JOKER, 1, cards));
+            if above.is_none() && ones & JOKERS == JOKERS {
+                emit(
+                    kind,
+                    RED_JOKER,
+                    1,
+                    rank_key(BLACK_JOKER) + rank_key(RED_JOKER),
+                );
             }
         }
         Kind::TripleSingle | Kind::TriplePair => {
-            let pair = kind == Kind::TriplePair;
-            for t in low..=TWO {
-                if hand.count(t) < 3 {
-                    continue;
-                }
-                for a in 0..NUM_RANKS as u8 {
-                    let need = if pair { 2 } else { 1 };
-                    if a == t || hand.count(a) < need || (pair && a > TWO) {
-                        continue;
-                    }
-                    let mut cards = Ranks::default();
-                    cards.add(t, 3);
-                    cards.add(a, need);
-                    out.push(Combination::new(kind, t, 1, cards));
+            let (need, attach) = if kind == Kind::TriplePair {
+                // Pairs stop at the 2: the jokers are two different ranks.
+                (2, twos & !JOKERS)
+            } else {
+                (1, ones)
+            };
+            for t in ranks_up(threes & rank_span(low, TWO)) {
+                let core = 3 * rank_key(t);
+                for a in ranks_up(attach & !(1 << t)) {
+                    emit(kind, t, 1, core + need * rank_key(a));
                 }
             }
         }
-        Kind::Straight => push_runs(hand, kind, 1, lens, low, out),
-        Kind::PairRun => push_runs(hand, kind, 2, lens, low, out),
-        Kind::Airplane => push_runs(hand, kind, 3, lens, low, out),
+        Kind::Straight => run_keys(hand, 1, lens, low, |top, len, key| {
+            emit(kind, top, len, key)
+        }),
+        Kind::PairRun => run_keys(hand, 2, lens, low, |top, len, key| {
+            emit(kind, top, len, key)
+        }),
+        Kind::Airplane => run_keys(hand, 3, lens, low, |top, len, key| {
+            emit(kind, top, len, key)
+        }),
         Kind::AirplaneSingles | Kind::AirplanePairs => {
-            runs(hand, 3, ACE, lens, |top, len| {
-                if top < low {
-                    return;
-                }
-                let core = run_cards(top, len, 3);
-                let mut avail = *hand;
-                for r in (top + 1 - len)..=top {
-                    avail.0[r as usize] = 0;
-                }
-                let mut emit = |wings: Ranks| {
-                    out.push(Combination::new(kind, top, len, core.plus(&wings)));
-                };
+            run_keys(hand, 3, lens, low, |top, len, core| {
+                // Wings never use a core rank.
+                let free = !run_span(top, len);
+                let mut wing = |wings| emit(kind, top, len, core + wings);
                 if kind == Kind::AirplaneSingles {
-                    single_wings(&avail, len, &mut emit);
+                    single_wings(ones & free, twos & free, len, &mut wing);
                 } else {
-                    pair_wings(&avail, len, &mut emit);
+                    pair_wings(twos & free, len, &mut wing);
                 }
             });
         }
         Kind::FourTwoSingles | Kind::FourTwoPairs => {
-            for f in low..=TWO {
-                if hand.count(f) < 4 {
-                    continue;
-                }
-                let mut core = Ranks::default();
-                core.add(f, 4);
-                let mut avail = *hand;
-                avail.0[f as usize] = 0;
-                let mut emit = |wings: Ranks| {
-                    out.push(Combination::new(kind, f, 1, core.plus(&wings)));
-                };
+            for f in ranks_up(fours & rank_span(low, TWO)) {
+                let core = 4 * rank_key(f);
+                let free = !(1u16 << f);
+                let mut wing = |wings| emit(kind, f, 1, core + wings);
                 if kind == Kind::FourTwoSingles {
-                    single_wings(&avail, 2, &mut emit);
+                    single_wings(ones & free, twos & free, 2, &mut wing);
                 } else {
-                    pair_wings(&avail, 2, &mut emit);
+                    pair_wings(twos & free, 2, &mut wing);
                 }
             }
         }
         Kind::AceBomb | Kind::HeavenlyBomb => {}
     }
+}
+
+/// The two jokers as a rank set.
+const JOKERS: u16 = 1 << BLACK_JOKER | 1 << RED_JOKER;
+
+/// Every legal lead from `hand` as `emit(kind, main, length, key)`: every play of
+/// every type, by type, length, main rank.
+fn each_lead(hand: &Ranks, emit: &mut impl FnMut(Kind, u8, u8, u64)) {
+    let hand = Held::new(hand);
+    for kind in KINDS {
+        generate(&hand, kind, lengths(kind), None, emit);
+    }
+}
+
+/// Every legal answer to `table` from `hand` (pass not included) as
+/// `emit(kind, main, length, key)`: the same type and length with a higher main
+/// rank, any bomb over a non-bomb, a higher bomb over a bomb, and the rocket over
+/// anything.
+fn each_response(hand: &Ranks, table: &Combination, emit: &mut impl FnMut(Kind, u8, u8, u64)) {
+    let hand = &Held::new(hand);
+    match table.kind {
+        Kind::Rocket => return,
+        Kind::Bomb => generate(hand, Kind::Bomb, 1..=1, Some(table.main), emit),
+        kind => {
+            generate(
+                hand,
+                kind,
+                table.length..=table.length,
+                Some(table.main),
+                emit,
+            );
+            generate(hand, Kind::Bomb, 1..=1, None, emit);
+        }
+    }
+    generate(hand, Kind::Rocket, 1..=1, None, emit);
+}
+
+/// A sink for [`each_lead`]/[`each_response`] that builds combinations.
+fn push_into(out: &mut Vec<Combination>) -> impl FnMut(Kind, u8, u8, u64) + '_ {
+    |kind, main, length, key| out.push(Combination::new(kind, main, length, Ranks::from_key(key)))
 }
 
 /// Every legal lead from `hand`: every play of every type, by type, length, main rank.
@@ -127,11 +161,15 @@ pub fn leads(hand: &Ranks) -> Vec<Combination> {
     out
 }
 
-/// [`leads`] appended to `out`, for batch callers that reuse one buffer.
+/// [`leads`] appended to `out`, for callers that reuse one buffer.
 pub fn leads_into(hand: &Ranks, out: &mut Vec<Combination>) {
-    for kind in KINDS {
-        generate(hand, kind, lengths(kind), None, out);
-    }
+    each_lead(hand, &mut push_into(out));
+}
+
+/// The [`Ranks::key`]s of [`leads`], in the same order, appended to `out`: mass
+/// move generation without building combinations.
+pub fn lead_keys_into(hand: &Ranks, out: &mut Vec<u64>) {
+    each_lead(hand, &mut |_, _, _, key| out.push(key));
 }
 
 /// Every legal answer to `table` from `hand` (pass not included): the same type
@@ -139,22 +177,13 @@ pub fn leads_into(hand: &Ranks, out: &mut Vec<Combination>) {
 /// a bomb, and the rocket over anything.
 pub fn responses(hand: &Ranks, table: &Combination) -> Vec<Combination> {
     let mut out = Vec::new();
-    match table.kind {
-        Kind::Rocket => return out,
-        Kind::Bomb => generate(hand, Kind::Bomb, 1..=1, Some(table.main), &mut out),
-        kind => {
-            generate(
-                hand,
-                kind,
-                table.length..=table.length,
-                Some(table.main),
-                &mut out,
-            );
-            generate(hand, Kind::Bomb, 1..=1, None, &mut out);
-        }
-    }
-    generate(hand, Kind::Rocket, 1..=1, None, &mut out);
+    each_response(hand, table, &mut push_into(&mut out));
     out
+}
+
+/// The [`Ranks::key`]s of [`responses`], in the same order, appended to `out`.
+pub fn response_keys_into(hand: &Ranks, table: &Combination, out: &mut Vec<u64>) {
+    each_response(hand, table, &mut |_, _, _, key| out.push(key));
 }
 
 /// Whether `play` beats `table` (DDZ-14, DDZ-20..22).
@@ -175,15 +204,21 @@ pub fn classify(cards: &Ranks) -> Vec<Combination> {
     if n == 0 {
         return out;
     }
+    // A reading of `cards` is a play from them that uses every card.
+    let key = cards.key();
+    let mut keep = |kind, main, length, play: u64| {
+        if play == key && Ranks::from_key(play) == *cards {
+            out.push(Combination::new(kind, main, length, *cards));
+        }
+    };
+    let held = Held::new(cards);
     for kind in KINDS {
         for len in lengths(kind) {
             if kind.size(len) == n {
-                generate(cards, kind, len..=len, None, &mut out);
+                generate(&held, kind, len..=len, None, &mut keep);
             }
         }
     }
-    // A reading of `cards` that uses every card is one whose cards equal them.
-    out.retain(|c| c.cards == *cards);
     out
 }
 
@@ -264,7 +299,13 @@ impl ActionIndex {
 
     /// The id of the play with these cards, if they form a Dou Dizhu combination.
     pub fn play_id(&self, cards: &Ranks) -> Option<u32> {
-        self.ids.get(&cards.key()).copied()
+        self.key_id(cards.key())
+    }
+
+    /// The id of the play whose [`Ranks::key`] is `key`, if it is a Dou Dizhu
+    /// combination.
+    pub fn key_id(&self, key: u64) -> Option<u32> {
+        self.ids.get(&key).copied()
     }
 
     /// The play with id `id` (`None` for pass, bids and out-of-range ids).
@@ -284,6 +325,7 @@ pub fn action_index() -> &'static ActionIndex {
 mod tests {
     use super::*;
     use crate::climbing::Kind::*;
+    use crate::climbing::NUM_RANKS;
 
     fn r(s: &str) -> Ranks {
         Ranks::parse(s).unwrap()
@@ -477,6 +519,42 @@ mod tests {
             }
         });
         assert_eq!(subsets, found.len());
+    }
+
+    #[test]
+    fn keys_list_the_plays_in_order() {
+        // The mass-generation keys are the listed plays, same order, for leads and
+        // for responses (DDZ-13, DDZ-14).
+        let mut rng = crate::rng::CardRng::new(11);
+        let mut deck: Vec<u8> = (0..=TWO).flat_map(|r| [r; 4]).collect();
+        deck.extend([BLACK_JOKER, RED_JOKER]);
+        let mut keys = Vec::new();
+        for _ in 0..2000 {
+            rng.shuffle(&mut deck);
+            let size = 1 + rng.below(20) as usize;
+            let mut hand = Ranks::default();
+            for &r in &deck[..size] {
+                hand.0[r as usize] += 1;
+            }
+            let found = leads(&hand);
+            keys.clear();
+            lead_keys_into(&hand, &mut keys);
+            let want: Vec<u64> = found.iter().map(|c| c.cards.key()).collect();
+            assert_eq!(keys, want, "{hand}");
+            let mut other = Ranks::default();
+            for &r in &deck[size..size + 20] {
+                other.0[r as usize] += 1;
+            }
+            for table in found.iter().step_by(7) {
+                keys.clear();
+                response_keys_into(&other, table, &mut keys);
+                let want: Vec<u64> = responses(&other, table)
+                    .iter()
+                    .map(|c| c.cards.key())
+                    .collect();
+                assert_eq!(keys, want, "{other} over {table}");
+            }
+        }
     }
 
     #[test]

@@ -26,6 +26,8 @@ pub const RANK_CHARS: [char; NUM_RANKS] = [
     '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A', '2', 'B', 'R',
 ];
 pub const THREE: u8 = 0;
+/// Index of the ten (`T`, also written `10`).
+const TEN: usize = 7;
 pub const ACE: u8 = 11;
 pub const TWO: u8 = 12;
 pub const BLACK_JOKER: u8 = 13;
@@ -49,20 +51,51 @@ impl Ranks {
     /// Parse rank text such as `"33344BR"` (`10` is accepted for `T`, case and
     /// spaces are ignored).
     pub fn parse(text: &str) -> Result<Ranks> {
+        /// Rank of each ASCII byte: a rank index, SKIP for whitespace, BAD otherwise.
+        const SKIP: u8 = 0xFE;
+        const BAD: u8 = 0xFF;
+        const BYTE_RANKS: [u8; 128] = {
+            let mut table = [BAD; 128];
+            let mut r = 0;
+            while r < NUM_RANKS {
+                let c = RANK_CHARS[r] as u8;
+                table[c as usize] = r as u8;
+                table[c.to_ascii_lowercase() as usize] = r as u8;
+                r += 1;
+            }
+            let mut w = 0;
+            let spaces = b" \t\n\r\x0b\x0c";
+            while w < spaces.len() {
+                table[spaces[w] as usize] = SKIP;
+                w += 1;
+            }
+            table
+        };
         let mut out = Ranks::default();
-        let upper = text.to_ascii_uppercase().replace("10", "T");
-        for ch in upper.chars() {
-            if ch.is_whitespace() {
-                continue;
-            }
-            match RANK_CHARS.iter().position(|&c| c == ch) {
-                Some(r) => out.0[r] = out.0[r].saturating_add(1),
-                None => {
-                    return Err(EngineError::InvalidCard(format!(
-                        "invalid rank {ch:?} in {text:?}: expected ranks 3-9 T J Q K A 2 B R"
-                    )))
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            i += 1;
+            let rank = match BYTE_RANKS.get(usize::from(b)) {
+                Some(&SKIP) => continue,
+                Some(&BAD) if b == b'1' && bytes.get(i) == Some(&b'0') => {
+                    i += 1;
+                    TEN
                 }
-            }
+                Some(&BAD) => return Err(bad_rank(char::from(b), text)),
+                Some(&r) => usize::from(r),
+                // Past ASCII: only (Unicode) whitespace is allowed.
+                None => {
+                    let ch = text[i - 1..].chars().next().unwrap_or_default();
+                    if !ch.is_whitespace() {
+                        return Err(bad_rank(ch, text));
+                    }
+                    i += ch.len_utf8() - 1;
+                    continue;
+                }
+            };
+            out.0[rank] = out.0[rank].saturating_add(1);
         }
         Ok(out)
     }
@@ -128,6 +161,17 @@ impl Ranks {
             .fold(0u64, |k, (r, &n)| k | (u64::from(n.min(15)) << (4 * r)))
     }
 
+    /// The multiset of a [`Ranks::key`] (every count below 16).
+    #[inline]
+    pub fn from_key(key: u64) -> Ranks {
+        let lo = spread_nibbles(key as u32).to_le_bytes();
+        let hi = spread_nibbles((key >> 32) as u32).to_le_bytes();
+        let mut out = Ranks::default();
+        out.0[..8].copy_from_slice(&lo);
+        out.0[8..].copy_from_slice(&hi[..NUM_RANKS - 8]);
+        out
+    }
+
     fn add(&mut self, rank: u8, n: u8) {
         self.0[rank as usize] += n;
     }
@@ -139,6 +183,22 @@ fn pack_nibbles(x: u64) -> u64 {
     let x = (x | (x >> 4)) & 0x00FF_00FF_00FF_00FF;
     let x = (x | (x >> 8)) & 0x0000_FFFF_0000_FFFF;
     (x | (x >> 16)) & 0xFFFF_FFFF
+}
+
+fn bad_rank(ch: char, text: &str) -> EngineError {
+    EngineError::InvalidCard(format!(
+        "invalid rank {:?} in {text:?}: expected ranks 3-9 T J Q K A 2 B R",
+        ch.to_ascii_uppercase()
+    ))
+}
+
+/// The inverse of [`pack_nibbles`]: eight nibbles into the low nibbles of eight bytes.
+#[inline]
+fn spread_nibbles(x: u32) -> u64 {
+    let x = u64::from(x);
+    let x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF;
+    let x = (x | (x << 8)) & 0x00FF_00FF_00FF_00FF;
+    (x | (x << 4)) & 0x0F0F_0F0F_0F0F_0F0F
 }
 
 impl fmt::Display for Ranks {
@@ -277,60 +337,141 @@ impl fmt::Display for Combination {
     }
 }
 
-/// Every run of `len` consecutive ranks in `lo..=hi` whose ranks each have at
-/// least `width` copies, for every `len` in `lens`, calling `f(top, len)` with the
-/// highest rank of the run. Runs are listed by length, then by top rank.
-fn runs(
-    hand: &Ranks,
-    width: u8,
-    hi: u8,
-    lens: std::ops::RangeInclusive<u8>,
-    mut f: impl FnMut(u8, u8),
-) {
-    // streak[r]: how many consecutive ranks ending at r have `width` copies.
-    let mut streak = [0u8; NUM_RANKS];
-    let mut s = 0u8;
-    let mut longest = 0u8;
-    for r in 0..=hi {
-        s = if hand.count(r) >= width { s + 1 } else { 0 };
-        streak[r as usize] = s;
-        longest = longest.max(s);
-    }
-    for len in lens {
-        // Most hands hold no long run, so stop at the longest streak.
-        if len > longest {
-            break;
+/// Rank bit sets of a hand: `at_least[w]` holds bit `r` when the hand has at least
+/// `w` copies of rank `r` (`w` in 1..=4). Move generation walks these sets instead
+/// of the counts, so runs and groups cost a few bit operations per hand.
+#[derive(Clone, Copy, Debug)]
+pub struct Held {
+    pub at_least: [u16; 5],
+}
+
+impl Held {
+    pub fn new(counts: &Ranks) -> Held {
+        let mut at_least = [0u16; 5];
+        for (r, &n) in counts.0.iter().enumerate() {
+            for (w, set) in at_least.iter_mut().enumerate().skip(1) {
+                *set |= u16::from(n as usize >= w) << r;
+            }
         }
-        for top in len.saturating_sub(1)..=hi {
-            if streak[top as usize] >= len {
+        Held { at_least }
+    }
+}
+
+/// Ranks `low..=top` as a bit set (empty when `low > top`).
+#[inline]
+fn rank_span(low: u8, top: u8) -> u16 {
+    if low > top {
+        return 0;
+    }
+    let upto = (2u32 << top) - 1;
+    (upto & !((1u32 << low) - 1)) as u16
+}
+
+/// The ranks of `set`, weakest first.
+#[inline]
+fn ranks_up(mut set: u16) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        let r = set.trailing_zeros() as u8;
+        set &= set.wrapping_sub(1);
+        (r < 16).then_some(r)
+    })
+}
+
+/// The ranks of `set`, strongest first.
+#[inline]
+fn ranks_down(mut set: u16) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        let r = 15u32.checked_sub(set.leading_zeros())? as u8;
+        set &= !(1 << r);
+        Some(r)
+    })
+}
+
+/// Runs may hold 3..A only: no climbing game lets a run hold a 2 or a joker.
+const RUN_RANKS: u16 = (1 << (ACE + 1)) - 1;
+
+/// Every run of consecutive ranks of `set` within 3..A with a length in `lens`,
+/// calling `f(top, len)` with the highest rank of the run. Runs are listed by
+/// length, then by top rank.
+#[inline]
+fn runs(set: u16, lens: std::ops::RangeInclusive<u8>, mut f: impl FnMut(u8, u8)) {
+    let set = set & RUN_RANKS;
+    // tops: the top ranks of the runs of `len` ranks.
+    let mut tops = set;
+    let mut len = 1u8;
+    while tops != 0 && len <= *lens.end() {
+        if len >= *lens.start() {
+            for top in ranks_up(tops) {
                 f(top, len);
             }
         }
+        tops &= set << len;
+        len += 1;
     }
+}
+
+/// A nibble of 1 for each of the sixteen ranks a key can hold.
+const NIBBLE_ONES: u64 = 0x1111_1111_1111_1111;
+
+/// The key (see [`Ranks::key`]) of one copy of `rank`.
+#[inline]
+fn rank_key(rank: u8) -> u64 {
+    1 << (4 * u32::from(rank))
+}
+
+/// The key of the run of `len` ranks ending at `top`, `width` copies each.
+#[inline]
+fn run_key(top: u8, len: u8, width: u8) -> u64 {
+    let ones = NIBBLE_ONES >> (64 - 4 * u32::from(len));
+    (ones * u64::from(width)) << (4 * u32::from(top + 1 - len))
+}
+
+/// The ranks of the run of `len` ending at `top`, as a bit set.
+#[inline]
+fn run_span(top: u8, len: u8) -> u16 {
+    rank_span(top + 1 - len, top)
 }
 
 /// The run of `len` ranks ending at `top`, `width` copies each.
 fn run_cards(top: u8, len: u8, width: u8) -> Ranks {
-    let mut cards = Ranks::default();
-    for r in (top + 1 - len)..=top {
-        cards.add(r, width);
-    }
-    cards
+    Ranks::from_key(run_key(top, len, width))
 }
 
-/// Push a `kind` play of `width` copies of each rank in `low..=top` that `hand`
-/// holds that many of (singles, pairs, triples, four-card bombs), weakest first.
+/// `f(rank, key)` for each rank in `low..=top` that `hand` holds `width` copies of
+/// (singles, pairs, triples, four-card bombs), weakest first.
+#[inline]
+fn groups(hand: &Held, width: u8, low: u8, top: u8, mut f: impl FnMut(u8, u64)) {
+    for r in ranks_up(hand.at_least[usize::from(width)] & rank_span(low, top)) {
+        f(r, u64::from(width) * rank_key(r));
+    }
+}
+
+/// [`groups`] as `kind` combinations pushed to `out`.
 fn push_groups(hand: &Ranks, kind: Kind, width: u8, low: u8, top: u8, out: &mut Vec<Combination>) {
-    for r in low..=top {
-        if hand.count(r) >= width {
-            out.push(Combination::new(kind, r, 1, run_cards(r, 1, width)));
-        }
-    }
+    groups(&Held::new(hand), width, low, top, |r, key| {
+        out.push(Combination::new(kind, r, 1, Ranks::from_key(key)));
+    });
 }
 
-/// Push every `kind` run from `hand` of `width` copies per rank, within 3..A (no
-/// climbing game lets a run hold a 2 or a joker), with a length in `lens` and a top
-/// rank of at least `low` (straights, pair runs, bare airplanes).
+/// `f(top, len, key)` for every run from `hand` of `width` copies per rank, within
+/// 3..A, with a length in `lens` and a top rank of at least `low` (straights, pair
+/// runs, bare airplanes).
+#[inline]
+fn run_keys(
+    hand: &Held,
+    width: u8,
+    lens: std::ops::RangeInclusive<u8>,
+    low: u8,
+    mut f: impl FnMut(u8, u8, u64),
+) {
+    runs(hand.at_least[usize::from(width)], lens, |top, len| {
+        if top >= low {
+            f(top, len, run_key(top, len, width));
+        }
+    });
+}
+
+/// [`run_keys`] as `kind` combinations pushed to `out`.
 fn push_runs(
     hand: &Ranks,
     kind: Kind,
@@ -339,68 +480,103 @@ fn push_runs(
     low: u8,
     out: &mut Vec<Combination>,
 ) {
-    runs(hand, width, ACE, lens, |top, len| {
-        if top >= low {
-            out.push(Combination::new(kind, top, len, run_cards(top, len, width)));
-        }
+    run_keys(&Held::new(hand), width, lens, low, |top, len, key| {
+        out.push(Combination::new(kind, top, len, Ranks::from_key(key)));
     });
 }
 
-/// Every way to pick `n` single wing cards from `avail` (copies per rank): at most
-/// two of a rank (wings may pair but never hold a triple or a bomb) and never
-/// both jokers. Ranks with `avail == 0` (such as the core) are never used.
-fn single_wings(avail: &Ranks, n: u8, f: &mut impl FnMut(Ranks)) {
-    struct Walk<'a> {
-        avail: &'a Ranks,
-        // room[r]: wing cards the ranks r.. can still give (at most two each).
-        room: [u8; NUM_RANKS + 1],
+/// Every way to pick `n` single wing cards, as keys, from the ranks of `ones`
+/// (`twos`: those of them that can give two): at most two of a rank (wings may pair
+/// but never hold a triple or a bomb) and never both jokers. The caller leaves the
+/// core ranks out of both sets. Listed strongest rank first: each rank's picks with
+/// stronger ranks, then its pair.
+fn single_wings(ones: u16, twos: u16, n: u8, f: &mut impl FnMut(u64)) {
+    const JOKERS: u16 = 1 << BLACK_JOKER | 1 << RED_JOKER;
+    if n == 2 {
+        // The common case (four-with-two, two-triple airplanes), without recursion.
+        for low in ranks_down(ones) {
+            let above = ones & !rank_span(0, low);
+            let above = if low == BLACK_JOKER {
+                above & !JOKERS
+            } else {
+                above
+            };
+            for high in ranks_down(above) {
+                f(rank_key(low) + rank_key(high));
+            }
+            if twos & (1 << low) != 0 {
+                f(2 * rank_key(low));
+            }
+        }
+        return;
     }
-    fn go(w: &Walk<'_>, rank: usize, left: u8, acc: &mut Ranks, f: &mut impl FnMut(Ranks)) {
+    /// `ranks[i..]` (rank, cards it can give) still to choose from; `room[i]` the
+    /// wing cards they can give together, to stop walks that cannot finish.
+    fn go(ranks: &[(u8, u8)], room: &[u8], i: usize, left: u8, acc: u64, f: &mut impl FnMut(u64)) {
         if left == 0 {
-            f(*acc);
+            f(acc);
             return;
         }
-        if rank >= NUM_RANKS || w.room[rank] < left {
+        if room[i] < left {
             return;
         }
-        let avail = w.avail;
-        let cap = avail.0[rank].min(2).min(left);
-        let both_jokers = rank == RED_JOKER as usize && acc.0[BLACK_JOKER as usize] > 0;
-        let cap = if both_jokers { 0 } else { cap };
+        let (rank, cap) = ranks[i];
+        let both_jokers = rank == RED_JOKER && acc & (0xF * rank_key(BLACK_JOKER)) != 0;
+        let cap = if both_jokers { 0 } else { cap.min(left) };
         for k in 0..=cap {
-            acc.0[rank] = k;
-            go(w, rank + 1, left - k, acc, f);
+            go(
+                ranks,
+                room,
+                i + 1,
+                left - k,
+                acc + u64::from(k) * rank_key(rank),
+                f,
+            );
         }
-        acc.0[rank] = 0;
+    }
+    let mut ranks = [(0u8, 0u8); NUM_RANKS];
+    let mut m = 0;
+    for r in ranks_up(ones) {
+        ranks[m] = (r, 1 + u8::from(twos & (1 << r) != 0));
+        m += 1;
     }
     let mut room = [0u8; NUM_RANKS + 1];
-    for r in (0..NUM_RANKS).rev() {
-        room[r] = room[r + 1] + avail.0[r].min(2);
+    for i in (0..m).rev() {
+        room[i] = room[i + 1] + ranks[i].1;
     }
-    let mut acc = Ranks::default();
-    go(&Walk { avail, room }, 0, n, &mut acc, f);
+    go(&ranks[..m], &room[..=m], 0, n, 0, f);
 }
 
-/// Every way to pick `n` pairs of distinct ranks from `avail`.
-fn pair_wings(avail: &Ranks, n: u8, f: &mut impl FnMut(Ranks)) {
-    fn go(avail: &Ranks, rank: usize, left: u8, acc: &mut Ranks, f: &mut impl FnMut(Ranks)) {
-        if left == 0 {
-            f(*acc);
-            return;
+/// Every way to pick `n` pairs of distinct ranks of `pairs` (ranks up to the 2: the
+/// jokers are two different ranks and never pair), as keys, weakest ranks first.
+fn pair_wings(pairs: u16, n: u8, f: &mut impl FnMut(u64)) {
+    let pairs = pairs & rank_span(0, TWO);
+    if n == 2 {
+        for low in ranks_up(pairs) {
+            for high in ranks_up(pairs & !rank_span(0, low)) {
+                f(2 * (rank_key(low) + rank_key(high)));
+            }
         }
-        // Jokers are two different ranks, so they never form a pair.
-        if rank > TWO as usize {
-            return;
-        }
-        if avail.0[rank] >= 2 {
-            acc.0[rank] = 2;
-            go(avail, rank + 1, left - 1, acc, f);
-            acc.0[rank] = 0;
-        }
-        go(avail, rank + 1, left, acc, f);
+        return;
     }
-    let mut acc = Ranks::default();
-    go(avail, 0, n, &mut acc, f);
+    fn go(ranks: &[u8], i: usize, left: u8, acc: u64, f: &mut impl FnMut(u64)) {
+        if left == 0 {
+            f(acc);
+            return;
+        }
+        if ranks.len() - i < usize::from(left) {
+            return;
+        }
+        go(ranks, i + 1, left - 1, acc + 2 * rank_key(ranks[i]), f);
+        go(ranks, i + 1, left, acc, f);
+    }
+    let mut ranks = [0u8; NUM_RANKS];
+    let mut m = 0;
+    for r in ranks_up(pairs) {
+        ranks[m] = r;
+        m += 1;
+    }
+    go(&ranks[..m], 0, n, 0, f);
 }
 
 #[cfg(test)]
@@ -415,6 +591,89 @@ mod tests {
         assert_eq!(r.to_string(), "33344BR");
         assert_eq!(Ranks::parse("10 j q k a").unwrap().to_string(), "TJQKA");
         assert!(Ranks::parse("33X").is_err());
+    }
+
+    #[test]
+    fn keys_round_trip() {
+        for text in [
+            "",
+            "3",
+            "33344BR",
+            "3456789TJQKA2BR",
+            "4444RB22",
+            "AAAA2222",
+        ] {
+            let r = Ranks::parse(text).unwrap();
+            assert_eq!(Ranks::from_key(r.key()), r, "{text}");
+        }
+        assert_eq!(run_cards(ACE, 12, 1), Ranks::parse("3456789TJQKA").unwrap());
+        assert_eq!(run_cards(6, 3, 3), Ranks::parse("777888999").unwrap());
+        assert!(Ranks::parse("1 0").unwrap_err().to_string().contains("'1'"));
+        assert!(Ranks::parse("110").is_err());
+        assert_eq!(Ranks::parse("t10 \u{3000}q").unwrap().to_string(), "TTQ");
+    }
+
+    /// Every count vector over the ranks with `cap(r)` at most, summing to `n`.
+    fn brute(cap: &dyn Fn(usize) -> u8, n: u8, ok: &dyn Fn(&Ranks) -> bool) -> Vec<u64> {
+        fn go(
+            r: usize,
+            left: u8,
+            acc: &mut Ranks,
+            cap: &dyn Fn(usize) -> u8,
+            out: &mut Vec<Ranks>,
+        ) {
+            if r == NUM_RANKS {
+                if left == 0 {
+                    out.push(*acc);
+                }
+                return;
+            }
+            for k in 0..=cap(r).min(left) {
+                acc.0[r] = k;
+                go(r + 1, left - k, acc, cap, out);
+            }
+            acc.0[r] = 0;
+        }
+        let mut all = Vec::new();
+        go(0, n, &mut Ranks::default(), cap, &mut all);
+        let mut keys: Vec<u64> = all.iter().filter(|r| ok(r)).map(Ranks::key).collect();
+        keys.sort_unstable();
+        keys
+    }
+
+    #[test]
+    fn wings_are_every_valid_pick_once() {
+        // DDZ-29, DDZ-30, DDZ-32, DDZ-33: single wings at most two of a rank and not
+        // both jokers; pair wings distinct ranks up to the 2.
+        let mut rng = crate::rng::CardRng::new(5);
+        for _ in 0..300 {
+            let mut avail = Ranks::default();
+            for r in 0..NUM_RANKS {
+                let most = if r > TWO as usize { 2 } else { 5 };
+                avail.0[r] = rng.below(most) as u8;
+            }
+            let held = Held::new(&avail);
+            for n in 1..=5 {
+                let mut got = Vec::new();
+                single_wings(held.at_least[1], held.at_least[2], n, &mut |k| got.push(k));
+                got.sort_unstable();
+                let no_rocket = |w: &Ranks| w.count(BLACK_JOKER) == 0 || w.count(RED_JOKER) == 0;
+                let want = brute(&|r| avail.0[r].min(2), n, &no_rocket);
+                assert_eq!(got, want, "singles {avail} n={n}");
+                let mut got = Vec::new();
+                pair_wings(held.at_least[2], n, &mut |k| got.push(k));
+                got.sort_unstable();
+                let pair_cap = |r: usize| {
+                    if r <= TWO as usize && avail.0[r] >= 2 {
+                        2
+                    } else {
+                        0
+                    }
+                };
+                let pairs = |w: &Ranks| w.0.iter().all(|&c| c == 0 || c == 2);
+                assert_eq!(got, brute(&pair_cap, 2 * n, &pairs), "pairs {avail} n={n}");
+            }
+        }
     }
 
     #[test]
