@@ -333,16 +333,22 @@ fn batch_threads(threads: Option<usize>) -> usize {
         .min(256)
 }
 
-/// The move keys of each job in order (pass as 0 when following), and each job's
-/// number of moves, split across `threads` threads (each job's moves depend only
-/// on the job, so the result does not depend on the thread count).
-fn ddz_keys(jobs: &[(Ranks, Option<Combination>)], threads: usize) -> Vec<(Vec<u64>, Vec<u32>)> {
-    fn run(jobs: &[(Ranks, Option<Combination>)]) -> (Vec<u64>, Vec<u32>) {
+/// Each job's moves in order (pass, key 0, first when following) mapped by `map`
+/// (moves it maps to `None` are left out), and each job's number of kept moves,
+/// split across `threads` threads. Each job's moves depend only on the job, so the
+/// result does not depend on the thread count.
+fn ddz_batch<T: Send>(
+    jobs: &[(Ranks, Option<Combination>)],
+    threads: usize,
+    map: impl Fn(u64) -> Option<T> + Sync,
+) -> Vec<(Vec<T>, Vec<u32>)> {
+    let run = |jobs: &[(Ranks, Option<Combination>)]| {
         // A 20-card hand averages some 80 leads.
-        let mut keys = Vec::with_capacity(jobs.len() * 96);
+        let mut moves = Vec::with_capacity(jobs.len() * 96);
         let mut counts = Vec::with_capacity(jobs.len());
+        let mut keys = Vec::with_capacity(128);
         for (hand, table) in jobs {
-            let start = keys.len();
+            keys.clear();
             match table {
                 None => ddz::lead_keys_into(hand, &mut keys),
                 Some(t) => {
@@ -350,10 +356,12 @@ fn ddz_keys(jobs: &[(Ranks, Option<Combination>)], threads: usize) -> Vec<(Vec<u
                     ddz::response_keys_into(hand, t, &mut keys);
                 }
             }
-            counts.push((keys.len() - start) as u32);
+            let start = moves.len();
+            moves.extend(keys.iter().filter_map(|&key| map(key)));
+            counts.push((moves.len() - start) as u32);
         }
-        (keys, counts)
-    }
+        (moves, counts)
+    };
     // Small batches are not worth a thread start.
     let per_thread = jobs.len().div_ceil(threads.max(1)).max(256);
     if per_thread >= jobs.len() {
@@ -384,21 +392,21 @@ fn doudizhu_legal_ids_batch(
     threads: Option<usize>,
 ) -> PyResult<Vec<Py<PyBytes>>> {
     let jobs = batch_inputs(hands, tables)?;
-    let parts = py.detach(|| ddz_keys(&jobs, batch_threads(threads)));
     let index = ddz::action_index();
+    let parts = py.detach(|| {
+        ddz_batch(&jobs, batch_threads(threads), |key| match key {
+            0 => Some([0u8; 2]),
+            // Hands of more than 20 cards can form plays outside the index.
+            _ => index.key_id(key).map(|id| (id as u16).to_le_bytes()),
+        })
+    });
     let mut out = Vec::with_capacity(jobs.len());
-    for (keys, counts) in &parts {
+    for (ids, counts) in &parts {
         let mut at = 0;
         for &count in counts {
-            let moves = &keys[at..at + count as usize];
+            let hand = &ids[at..at + count as usize];
             at += count as usize;
-            // Hands of more than 20 cards can form plays outside the index.
-            let ids: Vec<u8> = moves
-                .iter()
-                .filter_map(|&key| if key == 0 { Some(0) } else { index.key_id(key) })
-                .flat_map(|id| (id as u16).to_le_bytes())
-                .collect();
-            out.push(PyBytes::new(py, &ids).unbind());
+            out.push(PyBytes::new(py, hand.as_flattened()).unbind());
         }
     }
     Ok(out)
@@ -419,7 +427,7 @@ fn doudizhu_plays_batch(
     threads: Option<usize>,
 ) -> PyResult<(Py<PyBytes>, Py<PyBytes>)> {
     let jobs = batch_inputs(hands, tables)?;
-    let parts = py.detach(|| ddz_keys(&jobs, batch_threads(threads)));
+    let parts = py.detach(|| ddz_batch(&jobs, batch_threads(threads), Some));
     let total: usize = parts.iter().map(|(keys, _)| keys.len()).sum();
     let plays = PyBytes::new_with(py, 8 * total, |buf| {
         let mut rest = buf;

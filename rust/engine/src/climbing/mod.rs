@@ -204,12 +204,21 @@ fn spread_nibbles(x: u32) -> u64 {
 impl fmt::Display for Ranks {
     /// Ranks weakest first, each repeated: `33344BR`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Game loops turn every legal play into text: one write per 64 ranks, not
+        // one formatted write per card.
+        let mut buf = [0u8; 64];
+        let mut used = 0;
         for (r, &n) in self.0.iter().enumerate() {
             for _ in 0..n {
-                write!(f, "{}", RANK_CHARS[r])?;
+                if used == buf.len() {
+                    f.write_str(std::str::from_utf8(&buf).map_err(|_| fmt::Error)?)?;
+                    used = 0;
+                }
+                buf[used] = RANK_CHARS[r] as u8;
+                used += 1;
             }
         }
-        Ok(())
+        f.write_str(std::str::from_utf8(&buf[..used]).map_err(|_| fmt::Error)?)
     }
 }
 
@@ -608,6 +617,9 @@ mod tests {
         }
         assert_eq!(run_cards(ACE, 12, 1), Ranks::parse("3456789TJQKA").unwrap());
         assert_eq!(run_cards(6, 3, 3), Ranks::parse("777888999").unwrap());
+        let mut many = Ranks::default();
+        many.0[5] = 70;
+        assert_eq!(many.to_string(), "8".repeat(70));
         assert!(Ranks::parse("1 0").unwrap_err().to_string().contains("'1'"));
         assert!(Ranks::parse("110").is_err());
         assert_eq!(Ranks::parse("t10 \u{3000}q").unwrap().to_string(), "TTQ");
