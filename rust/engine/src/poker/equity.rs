@@ -958,8 +958,12 @@ fn monte_carlo(
                 let picks = board_draw.draw(&mut rng);
                 let mut board = board_key;
                 for (j, &pick) in picks[..k].iter().enumerate() {
-                    deck.swap(j, j + pick);
-                    board = board.with(deck[j]);
+                    // Swap by hand so the drawn card is used straight from the
+                    // register rather than read back from the store.
+                    let card = deck[j + pick];
+                    deck[j + pick] = deck[j];
+                    deck[j] = card;
+                    board = board.with(card);
                 }
                 if let [a, b] = hands[..] {
                     let (ra, rb) = (t.class_of(board.union(a)), t.class_of(board.union(b)));
