@@ -366,6 +366,21 @@ mod tests {
                 assert!(rank_chunk_portable(&rows, width, &mut portable));
                 assert_eq!(fast, portable, "width {width}, {n} rows");
             }
+            // Two suits only: most rows are flushes, fixed up after the vector pass.
+            let mut deck: Vec<u8> = (0..52).filter(|c| c % 4 < 2).collect();
+            let mut rows = Vec::new();
+            for _ in 0..1000 {
+                rng.shuffle(&mut deck);
+                rows.extend_from_slice(&deck[..width]);
+            }
+            let (mut fast, mut portable) = (vec![0; 1000], vec![0; 1000]);
+            assert!(rank_chunk(&rows, width, &mut fast));
+            assert!(rank_chunk_portable(&rows, width, &mut portable));
+            assert_eq!(fast, portable, "width {width}, two suits");
+            for (row, value) in rows.chunks_exact(width).zip(&fast) {
+                let cards: Vec<Card> = row.iter().map(|&i| Card::from_index_unchecked(i)).collect();
+                assert_eq!(rank_cards(&cards).unwrap().value(), *value);
+            }
         }
     }
 
