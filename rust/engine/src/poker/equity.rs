@@ -958,11 +958,10 @@ fn monte_carlo(
                 let picks = board_draw.draw(&mut rng);
                 let mut board = board_key;
                 for (j, &pick) in picks[..k].iter().enumerate() {
-                    // Swap by hand so the drawn card is used straight from the
-                    // register rather than read back from the store.
+                    // The drawn card is read before the swap, so it is used straight
+                    // from the register rather than read back from the store.
                     let card = deck[j + pick];
-                    deck[j + pick] = deck[j];
-                    deck[j] = card;
+                    deck.swap(j, j + pick);
                     board = board.with(card);
                 }
                 if let [a, b] = hands[..] {
