@@ -879,7 +879,7 @@ impl Sampler {
 /// turn (Brackett-Rozinsky and Lemire, "Batched ranged random integer generation",
 /// 2024): `r * P = X * 2^64 + low` with `X` the mixed-radix number of the offsets,
 /// and rejecting `low < 2^64 mod P` makes `X` exactly uniform. `P` is at most
-/// 52^5 < 2^29, so a rejection happens about once in 10^10 trials.
+/// 52^5 < 2^29, so fewer than one trial in 10^10 is drawn again.
 struct BoardDraw {
     bounds: [u64; 5],
     threshold: u64,
@@ -1341,6 +1341,24 @@ mod tests {
         let e1 = run(&["AK", "QQ"], "2c7d9h", Method::Exact, 1);
         let e3 = run(&["AK", "QQ"], "2c7d9h", Method::Exact, 3);
         assert_eq!(e1, e3);
+    }
+
+    #[test]
+    fn batched_board_draws_are_uniform() {
+        // Three cards from a deck of six: 120 ordered offset triples, equally likely.
+        let draw = BoardDraw::new(6, 3);
+        let mut rng = CardRng::new(12);
+        let mut seen = [0u32; 6 * 5 * 4];
+        for _ in 0..240_000 {
+            let p = draw.draw(&mut rng);
+            assert!(p[0] < 6 && p[1] < 5 && p[2] < 4 && p[3] == 0 && p[4] == 0);
+            seen[p[0] * 20 + p[1] * 4 + p[2]] += 1;
+        }
+        // 2,000 expected each, standard deviation about 45.
+        assert!(
+            seen.iter().all(|&n| (1_775..=2_225).contains(&n)),
+            "{seen:?}"
+        );
     }
 
     #[test]
