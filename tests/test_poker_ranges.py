@@ -92,6 +92,20 @@ def test_batch_matches_evaluate(width: int) -> None:
     assert evaluate_batch(np.asfortranarray(rows)).tolist() == expected
 
 
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("suits", [4, 2])
+def test_batch_matches_evaluate_million(suits: int) -> None:
+    # Random 7-card rows from the whole pack, and from two suits (mostly flushes),
+    # through the vector path of evaluate_batch and its flush fix-up.
+    pack = np.array([c for c in range(52) if c % 4 < suits], dtype=np.uint8)
+    order = np.argsort(np.random.default_rng(suits).random((1_000_000, len(pack))), axis=1)
+    rows = pack[order[:, :7]]
+    cards = deck("standard52")
+    expected = [evaluate([cards[i] for i in row]).value for row in rows.tolist()]
+    assert evaluate_batch(rows, threads=1).tolist() == expected
+    assert evaluate_batch(rows, threads=2).tolist() == expected
+
+
 def test_batch_rejects_bad_input() -> None:
     with pytest.raises(InvalidCardError, match="row 1"):
         evaluate_batch(np.array([[0, 1, 2, 3, 4], [0, 1, 2, 3, 3]], dtype=np.uint8))

@@ -1,7 +1,9 @@
 //! Ranking many hands at once: rows of card indices in one flat buffer, split
 //! across threads (each row's result depends only on the row).
 
-use super::eval::{card_keys, tables, HandRank, FLUSH_BITS, SUIT_BIAS, SUIT_SHIFT};
+use super::eval::{
+    card_keys, tables, HandRank, Tables, FLUSH_BITS, RANK_KEYS, SUIT_BIAS, SUIT_SHIFT,
+};
 use crate::error::{EngineError, Result};
 
 /// Ranks `rows` (a row-major buffer of card indices 0..=51, `width` = 5, 6 or 7
@@ -16,13 +18,19 @@ pub fn rank_rows(rows: &[u8], width: usize, threads: usize) -> Result<Vec<u32>> 
     let n = rows.len() / width;
     let mut out = vec![0u32; n];
     let per_thread = n.div_ceil(threads.max(1)).max(1 << 12);
+    let mut chunks = rows
+        .chunks(per_thread * width)
+        .zip(out.chunks_mut(per_thread));
+    // The first chunk runs on the calling thread: a single-chunk call spawns none.
+    let first = chunks.next();
     let all_valid = std::thread::scope(|scope| {
-        let handles: Vec<_> = rows
-            .chunks(per_thread * width)
-            .zip(out.chunks_mut(per_thread))
+        let handles: Vec<_> = chunks
             .map(|(input, output)| scope.spawn(move || rank_chunk(input, width, output)))
             .collect();
-        handles.into_iter().all(|h| h.join().unwrap_or(false))
+        let here = first.is_none_or(|(input, output)| rank_chunk(input, width, output));
+        handles
+            .into_iter()
+            .fold(here, |ok, h| h.join().unwrap_or(false) && ok)
     });
     if all_valid {
         return Ok(out);
@@ -45,6 +53,16 @@ fn valid_row(row: &[u8]) -> bool {
 /// Ranks one slice of rows; false if any row was invalid (its value is then
 /// unspecified: the caller reports the row as an error).
 fn rank_chunk(input: &[u8], width: usize, output: &mut [u32]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU has just been found to support both features the
+        // function is compiled for.
+        return unsafe { x86::rank_chunk(input, width, output) };
+    }
+    rank_chunk_portable(input, width, output)
+}
+
+fn rank_chunk_portable(input: &[u8], width: usize, output: &mut [u32]) -> bool {
     match width {
         5 => rank_fixed::<5>(input, output),
         6 => rank_fixed::<6>(input, output),
@@ -52,58 +70,248 @@ fn rank_chunk(input: &[u8], width: usize, output: &mut [u32]) -> bool {
     }
 }
 
-/// Per byte value of a row: the card's hand key in the low 64 bits and its bit in
-/// the high 64. Summing a row's entries gives its key and, for distinct cards, the
-/// sum of distinct bits, whose popcount is then the row's width (a repeated card
-/// carries and loses a bit). Bytes above 51 carry bit 60 alone, which no sum of at
-/// most seven card bits (all below 2^52) reaches.
+/// Bits of the row mask that no card uses (ranks 13..=15 of each suit's 16 bits).
+const UNUSED_BITS: u64 = 0xe000_e000_e000_e000;
+
+/// Per byte value of a row: the card's hand key in the low 64 bits and its bit
+/// `16 * suit + rank` in the high 64 (as in `HandKey`). Summing a row's entries
+/// gives its key and, for distinct cards, the union of their bits: the suited rank
+/// masks for the flush table, with popcount equal to the row's width (a repeated
+/// card carries and loses a bit). Bytes above 51 carry bit 13 alone, which no card
+/// has: a row with one such byte and no repeat shows it in [`UNUSED_BITS`], and a
+/// sum of at most seven entries (all below 2^61) cannot overflow.
 static ROW_ENTRIES: [u128; 256] = {
     let keys = card_keys();
     let mut entries = [0u128; 256];
     let mut i = 0;
     while i < 256 {
         entries[i] = if i < 52 {
-            (1u128 << (64 + i)) | keys[i] as u128
+            (1u128 << (64 + 16 * (i & 3) + (i >> 2))) | keys[i] as u128
         } else {
-            1u128 << (64 + 60)
+            1u128 << (64 + 13)
         };
         i += 1;
     }
     entries
 };
 
-/// The hot loop of [`rank_rows`] for rows of `W` cards: one table add per card,
-/// validation without branches, and the suited rank masks gathered only for the
-/// few rows whose key shows a flush.
+/// One row of `W` cards: its `HandRank` value and whether it is a hand of `W`
+/// distinct cards 0..=51.
+#[inline(always)]
+fn rank_row<const W: usize>(t: &Tables, row: &[u8; W]) -> (u32, bool) {
+    let sum = row
+        .iter()
+        .fold(0u128, |acc, &i| acc + ROW_ENTRIES[usize::from(i)]);
+    let key = SUIT_BIAS + sum as u64;
+    let bits = (sum >> 64) as u64;
+    let valid = (bits & UNUSED_BITS == 0) & (bits.count_ones() as usize == W);
+    let flush = key & FLUSH_BITS;
+    let class = if flush == 0 {
+        t.rank_class(key as u32)
+    } else {
+        let suit = (flush.trailing_zeros() - SUIT_SHIFT - 3) >> 2;
+        t.flush_class((bits >> (16 * suit)) as u16)
+    };
+    (HandRank::from_class(class).value(), valid)
+}
+
+/// The portable loop of [`rank_rows`] for rows of `W` cards: one table add per
+/// card, validation without branches, and the flush table only for the few rows
+/// whose key shows a flush.
 #[inline(always)]
 fn rank_fixed<const W: usize>(input: &[u8], output: &mut [u32]) -> bool {
     let t = tables();
-    let mut bad = false;
+    let mut valid = true;
     for (row, slot) in input.chunks_exact(W).zip(output.iter_mut()) {
         // A fixed-size row lets the card loop unroll completely.
         let Ok(row) = <&[u8; W]>::try_from(row) else {
             continue;
         };
-        let sum = row
-            .iter()
-            .fold(0u128, |acc, &i| acc + ROW_ENTRIES[usize::from(i)]);
-        let key = SUIT_BIAS + sum as u64;
-        let bits = (sum >> 64) as u64;
-        bad |= (bits >> 52 != 0) | (bits.count_ones() as usize != W);
-        let flush = key & FLUSH_BITS;
-        let class = if flush == 0 {
-            t.rank_class(key as u32)
-        } else {
-            let suit = ((flush.trailing_zeros() - SUIT_SHIFT - 3) >> 2) as u8;
-            let mask = row
-                .iter()
-                .filter(|&&i| i & 3 == suit)
-                .fold(0u16, |m, &i| m | 1 << ((i >> 2) & 15));
-            t.flush_class(mask)
-        };
-        *slot = HandRank::from_class(class).value();
+        let (value, ok) = rank_row::<W>(t, row);
+        *slot = value;
+        valid &= ok;
     }
-    !bad
+    valid
+}
+
+/// AVX2: four rows per step, one row per 64-bit lane. Each row's card bytes are
+/// turned into table bytes by `vpshufb` and summed by `vpsadbw`, which gives its
+/// rank key and suit counts; repeats and bytes above 51 are found by comparing the
+/// row with its rotations. Only the perfect-hash lookup stays scalar, and rows with
+/// a flush (about one in thirty) are ranked again by the portable code.
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::{rank_chunk_portable, rank_row, RANK_KEYS};
+    use crate::poker::eval::{tables, HandRank};
+    use std::arch::x86_64::*;
+
+    /// Bytes of one four-row step that a 32-byte load must cover.
+    const LOAD: usize = 32;
+
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) fn rank_chunk(input: &[u8], width: usize, output: &mut [u32]) -> bool {
+        match width {
+            5 => rank_steps::<5>(input, output),
+            6 => rank_steps::<6>(input, output),
+            _ => rank_steps::<7>(input, output),
+        }
+    }
+
+    /// Packs 8 bytes into the little-endian `i64` that `_mm256_setr_epi64x` takes.
+    const fn pack(bytes: [u8; 8]) -> i64 {
+        i64::from_le_bytes(bytes)
+    }
+
+    /// Places row `r` of a 32-byte load in 64-bit lane `r` (cards in bytes 0..W,
+    /// zeros above): `vpermd` gives the high 128-bit lane the dwords from `4 * h`
+    /// on, then `vpshufb` (which works within each 128-bit lane) picks the bytes.
+    const fn row_shuffle<const W: usize>() -> ([i32; 8], [i64; 4]) {
+        let h = 2 * W / 4;
+        let dwords = [
+            0,
+            1,
+            2,
+            3,
+            h as i32,
+            h as i32 + 1,
+            h as i32 + 2,
+            h as i32 + 3,
+        ];
+        let mut lanes = [0i64; 4];
+        let mut r = 0;
+        while r < 4 {
+            let base = if r < 2 { 0 } else { 4 * h };
+            let mut bytes = [0x80u8; 8];
+            let mut b = 0;
+            while b < W {
+                bytes[b] = (r * W + b - base) as u8;
+                b += 1;
+            }
+            lanes[r] = pack(bytes);
+            r += 1;
+        }
+        (dwords, lanes)
+    }
+
+    /// A `vpshufb` table (both 128-bit lanes) from 16 bytes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn table(bytes: [u8; 16]) -> __m256i {
+        let lo = pack([
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+        ]);
+        let hi = pack([
+            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15],
+        ]);
+        _mm256_setr_epi64x(lo, hi, lo, hi)
+    }
+
+    /// Byte `byte` of each rank's key (ranks 13..=15 get 0).
+    const fn rank_key_bytes(byte: u32) -> [u8; 16] {
+        let mut out = [0u8; 16];
+        let mut r = 0;
+        while r < 13 {
+            out[r] = (RANK_KEYS[r] >> (8 * byte)) as u8;
+            r += 1;
+        }
+        out
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,popcnt")]
+    fn rank_steps<const W: usize>(input: &[u8], output: &mut [u32]) -> bool {
+        let t = tables();
+        let (dwords, lanes) = const { row_shuffle::<W>() };
+        let permute = _mm256_setr_epi32(
+            dwords[0], dwords[1], dwords[2], dwords[3], dwords[4], dwords[5], dwords[6], dwords[7],
+        );
+        let shuffle = _mm256_setr_epi64x(lanes[0], lanes[1], lanes[2], lanes[3]);
+        // 0x80 in the bytes above a row's cards: `vpshufb` maps them to 0.
+        let pad = _mm256_set1_epi64x(pack(std::array::from_fn(|b| if b < W { 0 } else { 0x80 })));
+        let low_nibble = _mm256_set1_epi8(0x0f);
+        let suit_bits = _mm256_set1_epi8(0x03);
+        let highest_card = _mm256_set1_epi8(51);
+        let key_bytes = [0, 1, 2].map(|b| table(rank_key_bytes(b)));
+        // One nibble per suit: clubs and diamonds in one table, hearts and spades
+        // in the other; at most seven cards never overflow a nibble.
+        let suits_low = table([1, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        let suits_high = table([0, 0, 1, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        let suit_bias = _mm256_set1_epi64x(0x3333);
+        let flush_bits = _mm256_set1_epi64x(0x8888);
+        let zero = _mm256_setzero_si256();
+        let mut bad = zero;
+
+        let steps = if input.len() >= LOAD {
+            ((input.len() - LOAD) / (4 * W) + 1).min(output.len() / 4)
+        } else {
+            0
+        };
+        for step in 0..steps {
+            let at = step * 4 * W;
+            let bytes = &input[at..at + LOAD];
+            // SAFETY: `bytes` holds exactly the 32 bytes an unaligned load reads.
+            let raw = unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) };
+            let cards = _mm256_shuffle_epi8(_mm256_permutevar8x32_epi32(raw, permute), shuffle);
+
+            // Repeats: every pair of a row's W cards meets in one of its rotations
+            // by 1..=W/2 places. The padded copy never matches a rotation's byte
+            // above the cards, which is a card or 0.
+            let padded = _mm256_or_si256(cards, pad);
+            for d in 1..=W / 2 {
+                let down = _mm256_srlv_epi64(cards, _mm256_set1_epi64x(8 * d as i64));
+                let up = _mm256_sllv_epi64(cards, _mm256_set1_epi64x(8 * (W - d) as i64));
+                let rotated = _mm256_or_si256(down, up);
+                bad = _mm256_or_si256(bad, _mm256_cmpeq_epi8(padded, rotated));
+            }
+            bad = _mm256_or_si256(bad, _mm256_subs_epu8(cards, highest_card));
+
+            let ranks = _mm256_or_si256(
+                _mm256_and_si256(_mm256_srli_epi16::<2>(cards), low_nibble),
+                pad,
+            );
+            let sum = |table: __m256i, index: __m256i| {
+                _mm256_sad_epu8(_mm256_shuffle_epi8(table, index), zero)
+            };
+            let key = _mm256_add_epi64(
+                _mm256_add_epi64(
+                    sum(key_bytes[0], ranks),
+                    _mm256_slli_epi64::<8>(sum(key_bytes[1], ranks)),
+                ),
+                _mm256_slli_epi64::<16>(sum(key_bytes[2], ranks)),
+            );
+            let suits_index = _mm256_or_si256(_mm256_and_si256(cards, suit_bits), pad);
+            let suits = _mm256_or_si256(
+                sum(suits_low, suits_index),
+                _mm256_slli_epi64::<8>(sum(suits_high, suits_index)),
+            );
+            let flush = _mm256_and_si256(_mm256_add_epi64(suits, suit_bias), flush_bits);
+            let no_flush = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(flush, zero)));
+
+            let keys = [
+                _mm256_extract_epi64::<0>(key),
+                _mm256_extract_epi64::<1>(key),
+                _mm256_extract_epi64::<2>(key),
+                _mm256_extract_epi64::<3>(key),
+            ];
+            let out = &mut output[4 * step..4 * step + 4];
+            for (slot, &key) in out.iter_mut().zip(&keys) {
+                *slot = HandRank::from_class(t.rank_class(key as u32)).value();
+            }
+            if no_flush != 0b1111 {
+                for (r, slot) in out.iter_mut().enumerate() {
+                    if no_flush & (1 << r) == 0 {
+                        let row = &input[at + r * W..at + (r + 1) * W];
+                        if let Ok(row) = <&[u8; W]>::try_from(row) {
+                            *slot = rank_row::<W>(t, row).0;
+                        }
+                    }
+                }
+            }
+        }
+        let done = 4 * steps;
+        let tail_valid = rank_chunk_portable(&input[done * W..], W, &mut output[done..]);
+        tail_valid & (_mm256_testz_si256(bad, bad) == 1)
+    }
 }
 
 #[cfg(test)]
@@ -131,6 +339,77 @@ mod tests {
                     .map(|&i| Card::from_index(u32::from(i)).unwrap())
                     .collect();
                 assert_eq!(rank_cards(&cards).unwrap().value(), *value);
+            }
+        }
+    }
+
+    /// Random hands of `width` cards, `n` rows.
+    fn random_rows(rng: &mut CardRng, width: usize, n: usize) -> Vec<u8> {
+        let mut deck: Vec<u8> = (0..52).collect();
+        let mut rows = Vec::new();
+        for _ in 0..n {
+            rng.shuffle(&mut deck);
+            rows.extend_from_slice(&deck[..width]);
+        }
+        rows
+    }
+
+    #[test]
+    fn dispatched_and_portable_paths_agree() {
+        let mut rng = CardRng::new(8);
+        for width in 5..=7 {
+            // Lengths around the 32-byte loads of the vector path and its tail.
+            for n in [0, 1, 4, 5, 8, 9, 13, 1000] {
+                let rows = random_rows(&mut rng, width, n);
+                let (mut fast, mut portable) = (vec![0; n], vec![0; n]);
+                assert!(rank_chunk(&rows, width, &mut fast));
+                assert!(rank_chunk_portable(&rows, width, &mut portable));
+                assert_eq!(fast, portable, "width {width}, {n} rows");
+            }
+            // Two suits only: most rows are flushes, fixed up after the vector pass.
+            let mut deck: Vec<u8> = (0..52).filter(|c| c % 4 < 2).collect();
+            let mut rows = Vec::new();
+            for _ in 0..1000 {
+                rng.shuffle(&mut deck);
+                rows.extend_from_slice(&deck[..width]);
+            }
+            let (mut fast, mut portable) = (vec![0; 1000], vec![0; 1000]);
+            assert!(rank_chunk(&rows, width, &mut fast));
+            assert!(rank_chunk_portable(&rows, width, &mut portable));
+            assert_eq!(fast, portable, "width {width}, two suits");
+            for (row, value) in rows.chunks_exact(width).zip(&fast) {
+                let cards: Vec<Card> = row.iter().map(|&i| Card::from_index_unchecked(i)).collect();
+                assert_eq!(rank_cards(&cards).unwrap().value(), *value);
+            }
+        }
+    }
+
+    #[test]
+    fn every_defect_is_found_in_every_row_position() {
+        // 12 rows: two four-row vector steps and a tail for every width.
+        let mut rng = CardRng::new(9);
+        for width in 5..=7 {
+            let rows = random_rows(&mut rng, width, 12);
+            for bad in 0..12 {
+                let at = bad * width;
+                let mut defects = Vec::new();
+                for i in 0..width {
+                    for j in i + 1..width {
+                        let mut r = rows.clone();
+                        r[at + j] = r[at + i];
+                        defects.push(r);
+                    }
+                    for value in [52, 55, 63, 64, 100, 127, 128, 200, 255] {
+                        let mut r = rows.clone();
+                        r[at + i] = value;
+                        defects.push(r);
+                    }
+                }
+                for r in defects {
+                    let err = rank_rows(&r, width, 1).unwrap_err();
+                    assert!(err.to_string().contains(&format!("row {bad} is")), "{err}");
+                    assert!(!rank_chunk_portable(&r, width, &mut [0; 12]));
+                }
             }
         }
     }

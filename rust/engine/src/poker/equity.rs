@@ -870,6 +870,52 @@ impl Sampler {
     }
 }
 
+/// The board cards of a Monte Carlo trial when every player holds one known hand:
+/// a partial Fisher-Yates shuffle of the `deck` cards left, whose `k` swap offsets
+/// (below `deck`, `deck - 1`, ...) all come from one 64-bit draw.
+///
+/// The draw is Lemire's multiply-shift for one integer below the product `P` of
+/// the bounds, read off in mixed radix by multiplying the low word by each bound in
+/// turn (Brackett-Rozinsky and Lemire, "Batched ranged random integer generation",
+/// 2024): `r * P = X * 2^64 + low` with `X` the mixed-radix number of the offsets,
+/// and rejecting `low < 2^64 mod P` makes `X` exactly uniform. `P` is at most
+/// 52^5 < 2^29, so fewer than one trial in 10^10 is drawn again.
+struct BoardDraw {
+    bounds: [u64; 5],
+    threshold: u64,
+}
+
+impl BoardDraw {
+    fn new(deck: usize, k: usize) -> BoardDraw {
+        let mut bounds = [1u64; 5];
+        for (j, b) in bounds[..k].iter_mut().enumerate() {
+            *b = (deck - j) as u64;
+        }
+        let product: u64 = bounds.iter().product();
+        BoardDraw {
+            bounds,
+            threshold: product.wrapping_neg() % product,
+        }
+    }
+
+    /// The offsets of the `k` swaps (the rest are 0).
+    #[inline]
+    fn draw(&self, rng: &mut CardRng) -> [usize; 5] {
+        loop {
+            let mut low = rng.next_u64();
+            let mut picks = [0usize; 5];
+            for (pick, &bound) in picks.iter_mut().zip(&self.bounds) {
+                let m = u128::from(low) * u128::from(bound);
+                *pick = (m >> 64) as usize;
+                low = m as u64;
+            }
+            if low >= self.threshold {
+                return picks;
+            }
+        }
+    }
+}
+
 fn monte_carlo(
     problem: &Problem,
     samples: u64,
@@ -899,24 +945,29 @@ fn monte_carlo(
         .filter(|c| !held.contains(*c))
         .collect();
     let t = tables();
+    let board_draw = BoardDraw::new(fixed_deck.len(), k);
     let work = |i: usize| -> Tally {
-        let mut rng = Draws::new(derive_seed(seed, i as u64));
         let trials = MC_CHUNK.min(samples - i as u64 * MC_CHUNK);
         let mut tally = Tally::new(n);
         let mut ranks = vec![0u32; n];
         if let Some(hands) = &fixed {
+            let mut rng = CardRng::new(derive_seed(seed, i as u64));
             let mut deck = fixed_deck.clone();
-            let mut counts = [0u64; 3];
+            let (mut wins, mut losses) = (0u64, 0u64);
             for _ in 0..trials {
+                let picks = board_draw.draw(&mut rng);
                 let mut board = board_key;
-                for j in 0..k {
-                    let pick = j + rng.below(deck.len() - j);
-                    deck.swap(j, pick);
-                    board = board.with(deck[j]);
+                for (j, &pick) in picks[..k].iter().enumerate() {
+                    // The drawn card is read before the swap, so it is used straight
+                    // from the register rather than read back from the store.
+                    let card = deck[j + pick];
+                    deck.swap(j, j + pick);
+                    board = board.with(card);
                 }
                 if let [a, b] = hands[..] {
                     let (ra, rb) = (t.class_of(board.union(a)), t.class_of(board.union(b)));
-                    counts[(ra.cmp(&rb) as i32 + 1) as usize] += 1;
+                    wins += u64::from(ra > rb);
+                    losses += u64::from(ra < rb);
                 } else {
                     for (slot, h) in ranks.iter_mut().zip(hands) {
                         *slot = u32::from(t.class_of(board.union(*h)));
@@ -925,7 +976,8 @@ fn monte_carlo(
                 }
             }
             if n == 2 {
-                let [lose, split, win] = counts.map(|c| c as f64);
+                let [win, lose] = [wins, losses].map(|c| c as f64);
+                let split = (trials - wins - losses) as f64;
                 tally.win = vec![win, lose];
                 tally.tie = vec![split / 2.0, split / 2.0];
                 tally.squares = vec![win + split / 4.0, lose + split / 4.0];
@@ -934,6 +986,7 @@ fn monte_carlo(
             }
             return tally;
         }
+        let mut rng = Draws::new(derive_seed(seed, i as u64));
         let mut hands = vec![HandKey::EMPTY; n];
         for _ in 0..trials {
             // Rejection of the whole deal keeps the joint distribution of the ranges
@@ -1244,6 +1297,17 @@ mod tests {
         assert!((r.players[0].win * boards - 1_388_072.0).abs() < 1e-6);
         assert!((r.players[1].win * boards - 317_694.0).abs() < 1e-6);
         assert!((r.players[0].tie * boards - 6_538.0 / 2.0).abs() < 1e-6);
+        // Monte Carlo on five drawn board cards (the batched draw) lands near it.
+        let mc = Method::MonteCarlo {
+            samples: 1_000_000,
+            stderr: None,
+            seed: 4,
+        };
+        let m = run(&["AhAs", "KdKc"], "", mc, 2);
+        for (e, m) in r.players.iter().zip(&m.players) {
+            assert!((e.equity - m.equity).abs() < 4.0 * m.stderr, "{e:?} {m:?}");
+            assert!((e.tie - m.tie).abs() < 0.001, "{e:?} {m:?}");
+        }
     }
 
     #[test]
@@ -1256,9 +1320,45 @@ mod tests {
         let a = run(&["QQ+, AKs", "random"], "", mc, 1);
         let b = run(&["QQ+, AKs", "random"], "", mc, 3);
         assert_eq!(a, b);
+        // Known hands take the batched board draw.
+        for players in [&["AhAs", "KdKc"][..], &["AhAs", "KdKc", "7c2d"]] {
+            let a = run(players, "", mc, 1);
+            assert_eq!(a, run(players, "", mc, 3));
+            assert_ne!(
+                a,
+                run(
+                    players,
+                    "",
+                    Method::MonteCarlo {
+                        samples: 200_000,
+                        stderr: Some(0.002),
+                        seed: 10,
+                    },
+                    3
+                )
+            );
+        }
         let e1 = run(&["AK", "QQ"], "2c7d9h", Method::Exact, 1);
         let e3 = run(&["AK", "QQ"], "2c7d9h", Method::Exact, 3);
         assert_eq!(e1, e3);
+    }
+
+    #[test]
+    fn batched_board_draws_are_uniform() {
+        // Three cards from a deck of six: 120 ordered offset triples, equally likely.
+        let draw = BoardDraw::new(6, 3);
+        let mut rng = CardRng::new(12);
+        let mut seen = [0u32; 6 * 5 * 4];
+        for _ in 0..240_000 {
+            let p = draw.draw(&mut rng);
+            assert!(p[0] < 6 && p[1] < 5 && p[2] < 4 && p[3] == 0 && p[4] == 0);
+            seen[p[0] * 20 + p[1] * 4 + p[2]] += 1;
+        }
+        // 2,000 expected each, standard deviation about 45.
+        assert!(
+            seen.iter().all(|&n| (1_775..=2_225).contains(&n)),
+            "{seen:?}"
+        );
     }
 
     #[test]

@@ -695,28 +695,62 @@ pub(super) fn tables() -> &'static Tables {
     TABLES.get_or_init(Tables::build)
 }
 
-/// The rank part of each card's key.
-static CARD_RANK_KEYS: [u32; 52] = {
-    let mut keys = [0u32; 52];
-    let mut i = 0;
-    while i < 52 {
-        keys[i] = RANK_KEYS[i >> 2];
-        i += 1;
+/// Number of two-card sets of the 52-card pack.
+const NUM_PAIRS: usize = 1326;
+
+/// Every pair of cards `f < g`, in lexicographic order, with its key parts. The
+/// pairs whose first card is at least `c` form the suffix from `start[c]`, so the
+/// last two cards of an enumeration run as one flat loop (about fifty hands per
+/// prefix for seven cards instead of seven per six-card prefix, whose loop exits
+/// and prefix updates cost more than the lookups).
+struct Pairs {
+    /// Sum of the two cards' [`CARD_KEYS`] (no suit bias).
+    keys: [u64; NUM_PAIRS],
+    /// Union of the two cards' [`CARD_MASKS`].
+    masks: [u64; NUM_PAIRS],
+    /// Rank part of `keys`, for prefixes where no pair can make a flush.
+    rank_keys: [u32; NUM_PAIRS],
+    start: [usize; 53],
+}
+
+static PAIRS: Pairs = {
+    let keys = card_keys();
+    let masks = card_masks();
+    let mut pairs = Pairs {
+        keys: [0; NUM_PAIRS],
+        masks: [0; NUM_PAIRS],
+        rank_keys: [0; NUM_PAIRS],
+        start: [NUM_PAIRS; 53],
+    };
+    let mut at = 0;
+    let mut f = 0;
+    while f < 52 {
+        pairs.start[f] = at;
+        let mut g = f + 1;
+        while g < 52 {
+            pairs.keys[at] = keys[f] + keys[g];
+            pairs.masks[at] = masks[f] | masks[g];
+            pairs.rank_keys[at] = RANK_KEYS[f >> 2] + RANK_KEYS[g >> 2];
+            at += 1;
+            g += 1;
+        }
+        f += 1;
     }
-    keys
+    pairs
 };
 
-/// One card more of every suit: a hand whose key stays clear of [`FLUSH_BITS`] after
-/// adding it holds at most three cards of any suit, so one more card cannot make a flush.
-const ONE_OF_EACH_SUIT: u64 = 0x1111 << SUIT_SHIFT;
+/// Two more cards of every suit: a hand whose key stays clear of [`FLUSH_BITS`] after
+/// adding it holds at most two cards of any suit, so two more cards cannot make a flush.
+const TWO_OF_EACH_SUIT: u64 = 0x2222 << SUIT_SHIFT;
 
 /// Calls `visit` with the rank of every `size`-card hand (5, 6 or 7) of the 52-card
 /// pack, in lexicographic order of card indices.
 ///
-/// Keys are built incrementally: each card of a prefix is added once for all hands
-/// sharing that prefix, so the inner loop over the last card costs one add and one
-/// lookup. When the prefix holds at most three cards of every suit no last card can
-/// make a flush, and that loop only adds the card's rank key.
+/// Keys are built incrementally: each card of a prefix (all cards but the last two)
+/// is added once for all hands sharing that prefix, and the last two cards come
+/// from [`PAIRS`], so each hand costs one add and one lookup. When the prefix holds
+/// at most two cards of every suit no pair can make a flush, and that loop only adds
+/// the pair's rank key.
 pub fn for_each_hand(size: usize, mut visit: impl FnMut(HandRank)) -> Result<()> {
     if !(5..=7).contains(&size) {
         return Err(EngineError::InvalidCard(format!(
@@ -724,33 +758,37 @@ pub fn for_each_hand(size: usize, mut visit: impl FnMut(HandRank)) -> Result<()>
         )));
     }
     let t = tables();
-    let last = size - 1;
-    // idx[d] is the index of card d; prefix[d] the hand of cards 0..d.
-    let mut idx = [0usize; 7];
-    let mut prefix = [HandKey::EMPTY; 7];
-    for d in 0..last {
+    let len = size - 2;
+    // idx[d] is the index of prefix card d; prefix[d] the hand of cards 0..d.
+    let mut idx = [0usize; 5];
+    let mut prefix = [HandKey::EMPTY; 6];
+    for d in 0..len {
         idx[d] = d;
         prefix[d + 1] = prefix[d].with(Card::from_index_unchecked(d as u8));
     }
     loop {
-        let hand = prefix[last];
-        let first = idx[last - 1] + 1;
-        if (hand.key + ONE_OF_EACH_SUIT) & FLUSH_BITS == 0 {
+        let hand = prefix[len];
+        let first = PAIRS.start[idx[len - 1] + 1];
+        if (hand.key + TWO_OF_EACH_SUIT) & FLUSH_BITS == 0 {
             let base = (hand.key & RANK_BITS) as u32;
-            for &k in &CARD_RANK_KEYS[first..] {
+            for &k in &PAIRS.rank_keys[first..] {
                 visit(HandRank::from_class(t.rank_class(base + k)));
             }
         } else {
-            for g in first..52 {
-                let full = hand.with(Card::from_index_unchecked(g as u8));
+            for (&key, &mask) in PAIRS.keys[first..].iter().zip(&PAIRS.masks[first..]) {
+                let full = HandKey {
+                    key: hand.key + key,
+                    mask: hand.mask | mask,
+                };
                 visit(HandRank::from_class(t.class_of(full)));
             }
         }
-        // Advance the deepest prefix card that still leaves room for the cards after it.
-        let mut d = last - 1;
+        // Advance the deepest prefix card that still leaves room for the cards after
+        // it (the pair included).
+        let mut d = len - 1;
         loop {
             idx[d] += 1;
-            if idx[d] + (last - d) < 52 {
+            if idx[d] + (size - d) <= 52 {
                 break;
             }
             if d == 0 {
@@ -758,10 +796,10 @@ pub fn for_each_hand(size: usize, mut visit: impl FnMut(HandRank)) -> Result<()>
             }
             d -= 1;
         }
-        for e in d + 1..last {
+        for e in d + 1..len {
             idx[e] = idx[e - 1] + 1;
         }
-        for e in d..last {
+        for e in d..len {
             prefix[e + 1] = prefix[e].with(Card::from_index_unchecked(idx[e] as u8));
         }
     }
