@@ -9,7 +9,7 @@ import pytest
 
 from cardkit import Card, InvalidCardError, deck
 from cardkit.cli import main
-from cardkit.errors import CardkitError
+from cardkit.errors import CardkitError, RuleOptionError
 from cardkit.poker import InvalidRangeError, Range, evaluate, evaluate_batch
 
 
@@ -90,6 +90,27 @@ def test_batch_matches_evaluate(width: int) -> None:
     assert evaluate_batch(rows, threads=1).tolist() == expected
     assert evaluate_batch(rows.astype(np.int64), threads=3).tolist() == expected
     assert evaluate_batch(np.asfortranarray(rows)).tolist() == expected
+    out = np.zeros(3000, dtype=np.uint32)
+    assert evaluate_batch(rows, threads=2, out=out) is out
+    assert out.tolist() == expected
+
+
+def test_batch_out_must_fit() -> None:
+    rows = random_rows(10, 7, seed=1)
+    frozen = np.zeros(10, dtype=np.uint32)
+    frozen.flags.writeable = False
+    strided = np.zeros(20, dtype=np.uint32)[::2]
+    for bad in (
+        np.zeros(9, dtype=np.uint32),
+        np.zeros(10, dtype=np.int64),
+        np.zeros((10, 1), dtype=np.uint32),
+        frozen,
+        strided,
+        [0] * 10,
+    ):
+        with pytest.raises(RuleOptionError, match="out must be"):
+            evaluate_batch(rows, out=bad)  # type: ignore[arg-type]
+    assert not frozen.any()
 
 
 @pytest.mark.exhaustive

@@ -133,7 +133,9 @@ def poker_equity(
     progress: Callable[[float], object] | None = None,
 ) -> tuple[list[tuple[float, float, float, float]], bool, int, int]: ...
 def poker_evaluate_batch(
-    cards: npt.NDArray[np.uint8], threads: int | None = None
+    cards: npt.NDArray[np.uint8],
+    threads: int | None = None,
+    out: npt.NDArray[np.uint32] | None = None,
 ) -> npt.NDArray[np.uint32]: ...
 
 # -- Chinese Poker (rust/python/src/chinese_poker.rs) ---------------------------

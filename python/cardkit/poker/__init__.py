@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from cardkit._core import Card, HandRank, Range, poker_compare, poker_winners
 from cardkit._core import poker_evaluate as evaluate
 from cardkit._validate import MAX_SEED, check_count
-from cardkit.errors import InvalidCardError, InvalidRangeError
+from cardkit.errors import InvalidCardError, InvalidRangeError, RuleOptionError
 from cardkit.poker.equity import EquityResult, PlayerEquity, PlayerSpec, equity
 
 if TYPE_CHECKING:
@@ -72,13 +72,20 @@ def winners(hands: Iterable[CardsLike], board: CardsLike = "") -> list[int]:
     return poker_winners(hands, board)
 
 
-def evaluate_batch(cards: Any, threads: int | None = None) -> npt.NDArray[np.uint32]:
+def evaluate_batch(
+    cards: Any, threads: int | None = None, out: npt.NDArray[np.uint32] | None = None
+) -> npt.NDArray[np.uint32]:
     """Rank every row of an ``(N, 5|6|7)`` array of card indices (``Card.index``, 0..51).
 
     Returns a uint32 array of :attr:`HandRank.value` (higher is better). The work runs
     in Rust without the GIL on ``threads`` threads (default: all cores). Any integer
     array is accepted; uint8 C-contiguous input is used without a copy. A row with
     an index outside 0..51 or a repeated card raises ``InvalidCardError``.
+
+    ``out``: a writable C-contiguous uint32 array of shape ``(N,)`` to fill and return
+    instead of a new array, for loops that rank batch after batch (a fresh result
+    costs the page faults and zeroing of new memory each call). Its contents are
+    unspecified after an error. A wrong ``out`` raises ``RuleOptionError``.
     """
     import numpy as np
 
@@ -91,10 +98,26 @@ def evaluate_batch(cards: Any, threads: int | None = None) -> npt.NDArray[np.uin
         raise InvalidCardError(
             f"evaluate_batch needs an (N, 5|6|7) array of card indices, got shape {array.shape}"
         )
+    if out is not None and not (
+        isinstance(out, np.ndarray)
+        and out.dtype == np.uint32
+        and out.shape == (array.shape[0],)
+        and out.flags.c_contiguous
+        and out.flags.writeable
+    ):
+        raise RuleOptionError(
+            f"out must be a writable C-contiguous uint32 array of shape ({array.shape[0]},), "
+            f"got {_describe_array(out)}"
+        )
     if array.dtype != np.uint8:
         if not np.issubdtype(array.dtype, np.integer):
             raise InvalidCardError(f"card indices must be integers, got dtype {array.dtype}")
         if array.size and (array.min() < 0 or array.max() > 51):
             raise InvalidCardError("card indices must be in 0..51")
         array = array.astype(np.uint8)
-    return poker_evaluate_batch(np.ascontiguousarray(array), threads)
+    return poker_evaluate_batch(np.ascontiguousarray(array), threads, out)
+
+
+def _describe_array(value: object) -> str:
+    shape, dtype = getattr(value, "shape", None), getattr(value, "dtype", None)
+    return f"{type(value).__name__} shape={shape} dtype={dtype}" if shape else repr(value)

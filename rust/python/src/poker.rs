@@ -6,7 +6,7 @@ use crate::errors::{to_py, IntoPyResult};
 use cardkit_engine::cards::Card;
 use cardkit_engine::poker::{self, Combo, HandRank, Method, Problem, Range, RangeError};
 use cardkit_engine::{CardSet, EngineError};
-use numpy::{PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -328,28 +328,45 @@ fn poker_equity(
     ))
 }
 
-/// Rank every row of a `(N, 5|6|7)` uint8 array of card indices; returns the
-/// `HandRank.value`s as a uint32 array. Runs without the GIL on `threads` threads.
+/// Rank every row of a `(N, 5|6|7)` uint8 array of card indices into the
+/// `HandRank.value`s of a uint32 array: `out` (length N, written in place and
+/// returned) or a new one. Runs without the GIL on `threads` threads.
 #[pyfunction]
-#[pyo3(signature = (cards, threads = None))]
+#[pyo3(signature = (cards, threads = None, out = None))]
 fn poker_evaluate_batch<'py>(
     py: Python<'py>,
     cards: PyReadonlyArray2<'py, u8>,
     threads: Option<usize>,
+    out: Option<Bound<'py, PyArray1<u32>>>,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
-    let width = cards.shape()[1];
+    let [rows, width] = [cards.shape()[0], cards.shape()[1]];
     let threads = threads
         .filter(|&t| t > 0)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let values = match cards.as_slice() {
-        Ok(rows) => py.detach(|| poker::rank_rows(rows, width, threads)),
-        Err(_) => {
-            let rows: Vec<u8> = cards.as_array().iter().copied().collect();
-            py.detach(|| poker::rank_rows(&rows, width, threads))
+    let out = out.unwrap_or_else(|| PyArray1::zeros(py, rows, false));
+    {
+        let mut values = out.try_readwrite().map_err(|e| {
+            to_py(
+                py,
+                EngineError::RuleOption(format!("out cannot be written: {e}")),
+            )
+        })?;
+        let values = values.as_slice_mut().map_err(|e| {
+            to_py(
+                py,
+                EngineError::RuleOption(format!("out must be contiguous: {e}")),
+            )
+        })?;
+        match cards.as_slice() {
+            Ok(rows) => py.detach(|| poker::rank_rows_into(rows, width, threads, values)),
+            Err(_) => {
+                let rows: Vec<u8> = cards.as_array().iter().copied().collect();
+                py.detach(|| poker::rank_rows_into(&rows, width, threads, values))
+            }
         }
+        .py_err(py)?;
     }
-    .py_err(py)?;
-    Ok(PyArray1::from_vec(py, values))
+    Ok(out)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

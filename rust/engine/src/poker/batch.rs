@@ -10,13 +10,27 @@ use crate::error::{EngineError, Result};
 /// per row) into `HandRank::value`s. A row with an index above 51 or a repeated
 /// card is an error naming the first such row.
 pub fn rank_rows(rows: &[u8], width: usize, threads: usize) -> Result<Vec<u32>> {
+    let mut out = vec![0u32; rows.len() / width.max(1)];
+    rank_rows_into(rows, width, threads, &mut out)?;
+    Ok(out)
+}
+
+/// [`rank_rows`] into `out`, one value per row: callers that rank batch after batch
+/// reuse one buffer instead of having fresh pages faulted in and zeroed each time.
+/// On an error `out` holds unspecified values.
+pub fn rank_rows_into(rows: &[u8], width: usize, threads: usize, out: &mut [u32]) -> Result<()> {
     if !(5..=7).contains(&width) {
         return Err(EngineError::InvalidCard(format!(
             "each hand needs 5, 6 or 7 cards, got rows of {width}"
         )));
     }
     let n = rows.len() / width;
-    let mut out = vec![0u32; n];
+    if out.len() != n {
+        return Err(EngineError::RuleOption(format!(
+            "out holds {} values for {n} rows",
+            out.len()
+        )));
+    }
     let per_thread = n.div_ceil(threads.max(1)).max(1 << 12);
     let mut chunks = rows
         .chunks(per_thread * width)
@@ -33,7 +47,7 @@ pub fn rank_rows(rows: &[u8], width: usize, threads: usize) -> Result<Vec<u32>> 
             .fold(here, |ok, h| h.join().unwrap_or(false) && ok)
     });
     if all_valid {
-        return Ok(out);
+        return Ok(());
     }
     let (row, cards) = rows
         .chunks_exact(width)
@@ -437,5 +451,8 @@ mod tests {
             assert!(rank_rows(&row, 7, 1).is_err(), "{row:?}");
         }
         assert_eq!(rank_rows(&[], 7, 2).unwrap(), Vec::<u32>::new());
+        let mut short = [0u32; 1];
+        let err = rank_rows_into(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 5, 1, &mut short).unwrap_err();
+        assert!(err.to_string().contains("2 rows"), "{err}");
     }
 }
