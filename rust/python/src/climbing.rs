@@ -346,18 +346,16 @@ fn ddz_batch<T: Send>(
         // A 20-card hand averages some 80 leads.
         let mut moves = Vec::with_capacity(jobs.len() * 96);
         let mut counts = Vec::with_capacity(jobs.len());
-        let mut keys = Vec::with_capacity(128);
         for (hand, table) in jobs {
-            keys.clear();
+            let start = moves.len();
+            let mut keep = |key| moves.extend(map(key));
             match table {
-                None => ddz::lead_keys_into(hand, &mut keys),
+                None => ddz::lead_keys(hand, keep),
                 Some(t) => {
-                    keys.push(0);
-                    ddz::response_keys_into(hand, t, &mut keys);
+                    keep(0);
+                    ddz::response_keys(hand, t, keep);
                 }
             }
-            let start = moves.len();
-            moves.extend(keys.iter().filter_map(|&key| map(key)));
             counts.push((moves.len() - start) as u32);
         }
         (moves, counts)

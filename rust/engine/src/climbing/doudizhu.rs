@@ -8,9 +8,9 @@
 //! allowed, both jokers not) or two distinct pairs, and is not a bomb. Attached
 //! cards never share the rank of the triple or four they attach to.
 
-use super::Held;
 use super::{groups, pair_wings, rank_key, rank_span, ranks_up, run_keys, run_span, single_wings};
 use super::{Combination, Kind, Ranks, MAX_RUN};
+use super::{Held, JOKERS};
 use super::{BLACK_JOKER, RED_JOKER, TWO};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -113,9 +113,6 @@ fn generate(
     }
 }
 
-/// The two jokers as a rank set.
-const JOKERS: u16 = 1 << BLACK_JOKER | 1 << RED_JOKER;
-
 /// Every legal lead from `hand` as `emit(kind, main, length, key)`: every play of
 /// every type, by type, length, main rank.
 fn each_lead(hand: &Ranks, emit: &mut impl FnMut(Kind, u8, u8, u64)) {
@@ -166,10 +163,10 @@ pub fn leads_into(hand: &Ranks, out: &mut Vec<Combination>) {
     each_lead(hand, &mut push_into(out));
 }
 
-/// The [`Ranks::key`]s of [`leads`], in the same order, appended to `out`: mass
-/// move generation without building combinations.
-pub fn lead_keys_into(hand: &Ranks, out: &mut Vec<u64>) {
-    each_lead(hand, &mut |_, _, _, key| out.push(key));
+/// `f(key)` with the [`Ranks::key`] of each of [`leads`], in the same order: mass
+/// move generation without building combinations or an intermediate list.
+pub fn lead_keys(hand: &Ranks, mut f: impl FnMut(u64)) {
+    each_lead(hand, &mut |_, _, _, key| f(key));
 }
 
 /// Every legal answer to `table` from `hand` (pass not included): the same type
@@ -181,9 +178,9 @@ pub fn responses(hand: &Ranks, table: &Combination) -> Vec<Combination> {
     out
 }
 
-/// The [`Ranks::key`]s of [`responses`], in the same order, appended to `out`.
-pub fn response_keys_into(hand: &Ranks, table: &Combination, out: &mut Vec<u64>) {
-    each_response(hand, table, &mut |_, _, _, key| out.push(key));
+/// `f(key)` with the [`Ranks::key`] of each of [`responses`], in the same order.
+pub fn response_keys(hand: &Ranks, table: &Combination, mut f: impl FnMut(u64)) {
+    each_response(hand, table, &mut |_, _, _, key| f(key));
 }
 
 /// Whether `play` beats `table` (DDZ-14, DDZ-20..22).
@@ -538,7 +535,7 @@ mod tests {
             }
             let found = leads(&hand);
             keys.clear();
-            lead_keys_into(&hand, &mut keys);
+            lead_keys(&hand, |k| keys.push(k));
             let want: Vec<u64> = found.iter().map(|c| c.cards.key()).collect();
             assert_eq!(keys, want, "{hand}");
             let mut other = Ranks::default();
@@ -547,7 +544,7 @@ mod tests {
             }
             for table in found.iter().step_by(7) {
                 keys.clear();
-                response_keys_into(&other, table, &mut keys);
+                response_keys(&other, table, |k| keys.push(k));
                 let want: Vec<u64> = responses(&other, table)
                     .iter()
                     .map(|c| c.cards.key())

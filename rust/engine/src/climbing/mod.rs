@@ -396,6 +396,9 @@ fn ranks_down(mut set: u16) -> impl Iterator<Item = u8> {
     })
 }
 
+/// The two jokers as a rank set.
+const JOKERS: u16 = 1 << BLACK_JOKER | 1 << RED_JOKER;
+
 /// Runs may hold 3..A only: no climbing game lets a run hold a 2 or a joker.
 const RUN_RANKS: u16 = (1 << (ACE + 1)) - 1;
 
@@ -456,8 +459,8 @@ fn groups(hand: &Held, width: u8, low: u8, top: u8, mut f: impl FnMut(u8, u64)) 
 }
 
 /// [`groups`] as `kind` combinations pushed to `out`.
-fn push_groups(hand: &Ranks, kind: Kind, width: u8, low: u8, top: u8, out: &mut Vec<Combination>) {
-    groups(&Held::new(hand), width, low, top, |r, key| {
+fn push_groups(hand: &Held, kind: Kind, width: u8, low: u8, top: u8, out: &mut Vec<Combination>) {
+    groups(hand, width, low, top, |r, key| {
         out.push(Combination::new(kind, r, 1, Ranks::from_key(key)));
     });
 }
@@ -482,14 +485,14 @@ fn run_keys(
 
 /// [`run_keys`] as `kind` combinations pushed to `out`.
 fn push_runs(
-    hand: &Ranks,
+    hand: &Held,
     kind: Kind,
     width: u8,
     lens: std::ops::RangeInclusive<u8>,
     low: u8,
     out: &mut Vec<Combination>,
 ) {
-    run_keys(&Held::new(hand), width, lens, low, |top, len, key| {
+    run_keys(hand, width, lens, low, |top, len, key| {
         out.push(Combination::new(kind, top, len, Ranks::from_key(key)));
     });
 }
@@ -500,7 +503,6 @@ fn push_runs(
 /// core ranks out of both sets. Listed strongest rank first: each rank's picks with
 /// stronger ranks, then its pair.
 fn single_wings(ones: u16, twos: u16, n: u8, f: &mut impl FnMut(u64)) {
-    const JOKERS: u16 = 1 << BLACK_JOKER | 1 << RED_JOKER;
     if n == 2 {
         // The common case (four-with-two, two-triple airplanes), without recursion.
         for low in ranks_down(ones) {

@@ -8,7 +8,7 @@
 //! Three aces read only as a bomb: the pack has no fourth ace, so `AAA` is the
 //! three-ace bomb whenever it is played.
 
-use super::{push_groups, push_runs, run_cards, Combination, Kind, Ranks};
+use super::{push_groups, push_runs, run_cards, Combination, Held, Kind, Ranks};
 use super::{ACE, MAX_RUN, THREE, TWO};
 
 /// The Zheng Shangyou types, in listing order.
@@ -35,7 +35,7 @@ pub fn bomb_power(c: &Combination) -> Option<u8> {
 }
 
 fn generate(
-    hand: &Ranks,
+    hand: &Held,
     kind: Kind,
     lens: std::ops::RangeInclusive<u8>,
     above: Option<u8>,
@@ -48,10 +48,10 @@ fn generate(
         // Three aces are a bomb, never a triple.
         Kind::Triple => push_groups(hand, kind, 3, low, ACE - 1, out),
         Kind::Bomb => push_groups(hand, kind, 4, low, TWO, out),
-        Kind::AceBomb if above.is_none() && hand.count(ACE) >= 3 => {
+        Kind::AceBomb if above.is_none() && hand.at_least[3] & (1 << ACE) != 0 => {
             out.push(Combination::new(kind, ACE, 1, run_cards(ACE, 1, 3)));
         }
-        Kind::HeavenlyBomb if above.is_none() && hand.count(THREE) >= 4 => {
+        Kind::HeavenlyBomb if above.is_none() && hand.at_least[4] & (1 << THREE) != 0 => {
             out.push(Combination::new(kind, THREE, 1, run_cards(THREE, 1, 4)));
         }
         Kind::Straight => push_runs(hand, kind, 1, lens, low, out),
@@ -72,6 +72,7 @@ fn lengths(kind: Kind) -> std::ops::RangeInclusive<u8> {
 /// hold a three (the heart three: suits are the caller's business) and four threes
 /// are the heavenly bomb instead of the lowest bomb.
 pub fn leads(hand: &Ranks, opening: bool) -> Vec<Combination> {
+    let hand = &Held::new(hand);
     let mut out = Vec::with_capacity(48);
     for kind in KINDS {
         if kind == Kind::HeavenlyBomb && !opening {
@@ -87,6 +88,7 @@ pub fn leads(hand: &Ranks, opening: bool) -> Vec<Combination> {
 
 /// Every play that beats `table` from `hand` (pass not included).
 pub fn responses(hand: &Ranks, table: &Combination) -> Vec<Combination> {
+    let hand = &Held::new(hand);
     let mut out = Vec::new();
     match bomb_power(table) {
         Some(power) => {
@@ -132,13 +134,14 @@ pub fn classify(cards: &Ranks, opening: bool) -> Vec<Combination> {
     if n == 0 {
         return out;
     }
+    let held = Held::new(cards);
     for kind in KINDS {
         if kind == Kind::HeavenlyBomb && !opening {
             continue;
         }
         for len in lengths(kind) {
             if kind.size(len) == n {
-                generate(cards, kind, len..=len, None, &mut out);
+                generate(&held, kind, len..=len, None, &mut out);
             }
         }
     }
