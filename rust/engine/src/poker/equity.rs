@@ -1138,19 +1138,25 @@ mod tests {
             (&["AK", "22"][..], "Kc8h3d"),
             (&["AhAs", "AdAc"][..], "Ts9s2h3c4d"),
         ] {
-            let exact = run(specs, board, Method::Exact, 2);
-            let reference = brute_force(specs, board);
-            for (p, r) in exact.players.iter().zip(&reference) {
-                assert!(
-                    (p.equity - r).abs() < 1e-12,
-                    "{specs:?} {board}: {} vs {r}",
-                    p.equity
-                );
-                assert!((p.win + p.tie - p.equity).abs() < 1e-12);
-            }
-            let sum: f64 = exact.players.iter().map(|p| p.equity).sum();
-            assert!((sum - 1.0).abs() < 1e-12);
+            assert_exact_is_brute_force(specs, board);
         }
+    }
+
+    /// Exact equity on 2 threads equals [`brute_force`] for every player, each
+    /// player's win and tie add up to the equity, and the equities sum to 1.
+    fn assert_exact_is_brute_force(specs: &[&str], board: &str) {
+        let exact = run(specs, board, Method::Exact, 2);
+        let reference = brute_force(specs, board);
+        for (p, r) in exact.players.iter().zip(&reference) {
+            assert!(
+                (p.equity - r).abs() < 1e-12,
+                "{specs:?} {board}: {} vs {r}",
+                p.equity
+            );
+            assert!((p.win + p.tie - p.equity).abs() < 1e-12);
+        }
+        let sum: f64 = exact.players.iter().map(|p| p.equity).sum();
+        assert!((sum - 1.0).abs() < 1e-12);
     }
 
     fn assert_same(a: &EquityResult, b: &EquityResult, what: &str) {
@@ -1250,15 +1256,7 @@ mod tests {
             (&["AhAs", "KK"][..], "Ks9s2s"),
             (&["5c4c", "AdAh", "KsKh", "9d9c"][..], "6c7c8d"),
         ] {
-            let exact = run(specs, board, Method::Exact, 2);
-            let reference = brute_force(specs, board);
-            for (p, r) in exact.players.iter().zip(&reference) {
-                assert!(
-                    (p.equity - r).abs() < 1e-12,
-                    "{specs:?} {board}: {} vs {r}",
-                    p.equity
-                );
-            }
+            assert_exact_is_brute_force(specs, board);
         }
     }
 
