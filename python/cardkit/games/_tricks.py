@@ -142,10 +142,8 @@ class TrickState(BaseState):
         """
         deal = self._play_deal
         if deal is not None:
-            try:
-                card = PLAY_INDEX.get(action)
-            except TypeError:  # unhashable junk: let the validated path name it
-                card = None
+            # Only text can be listed; anything else takes the validated path.
+            card = PLAY_INDEX.get(action) if isinstance(action, str) else None
             if card is not None:
                 over = deal.play(card)
                 if over is not None:

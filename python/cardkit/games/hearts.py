@@ -256,10 +256,8 @@ class HeartsState(TrickState):
         """Pass one held card (``pass <card>``) without the validated path."""
         if self._over:
             return False
-        try:
-            card = _PASS_ONE_INDEX.get(action)
-        except TypeError:  # unhashable junk: let the validated path name it
-            return False
+        # Only text can be listed; anything else takes the validated path.
+        card = _PASS_ONE_INDEX.get(action) if isinstance(action, str) else None
         if card is None or not self._hands[self._passer] >> card & 1:
             return False
         self._history.append(PASS_ONE[card])

@@ -520,10 +520,8 @@ class HoldemState(BaseState):
         total); illegal -> IllegalActionError and the state is unchanged."""
         codes = self._codes
         if codes is not None:
-            try:
-                code = codes.get(action)  # type: ignore[arg-type]
-            except TypeError:  # unhashable junk: let the validated path reject it
-                code = None
+            # Only text can be listed; anything else takes the validated path.
+            code = codes.get(action) if isinstance(action, str) else None  # type: ignore[call-overload]
             if code is not None:
                 # One of this turn's listed actions (or its exact text): known legal.
                 # The hot path of every playout, so _apply is inlined here.

@@ -266,10 +266,8 @@ class SpadesState(TrickState):
         """Make a ``bid n`` (every bid 0..13 is legal) without the validated path."""
         if self._over:
             return False
-        try:
-            bid = _BID_INDEX.get(action)
-        except TypeError:  # unhashable junk: let the validated path name it
-            return False
+        # Only text can be listed; anything else takes the validated path.
+        bid = _BID_INDEX.get(action) if isinstance(action, str) else None
         if bid is None:
             return False
         self._history.append(BID_ACTIONS[bid])
