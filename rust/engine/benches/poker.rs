@@ -1,7 +1,7 @@
 //! Criterion benches of the poker evaluator and equity: `cargo bench -p cardkit-engine`.
 
 use cardkit_engine::poker::{
-    equity, for_each_hand, rank7, rank_rows, HandRank, Method, Problem, Range,
+    equity, for_each_hand, rank7, rank_rows, rank_rows_into, HandRank, Method, Problem, Range,
 };
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::Card;
@@ -47,6 +47,11 @@ fn batch_rows(c: &mut Criterion) {
     group.throughput(Throughput::Elements(n as u64));
     group.bench_function("random_7_cards_1t", |b| {
         b.iter(|| rank_rows(black_box(&rows), 7, 1))
+    });
+    // Into a reused buffer (`evaluate_batch(..., out=)`): no fresh pages to fault in.
+    let mut out = vec![0u32; n];
+    group.bench_function("random_7_cards_1t_into", |b| {
+        b.iter(|| rank_rows_into(black_box(&rows), 7, 1, &mut out))
     });
     group.finish();
 }

@@ -29,6 +29,9 @@ use std::time::Duration;
 pub const MC_CHUNK: u64 = 8192;
 /// Monte Carlo stops no earlier than this many trials when a standard error is the target.
 const MC_MIN_TRIALS: u64 = 4 * MC_CHUNK;
+/// Monte Carlo trials whose boards are ranked together (at most 64: one bit each
+/// marks the flush hands).
+const TRIAL_BLOCK: usize = 64;
 pub const MAX_PLAYERS: usize = 10;
 /// Exact enumeration refuses problems above this many work units (see
 /// [`Problem::exact_cost`]; about a minute on one core), which wide multiway
@@ -953,26 +956,42 @@ fn monte_carlo(
         if let Some(hands) = &fixed {
             let mut rng = CardRng::new(derive_seed(seed, i as u64));
             let mut deck = fixed_deck.clone();
+            // Trials go in blocks: all boards of a block are drawn, then each
+            // player's hands are ranked in one batch of independent lookups.
+            let mut boards = [HandKey::EMPTY; TRIAL_BLOCK];
+            let mut classes = vec![[0u16; TRIAL_BLOCK]; n];
             let (mut wins, mut losses) = (0u64, 0u64);
-            for _ in 0..trials {
-                let picks = board_draw.draw(&mut rng);
-                let mut board = board_key;
-                for (j, &pick) in picks[..k].iter().enumerate() {
-                    // The drawn card is read before the swap, so it is used straight
-                    // from the register rather than read back from the store.
-                    let card = deck[j + pick];
-                    deck.swap(j, j + pick);
-                    board = board.with(card);
-                }
-                if let [a, b] = hands[..] {
-                    let (ra, rb) = (t.class_of(board.union(a)), t.class_of(board.union(b)));
-                    wins += u64::from(ra > rb);
-                    losses += u64::from(ra < rb);
-                } else {
-                    for (slot, h) in ranks.iter_mut().zip(hands) {
-                        *slot = u32::from(t.class_of(board.union(*h)));
+            let mut left = trials as usize;
+            while left > 0 {
+                let m = left.min(TRIAL_BLOCK);
+                left -= m;
+                for slot in &mut boards[..m] {
+                    let picks = board_draw.draw(&mut rng);
+                    let mut board = board_key;
+                    for (j, &pick) in picks[..k].iter().enumerate() {
+                        // The drawn card is read before the swap, so it is used
+                        // straight from the register rather than read back.
+                        let card = deck[j + pick];
+                        deck.swap(j, j + pick);
+                        board = board.with(card);
                     }
-                    tally.showdown(&ranks, 1.0);
+                    *slot = board;
+                }
+                for (out, &hand) in classes.iter_mut().zip(hands) {
+                    t.classes_with(&boards[..m], hand, &mut out[..m]);
+                }
+                if let [a, b] = &classes[..] {
+                    for (ra, rb) in a[..m].iter().zip(&b[..m]) {
+                        wins += u64::from(ra > rb);
+                        losses += u64::from(ra < rb);
+                    }
+                } else {
+                    for j in 0..m {
+                        for (slot, c) in ranks.iter_mut().zip(&classes) {
+                            *slot = u32::from(c[j]);
+                        }
+                        tally.showdown(&ranks, 1.0);
+                    }
                 }
             }
             if n == 2 {

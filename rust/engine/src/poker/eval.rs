@@ -48,6 +48,13 @@ const RANK_BITS: u64 = 0xffff_ffff;
 /// (column); each row gets one displacement.
 const ROW_SHIFT: u32 = 12;
 const COLUMN_MASK: u32 = (1 << ROW_SHIFT) - 1;
+/// Rows of the offset table: a power of two above the row of any sum of seven
+/// rank keys (seven aces: `7 * 0x494493 >> 12` = 8,199 wraps to a valid row), so
+/// masking the row replaces a bounds check.
+const HASH_ROWS: usize = 1 << 13;
+/// Slots of the class table: what the displacement search fills (a test pins it)
+/// rounded up; a fixed length lets a clamp replace a bounds check.
+const HASH_SLOTS: usize = 83_008;
 
 /// Number of distinct five-card hands.
 pub const NUM_CLASSES: usize = 7462;
@@ -472,9 +479,9 @@ fn front_shape_of(ranks: [u8; 3]) -> Shape {
 
 pub(super) struct Tables {
     /// Per perfect-hash row: the wrapping displacement added to the key.
-    row_offsets: Box<[u32]>,
+    row_offsets: Box<[u32; HASH_ROWS]>,
     /// Class of each non-flush rank multiset of 5..=7 cards (0 = unused slot).
-    rank_classes: Box<[u16]>,
+    rank_classes: Box<[u16; HASH_SLOTS]>,
     /// Class of each suited rank mask with at least five ranks.
     flush_classes: Box<[u16; 1 << 13]>,
     /// Shape of each class (index 0 unused).
@@ -486,6 +493,28 @@ pub(super) struct Tables {
 }
 
 impl Tables {
+    /// Classes of `hand` joined with each of up to 64 `boards` (5..=7 cards in
+    /// all) into `out`. The rank lookups of all boards go first, in one loop whose
+    /// loads overlap; the few flush hands (about one in thirty) are redone after,
+    /// where a branch per hand would be mispredicted on every flush.
+    #[inline]
+    pub(super) fn classes_with(&self, boards: &[HandKey], hand: HandKey, out: &mut [u16]) {
+        debug_assert!(boards.len() <= 64);
+        let mut flushes = 0u64;
+        for (j, (board, slot)) in boards.iter().zip(out.iter_mut()).enumerate() {
+            let key = board.union(hand).key;
+            *slot = self.rank_class((key & RANK_BITS) as u32);
+            flushes |= u64::from(key & FLUSH_BITS != 0) << (j & 63);
+        }
+        while flushes != 0 {
+            let j = flushes.trailing_zeros() as usize;
+            flushes &= flushes - 1;
+            if let (Some(board), Some(slot)) = (boards.get(j), out.get_mut(j)) {
+                *slot = self.class_of(board.union(hand));
+            }
+        }
+    }
+
     /// Class of the best five of a hand of 5..=7 cards.
     #[inline]
     pub(super) fn class_of(&self, hand: HandKey) -> u16 {
@@ -498,18 +527,12 @@ impl Tables {
     }
 
     /// Class of the best five of 5..=7 cards without a flush, from the sum of their
-    /// [`RANK_KEYS`] (0 for a sum no such hand has).
+    /// [`RANK_KEYS`]; any other sum gives an unspecified class. No branches: the
+    /// batch and enumeration loops keep many of these loads in flight at once.
     #[inline]
     pub(super) fn rank_class(&self, rank_key: u32) -> u16 {
-        let offset = self
-            .row_offsets
-            .get((rank_key >> ROW_SHIFT) as usize)
-            .copied()
-            .unwrap_or(0);
-        self.rank_classes
-            .get(rank_key.wrapping_add(offset) as usize)
-            .copied()
-            .unwrap_or(0)
+        let offset = self.row_offsets[(rank_key >> ROW_SHIFT) as usize & (HASH_ROWS - 1)];
+        self.rank_classes[(rank_key.wrapping_add(offset) as usize).min(HASH_SLOTS - 1)]
     }
 
     /// Class of the best five of the ranks of one suit (`mask` bit r = rank r),
@@ -593,9 +616,8 @@ fn collect_rank_multisets(
 
 /// Row-displacement perfect hash: rows (the high key bits) are placed, fullest
 /// first, at the lowest displacement where none of their columns collide.
-fn perfect_hash(entries: &[(u32, u16)]) -> (Box<[u32]>, Box<[u16]>) {
-    let max_key = entries.iter().map(|e| e.0).max().unwrap_or(0);
-    let num_rows = (max_key >> ROW_SHIFT) as usize + 1;
+fn perfect_hash(entries: &[(u32, u16)]) -> (Box<[u32; HASH_ROWS]>, Box<[u16; HASH_SLOTS]>) {
+    let num_rows = HASH_ROWS;
     let mut rows: Vec<Vec<(u32, u16)>> = vec![Vec::new(); num_rows];
     for &(key, class) in entries {
         rows[(key >> ROW_SHIFT) as usize].push((key & COLUMN_MASK, class));
@@ -652,7 +674,12 @@ fn perfect_hash(entries: &[(u32, u16)]) -> (Box<[u32]>, Box<[u16]>) {
         }
         offsets[r] = (start as u32).wrapping_sub((r as u32) << ROW_SHIFT);
     }
-    (offsets.into_boxed_slice(), table.into_boxed_slice())
+    assert!(table.len() <= HASH_SLOTS, "{} hash slots", table.len());
+    table.resize(HASH_SLOTS, 0);
+    match (offsets.try_into(), table.try_into()) {
+        (Ok(offsets), Ok(table)) => (offsets, table),
+        _ => unreachable!("both tables were sized above"),
+    }
 }
 
 /// Values of the 455 front-hand rank multisets: each lies below the weakest
@@ -956,6 +983,13 @@ mod tests {
         let t = tables();
         let bytes = t.row_offsets.len() * 4 + t.rank_classes.len() * 2 + t.flush_classes.len() * 2;
         assert!(bytes < 300_000, "{bytes} bytes");
+        // The fixed class-table length is what the displacement search fills.
+        let used = t
+            .rank_classes
+            .iter()
+            .rposition(|&c| c != 0)
+            .map_or(0, |i| i + 1);
+        assert!(HASH_SLOTS - used < 64, "{used} of {HASH_SLOTS} slots used");
     }
 
     #[test]
