@@ -943,19 +943,26 @@ fn monte_carlo(
         .iter()
         .filter(|s| s.combos.len() == 1)
         .fold(known, |used, s| used.union(s.combos[0].0));
-    let fixed_deck: Vec<Card> = (0..52u8)
-        .map(Card::from_index_unchecked)
-        .filter(|c| !held.contains(*c))
-        .collect();
+    // The cards left, as one-card hand keys: a drawn card is added to the board
+    // without looking up its key. 64 slots, so an index masked by 63 needs no
+    // bounds check (the draws stay below the number of cards left).
+    let mut fixed_deck = [HandKey::EMPTY; 64];
+    let mut deck_len = 0;
+    for card in (0..52u8).map(Card::from_index_unchecked) {
+        if !held.contains(card) {
+            fixed_deck[deck_len] = HandKey::EMPTY.with(card);
+            deck_len += 1;
+        }
+    }
     let t = tables();
-    let board_draw = BoardDraw::new(fixed_deck.len(), k);
+    let board_draw = BoardDraw::new(deck_len, k);
     let work = |i: usize| -> Tally {
         let trials = MC_CHUNK.min(samples - i as u64 * MC_CHUNK);
         let mut tally = Tally::new(n);
         let mut ranks = vec![0u32; n];
         if let Some(hands) = &fixed {
             let mut rng = CardRng::new(derive_seed(seed, i as u64));
-            let mut deck = fixed_deck.clone();
+            let mut deck = fixed_deck;
             // Trials go in blocks: all boards of a block are drawn, then each
             // player's hands are ranked in one batch of independent lookups.
             let mut boards = [HandKey::EMPTY; TRIAL_BLOCK];
@@ -971,9 +978,10 @@ fn monte_carlo(
                     for (j, &pick) in picks[..k].iter().enumerate() {
                         // The drawn card is read before the swap, so it is used
                         // straight from the register rather than read back.
-                        let card = deck[j + pick];
-                        deck.swap(j, j + pick);
-                        board = board.with(card);
+                        let (j, at) = (j & 63, (j + pick) & 63);
+                        let card = deck[at];
+                        deck.swap(j, at);
+                        board = board.union(card);
                     }
                     *slot = board;
                 }
