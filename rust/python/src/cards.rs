@@ -12,7 +12,7 @@ const RANK_NAMES: [&str; 15] = [
 ];
 
 /// A card of the French 54-card pack (immutable, hashable, ordered by index).
-#[pyclass(frozen, module = "cardkit._core", name = "Card")]
+#[pyclass(frozen, freelist = 256, module = "cardkit._core", name = "Card")]
 #[derive(Clone, Copy)]
 pub struct PyCard(pub Card);
 
