@@ -5,7 +5,9 @@
   this preflop question, so it does not enumerate boards; pokerkit has no exact mode);
 - heads-up Monte Carlo (AhKh vs QsQd on Jh9h2c, and preflop): trials per second of
   cardkit on 1 and 2 threads, eval7's ``py_hand_vs_range_monte_carlo`` and pokerkit's
-  ``calculate_equities`` (pokerkit is pure Python, so it gets far fewer trials).
+  ``calculate_equities`` (pokerkit is pure Python, so it gets far fewer trials);
+- hand against a range (AhKh vs two ranges, preflop): cardkit on 1 and 2 threads and
+  eval7's ``py_hand_vs_range_monte_carlo``, ratios against cardkit on one thread.
 
     python benches/poker_equity.py [--samples 5000000] [--pokerkit-samples 2000]
 """
@@ -70,6 +72,21 @@ def monte_carlo_rates(board: tuple[str, ...], n: int, m: int) -> dict[str, float
     return rates
 
 
+def hand_vs_range_rates(villain: str, n: int) -> dict[str, float]:
+    """Trials per second for AhKh against the range ``villain``, preflop."""
+    rates = {
+        f"cardkit MC, {t} thread{'s' if t > 1 else ''}": n
+        / best_time(lambda t=t: equity(["AhKh", villain], samples=n, seed=1, threads=t))
+        for t in (1, 2)
+    }
+    hand = [eval7.Card("Ah"), eval7.Card("Kh")]
+    e7_range = eval7.HandRange(villain)
+    rates["eval7 monte carlo"] = n / best_time(
+        lambda: eval7.py_hand_vs_range_monte_carlo(hand, e7_range, [], n), repeat=1
+    )
+    return rates
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=5_000_000)
@@ -92,6 +109,13 @@ def main() -> None:
             "trials/s",
             monte_carlo_rates(board, args.samples, args.pokerkit_samples),
             "cardkit MC, 2 threads",
+        )
+    for villain in ("QQ+,AKs,AKo", "22+,A2s+,KTs+,ATo+"):
+        print_table(
+            f"hand vs range Monte Carlo, AhKh vs {villain} preflop",
+            "trials/s",
+            hand_vs_range_rates(villain, args.samples),
+            "cardkit MC, 1 thread",
         )
 
 

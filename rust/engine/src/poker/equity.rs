@@ -13,7 +13,7 @@
 //!   which every player's standard error is within the target (or the sample budget
 //!   is spent), and later chunks are discarded.
 
-use super::eval::{tables, HandKey};
+use super::eval::{tables, HandKey, Tables};
 use super::exact::Table;
 use super::ranges::{Combo, Range};
 use crate::cards::Card;
@@ -809,7 +809,8 @@ impl Draws {
         }
     }
 
-    /// A uniform integer in `0..n`, `0 < n <= 52`.
+    /// A uniform integer in `0..n`, `0 < n < 2^16` (cards, or a range's at most
+    /// 1,326 combos).
     #[inline]
     fn below(&mut self, n: usize) -> usize {
         let n = n as u32;
@@ -841,6 +842,8 @@ struct Sampler {
     combos: Vec<(CardSet, HandKey)>,
     /// Cumulative weights.
     cumulative: Vec<f64>,
+    /// All weights equal (most ranges): a uniform index replaces the search.
+    uniform: bool,
 }
 
 impl Sampler {
@@ -858,18 +861,24 @@ impl Sampler {
                     acc
                 })
                 .collect(),
+            uniform: combos.windows(2).all(|w| w[0].1 == w[1].1),
         }
     }
 
     #[inline]
     fn draw(&self, rng: &mut Draws) -> (CardSet, HandKey) {
-        if self.combos.len() == 1 {
+        let n = self.combos.len();
+        if n == 1 {
             return self.combos[0];
         }
-        let total = self.cumulative.last().copied().unwrap_or(0.0);
-        let x = rng.unit() * total;
-        let i = self.cumulative.partition_point(|&c| c <= x);
-        self.combos[i.min(self.combos.len() - 1)]
+        let i = if self.uniform {
+            rng.below(n)
+        } else {
+            let total = self.cumulative.last().copied().unwrap_or(0.0);
+            let x = rng.unit() * total;
+            self.cumulative.partition_point(|&c| c <= x)
+        };
+        self.combos[i.min(n - 1)]
     }
 }
 
@@ -919,6 +928,67 @@ impl BoardDraw {
     }
 }
 
+/// Monte Carlo scoring of whole blocks of trials (every trial has weight 1).
+/// Heads-up keeps integer win and loss counts; more players go through a
+/// [`Tally`] one showdown at a time.
+struct Score {
+    tally: Tally,
+    ranks: Vec<u32>,
+    wins: u64,
+    losses: u64,
+}
+
+impl Score {
+    fn new(players: usize) -> Score {
+        Score {
+            tally: Tally::new(players),
+            ranks: vec![0; players],
+            wins: 0,
+            losses: 0,
+        }
+    }
+
+    /// Ranks the first `m` hands of each player in `full` (into `classes`) and
+    /// scores those `m` trials.
+    fn block(
+        &mut self,
+        t: &Tables,
+        full: &[[HandKey; TRIAL_BLOCK]],
+        classes: &mut [[u16; TRIAL_BLOCK]],
+        m: usize,
+    ) {
+        for (out, keys) in classes.iter_mut().zip(full) {
+            t.classes_of(&keys[..m], &mut out[..m]);
+        }
+        if let [a, b] = classes {
+            for (ra, rb) in a[..m].iter().zip(&b[..m]) {
+                self.wins += u64::from(ra > rb);
+                self.losses += u64::from(ra < rb);
+            }
+        } else {
+            for j in 0..m {
+                for (slot, c) in self.ranks.iter_mut().zip(classes.iter()) {
+                    *slot = u32::from(c[j]);
+                }
+                self.tally.showdown(&self.ranks, 1.0);
+            }
+        }
+    }
+
+    fn into_tally(mut self, trials: u64) -> Tally {
+        if self.ranks.len() == 2 {
+            let [win, lose] = [self.wins, self.losses].map(|c| c as f64);
+            let split = (trials - self.wins - self.losses) as f64;
+            self.tally.win = vec![win, lose];
+            self.tally.tie = vec![split / 2.0, split / 2.0];
+            self.tally.squares = vec![win + split / 4.0, lose + split / 4.0];
+            self.tally.weight = trials as f64;
+            self.tally.deals = trials;
+        }
+        self.tally
+    }
+}
+
 fn monte_carlo(
     problem: &Problem,
     samples: u64,
@@ -928,9 +998,31 @@ fn monte_carlo(
     progress: &(dyn Fn(f64) + Sync),
 ) -> EquityResult {
     let n = problem.num_players();
-    let samplers: Vec<Sampler> = problem.players.iter().map(|c| Sampler::new(c)).collect();
-    let board_key = HandKey::from_cards(&problem.board);
     let known = problem.known;
+    // Cards of the players who hold one known hand, and the board and dead cards.
+    let held = problem
+        .players
+        .iter()
+        .filter(|combos| combos.len() == 1)
+        .fold(known, |used, combos| used.union(combos[0].0.set()));
+    // A range's combos that share a card with a known hand would always make the
+    // deal be drawn again: dropping them first gives the same distribution.
+    let samplers: Vec<Sampler> = problem
+        .players
+        .iter()
+        .map(|combos| {
+            if combos.len() == 1 {
+                return Sampler::new(combos);
+            }
+            let live: Vec<(Combo, f64)> = combos
+                .iter()
+                .copied()
+                .filter(|(c, _)| c.set().intersection(held).is_empty())
+                .collect();
+            Sampler::new(&live)
+        })
+        .collect();
+    let board_key = HandKey::from_cards(&problem.board);
     let k = problem.missing();
     let chunks = samples.div_ceil(MC_CHUNK);
     // With one hand per player the board comes from one fixed deck: a partial
@@ -939,6 +1031,7 @@ fn monte_carlo(
         .iter()
         .map(|s| (s.combos.len() == 1).then(|| s.combos[0].1))
         .collect();
+    // Again: a range may be down to one combo now.
     let held = samplers
         .iter()
         .filter(|s| s.combos.len() == 1)
@@ -958,21 +1051,20 @@ fn monte_carlo(
     let board_draw = BoardDraw::new(deck_len, k);
     let work = |i: usize| -> Tally {
         let trials = MC_CHUNK.min(samples - i as u64 * MC_CHUNK);
-        let mut tally = Tally::new(n);
-        let mut ranks = vec![0u32; n];
+        // Trials go in blocks: every hand of a block is dealt first (keys in
+        // `full[player][trial]`), then each player's hands are ranked in one batch
+        // of independent lookups, then the block is scored.
+        let mut full = vec![[HandKey::EMPTY; TRIAL_BLOCK]; n];
+        let mut classes = vec![[0u16; TRIAL_BLOCK]; n];
+        let mut score = Score::new(n);
+        let mut left = trials as usize;
         if let Some(hands) = &fixed {
             let mut rng = CardRng::new(derive_seed(seed, i as u64));
             let mut deck = fixed_deck;
-            // Trials go in blocks: all boards of a block are drawn, then each
-            // player's hands are ranked in one batch of independent lookups.
-            let mut boards = [HandKey::EMPTY; TRIAL_BLOCK];
-            let mut classes = vec![[0u16; TRIAL_BLOCK]; n];
-            let (mut wins, mut losses) = (0u64, 0u64);
-            let mut left = trials as usize;
             while left > 0 {
                 let m = left.min(TRIAL_BLOCK);
                 left -= m;
-                for slot in &mut boards[..m] {
+                for j in 0..m {
                     let picks = board_draw.draw(&mut rng);
                     let mut board = board_key;
                     for (j, &pick) in picks[..k].iter().enumerate() {
@@ -983,71 +1075,53 @@ fn monte_carlo(
                         deck.swap(j, at);
                         board = board.union(card);
                     }
-                    *slot = board;
-                }
-                for (out, &hand) in classes.iter_mut().zip(hands) {
-                    t.classes_with(&boards[..m], hand, &mut out[..m]);
-                }
-                if let [a, b] = &classes[..] {
-                    for (ra, rb) in a[..m].iter().zip(&b[..m]) {
-                        wins += u64::from(ra > rb);
-                        losses += u64::from(ra < rb);
-                    }
-                } else {
-                    for j in 0..m {
-                        for (slot, c) in ranks.iter_mut().zip(&classes) {
-                            *slot = u32::from(c[j]);
-                        }
-                        tally.showdown(&ranks, 1.0);
+                    for (keys, &hand) in full.iter_mut().zip(hands) {
+                        keys[j] = board.union(hand);
                     }
                 }
+                score.block(t, &full, &mut classes, m);
             }
-            if n == 2 {
-                let [win, lose] = [wins, losses].map(|c| c as f64);
-                let split = (trials - wins - losses) as f64;
-                tally.win = vec![win, lose];
-                tally.tie = vec![split / 2.0, split / 2.0];
-                tally.squares = vec![win + split / 4.0, lose + split / 4.0];
-                tally.weight = trials as f64;
-                tally.deals = trials;
-            }
-            return tally;
+            return score.into_tally(trials);
         }
         let mut rng = Draws::new(derive_seed(seed, i as u64));
         let mut hands = vec![HandKey::EMPTY; n];
-        for _ in 0..trials {
-            // Rejection of the whole deal keeps the joint distribution of the ranges
-            // exact under card removal.
-            let mut used;
-            'deal: loop {
-                used = known;
-                for (p, sampler) in samplers.iter().enumerate() {
-                    let (set, key) = sampler.draw(&mut rng);
-                    if !set.intersection(used).is_empty() {
-                        continue 'deal;
+        while left > 0 {
+            let m = left.min(TRIAL_BLOCK);
+            left -= m;
+            for j in 0..m {
+                // Rejection of the whole deal keeps the joint distribution of the
+                // ranges exact under card removal.
+                let mut used;
+                'deal: loop {
+                    used = known;
+                    for (p, sampler) in samplers.iter().enumerate() {
+                        let (set, key) = sampler.draw(&mut rng);
+                        if !set.intersection(used).is_empty() {
+                            continue 'deal;
+                        }
+                        used = used.union(set);
+                        hands[p] = key;
                     }
-                    used = used.union(set);
-                    hands[p] = key;
+                    break;
                 }
-                break;
+                let mut board = board_key;
+                for _ in 0..k {
+                    let card = loop {
+                        let c = Card::from_index_unchecked(rng.below(52) as u8);
+                        if !used.contains(c) {
+                            break c;
+                        }
+                    };
+                    used.insert(card);
+                    board = board.with(card);
+                }
+                for (keys, &hand) in full.iter_mut().zip(&hands) {
+                    keys[j] = board.union(hand);
+                }
             }
-            let mut board = board_key;
-            for _ in 0..k {
-                let card = loop {
-                    let c = Card::from_index_unchecked(rng.below(52) as u8);
-                    if !used.contains(c) {
-                        break c;
-                    }
-                };
-                used.insert(card);
-                board = board.with(card);
-            }
-            for p in 0..n {
-                ranks[p] = u32::from(t.class_of(board.union(hands[p])));
-            }
-            tally.showdown(&ranks, 1.0);
+            score.block(t, &full, &mut classes, m);
         }
-        tally
+        score.into_tally(trials)
     };
     let mut total = Tally::new(n);
     let trials_done = AtomicU64::new(0);
@@ -1402,6 +1476,36 @@ mod tests {
         assert_eq!(mc.samples, 400_000);
         for (e, m) in exact.players.iter().zip(&mc.players) {
             assert!((e.equity - m.equity).abs() < 4.0 * m.stderr, "{e:?} {m:?}");
+        }
+    }
+
+    #[test]
+    fn range_monte_carlo_lands_near_exact() {
+        // Uniform and weighted ranges, combos blocked by a known hand (dropped
+        // before sampling), a range cut to one combo by it (alone: then every
+        // hand is known and the board comes from the fixed deck), three players.
+        for (specs, board) in [
+            (&["AhKh", "QQ+,AKs,AKo"][..], "Jh9h2c"),
+            (&["AhKh", "QQ+:0.3,AKs,JTs:0.7"][..], "7c8d2s"),
+            (&["AhKh", "AhAs,AdAc", "KK"][..], "Tc9c3d"),
+            (&["AhKh", "AhAs,AdAc"][..], "Tc9c3d"),
+            (&["QQ+,AKs:0.5", "JJ-99", "AhKh"][..], "2c7d9s"),
+        ] {
+            let exact = run(specs, board, Method::Exact, 2);
+            let mc = run(
+                specs,
+                board,
+                Method::MonteCarlo {
+                    samples: 300_000,
+                    stderr: None,
+                    seed: 4,
+                },
+                2,
+            );
+            for (e, m) in exact.players.iter().zip(&mc.players) {
+                let off = (e.equity - m.equity).abs();
+                assert!(off < 4.0 * m.stderr, "{specs:?} {board}: {e:?} {m:?}");
+            }
         }
     }
 

@@ -493,24 +493,23 @@ pub(super) struct Tables {
 }
 
 impl Tables {
-    /// Classes of `hand` joined with each of up to 64 `boards` (5..=7 cards in
-    /// all) into `out`. The rank lookups of all boards go first, in one loop whose
-    /// loads overlap; the few flush hands (about one in thirty) are redone after,
-    /// where a branch per hand would be mispredicted on every flush.
+    /// Classes of up to 64 hands of 5..=7 cards into `out`. The rank lookups of
+    /// all hands go first, in one loop whose loads overlap; the few flush hands
+    /// (about one in thirty) are redone after, where a branch per hand would be
+    /// mispredicted on every flush.
     #[inline]
-    pub(super) fn classes_with(&self, boards: &[HandKey], hand: HandKey, out: &mut [u16]) {
-        debug_assert!(boards.len() <= 64);
+    pub(super) fn classes_of(&self, hands: &[HandKey], out: &mut [u16]) {
+        debug_assert!(hands.len() <= 64);
         let mut flushes = 0u64;
-        for (j, (board, slot)) in boards.iter().zip(out.iter_mut()).enumerate() {
-            let key = board.union(hand).key;
-            *slot = self.rank_class((key & RANK_BITS) as u32);
-            flushes |= u64::from(key & FLUSH_BITS != 0) << (j & 63);
+        for (j, (hand, slot)) in hands.iter().zip(out.iter_mut()).enumerate() {
+            *slot = self.rank_class((hand.key & RANK_BITS) as u32);
+            flushes |= u64::from(hand.key & FLUSH_BITS != 0) << (j & 63);
         }
         while flushes != 0 {
             let j = flushes.trailing_zeros() as usize;
             flushes &= flushes - 1;
-            if let (Some(board), Some(slot)) = (boards.get(j), out.get_mut(j)) {
-                *slot = self.class_of(board.union(hand));
+            if let (Some(&hand), Some(slot)) = (hands.get(j), out.get_mut(j)) {
+                *slot = self.class_of(hand);
             }
         }
     }
