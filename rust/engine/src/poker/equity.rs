@@ -840,28 +840,30 @@ impl Draws {
 /// A player's combos prepared for weighted sampling.
 struct Sampler {
     combos: Vec<(CardSet, HandKey)>,
-    /// Cumulative weights.
-    cumulative: Vec<f64>,
-    /// All weights equal (most ranges): a uniform index replaces the search.
-    uniform: bool,
+    /// Walker's alias table (Vose's construction): slot `i` gives its own combo
+    /// with probability `keep[i]`, else combo `alias[i]`, so a draw is one uniform
+    /// index and at most one uniform float. Empty when all weights are equal (most
+    /// ranges): the uniform index is then the whole draw.
+    keep: Vec<f64>,
+    alias: Vec<usize>,
 }
 
 impl Sampler {
     fn new(combos: &[(Combo, f64)]) -> Sampler {
-        let mut acc = 0.0;
+        let uniform = combos.windows(2).all(|w| w[0].1 == w[1].1);
+        let weights: Vec<f64> = combos.iter().map(|&(_, w)| w).collect();
+        let (keep, alias) = if uniform {
+            (Vec::new(), Vec::new())
+        } else {
+            alias_table(&weights)
+        };
         Sampler {
             combos: combos
                 .iter()
                 .map(|&(c, _)| (c.set(), HandKey::from_cards(&[c.0, c.1])))
                 .collect(),
-            cumulative: combos
-                .iter()
-                .map(|&(_, w)| {
-                    acc += w;
-                    acc
-                })
-                .collect(),
-            uniform: combos.windows(2).all(|w| w[0].1 == w[1].1),
+            keep,
+            alias,
         }
     }
 
@@ -871,15 +873,40 @@ impl Sampler {
         if n == 1 {
             return self.combos[0];
         }
-        let i = if self.uniform {
-            rng.below(n)
-        } else {
-            let total = self.cumulative.last().copied().unwrap_or(0.0);
-            let x = rng.unit() * total;
-            self.cumulative.partition_point(|&c| c <= x)
-        };
+        let mut i = rng.below(n);
+        if let (Some(&keep), Some(&alias)) = (self.keep.get(i), self.alias.get(i)) {
+            if rng.unit() >= keep {
+                i = alias;
+            }
+        }
         self.combos[i.min(n - 1)]
     }
+}
+
+/// Vose's alias table for positive `weights`: `(keep, alias)` such that picking a
+/// slot uniformly, then keeping it with probability `keep[slot]` or else taking
+/// `alias[slot]`, draws index `i` with probability `weights[i] / sum`.
+fn alias_table(weights: &[f64]) -> (Vec<f64>, Vec<usize>) {
+    let n = weights.len();
+    let total: f64 = weights.iter().sum();
+    // Each slot holds probability mass 1 once weights are scaled by n / total.
+    let mut mass: Vec<f64> = weights.iter().map(|w| w * n as f64 / total).collect();
+    let mut keep = vec![1.0; n];
+    let mut alias: Vec<usize> = (0..n).collect();
+    let (mut small, mut large): (Vec<usize>, Vec<usize>) = (0..n).partition(|&i| mass[i] < 1.0);
+    while let (Some(&s), Some(&l)) = (small.last(), large.last()) {
+        small.pop();
+        keep[s] = mass[s];
+        alias[s] = l;
+        // Slot `s` is topped up from `l`, which may then fall below 1 itself.
+        mass[l] -= 1.0 - mass[s];
+        if mass[l] < 1.0 {
+            large.pop();
+            small.push(l);
+        }
+    }
+    // Whatever is left holds mass 1 up to rounding and keeps its own combo.
+    (keep, alias)
 }
 
 /// The board cards of a Monte Carlo trial when every player holds one known hand:
@@ -1476,6 +1503,29 @@ mod tests {
         assert_eq!(mc.samples, 400_000);
         for (e, m) in exact.players.iter().zip(&mc.players) {
             assert!((e.equity - m.equity).abs() < 4.0 * m.stderr, "{e:?} {m:?}");
+        }
+    }
+
+    #[test]
+    fn alias_tables_give_each_combo_its_weight() {
+        for weights in [
+            vec![0.5, 1.0],
+            vec![0.3, 0.3, 0.4, 1.0, 0.05],
+            vec![1.0, 0.7, 0.7, 0.7, 0.2, 0.2, 1.0, 0.01],
+        ] {
+            let (keep, alias) = alias_table(&weights);
+            let n = weights.len() as f64;
+            let total: f64 = weights.iter().sum();
+            // Exact probability of each index: its own kept share plus the shares
+            // other slots hand over to it.
+            let mut p = vec![0.0; weights.len()];
+            for (slot, (&k, &a)) in keep.iter().zip(&alias).enumerate() {
+                p[slot] += k / n;
+                p[a] += (1.0 - k) / n;
+            }
+            for (got, w) in p.iter().zip(&weights) {
+                assert!((got - w / total).abs() < 1e-12, "{weights:?}: {p:?}");
+            }
         }
     }
 
