@@ -84,7 +84,7 @@ def evaluate_batch(
 
     ``out``: a writable C-contiguous uint32 array of shape ``(N,)`` to fill and return
     instead of a new array, for loops that rank batch after batch (a fresh result
-    costs the page faults and zeroing of new memory each call). Its contents are
+    costs the page faults of new memory each call). Its contents are
     unspecified after an error. A wrong ``out`` raises ``RuleOptionError``.
     """
     import numpy as np

@@ -165,6 +165,7 @@ mod x86 {
     /// Rows whose keys are computed before any of them is looked up: one bit each
     /// in a `u64` of flush rows.
     const BLOCK: usize = 64;
+    /// How far ahead of the current step input is prefetched, in bytes.
     const PREFETCH: usize = 1024;
 
     #[target_feature(enable = "avx2,popcnt")]

@@ -851,11 +851,10 @@ struct Sampler {
 impl Sampler {
     fn new(combos: &[(Combo, f64)]) -> Sampler {
         let uniform = combos.windows(2).all(|w| w[0].1 == w[1].1);
-        let weights: Vec<f64> = combos.iter().map(|&(_, w)| w).collect();
         let (keep, alias) = if uniform {
             (Vec::new(), Vec::new())
         } else {
-            alias_table(&weights)
+            alias_table(&combos.iter().map(|&(_, w)| w).collect::<Vec<_>>())
         };
         Sampler {
             combos: combos
@@ -879,7 +878,8 @@ impl Sampler {
                 i = alias;
             }
         }
-        self.combos[i.min(n - 1)]
+        // Both the index and every alias are below n.
+        self.combos[i]
     }
 }
 
@@ -1026,8 +1026,8 @@ fn monte_carlo(
 ) -> EquityResult {
     let n = problem.num_players();
     let known = problem.known;
-    // Cards of the players who hold one known hand, and the board and dead cards.
-    let held = problem
+    // Cards of the players given one known hand, and the board and dead cards.
+    let blocked = problem
         .players
         .iter()
         .filter(|combos| combos.len() == 1)
@@ -1044,7 +1044,7 @@ fn monte_carlo(
             let live: Vec<(Combo, f64)> = combos
                 .iter()
                 .copied()
-                .filter(|(c, _)| c.set().intersection(held).is_empty())
+                .filter(|(c, _)| c.set().intersection(blocked).is_empty())
                 .collect();
             Sampler::new(&live)
         })
@@ -1058,7 +1058,8 @@ fn monte_carlo(
         .iter()
         .map(|s| (s.combos.len() == 1).then(|| s.combos[0].1))
         .collect();
-    // Again: a range may be down to one combo now.
+    // The cards the fixed deck leaves out: as `blocked`, plus any range that the
+    // filter above cut down to one combo.
     let held = samplers
         .iter()
         .filter(|s| s.combos.len() == 1)

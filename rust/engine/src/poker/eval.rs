@@ -616,16 +616,15 @@ fn collect_rank_multisets(
 /// Row-displacement perfect hash: rows (the high key bits) are placed, fullest
 /// first, at the lowest displacement where none of their columns collide.
 fn perfect_hash(entries: &[(u32, u16)]) -> (Box<[u32; HASH_ROWS]>, Box<[u16; HASH_SLOTS]>) {
-    let num_rows = HASH_ROWS;
-    let mut rows: Vec<Vec<(u32, u16)>> = vec![Vec::new(); num_rows];
+    let mut rows: Vec<Vec<(u32, u16)>> = vec![Vec::new(); HASH_ROWS];
     for &(key, class) in entries {
         rows[(key >> ROW_SHIFT) as usize].push((key & COLUMN_MASK, class));
     }
-    let mut order: Vec<usize> = (0..num_rows).filter(|&r| !rows[r].is_empty()).collect();
+    let mut order: Vec<usize> = (0..HASH_ROWS).filter(|&r| !rows[r].is_empty()).collect();
     order.sort_by_key(|&r| std::cmp::Reverse(rows[r].len()));
 
     let mut table: Vec<u16> = Vec::new();
-    let mut offsets = vec![0u32; num_rows];
+    let mut offsets = vec![0u32; HASH_ROWS];
     // Occupancy bitset: 64 candidate starts are tested at once by AND-ing the
     // free bits seen from each of the row's columns.
     let mut taken: Vec<u64> = Vec::new();
