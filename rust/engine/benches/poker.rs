@@ -1,5 +1,6 @@
 //! Criterion benches of the poker evaluator and equity: `cargo bench -p cardkit-engine`.
 
+use cardkit_engine::cancel::NEVER;
 use cardkit_engine::poker::{
     equity, for_each_hand, rank7, rank_rows, rank_rows_into, HandRank, Method, Problem, Range,
 };
@@ -81,7 +82,7 @@ fn equities(c: &mut Criterion) {
     group.sample_size(10);
     for threads in [1, 2] {
         group.bench_function(format!("exact_aa_vs_kk_preflop_{threads}t"), |b| {
-            b.iter(|| equity(&problem, Method::Exact, Some(threads), &|_| {}))
+            b.iter(|| equity(&problem, Method::Exact, Some(threads), &|_| {}, &NEVER))
         });
     }
     let samples = 1_000_000;
@@ -93,7 +94,7 @@ fn equities(c: &mut Criterion) {
             seed: 1,
         };
         group.bench_function(format!("monte_carlo_aa_vs_kk_{threads}t"), |b| {
-            b.iter(|| equity(&problem, method, Some(threads), &|_| {}))
+            b.iter(|| equity(&problem, method, Some(threads), &|_| {}, &NEVER))
         });
     }
     group.finish();

@@ -13,6 +13,9 @@ pub enum EngineError {
     IllegalAction(String),
     /// A rule option, deck name or numeric parameter out of range.
     RuleOption(String),
+    /// A long computation stopped early because its [`Cancel`](crate::cancel::Cancel)
+    /// flag was set (Ctrl-C in Python); it has no result.
+    Cancelled,
 }
 
 pub type Result<T> = std::result::Result<T, EngineError>;
@@ -23,6 +26,7 @@ impl fmt::Display for EngineError {
             EngineError::InvalidCard(m)
             | EngineError::IllegalAction(m)
             | EngineError::RuleOption(m) => f.write_str(m),
+            EngineError::Cancelled => f.write_str("the computation was cancelled"),
         }
     }
 }

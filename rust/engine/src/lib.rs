@@ -4,6 +4,7 @@
 //! reused without an interpreter. The `cardkit-python` crate is a thin binding layer.
 
 pub mod betting;
+pub mod cancel;
 pub mod cards;
 pub mod cardset;
 pub mod chinese_poker;
@@ -14,6 +15,7 @@ pub mod poker;
 pub mod rng;
 pub mod trick;
 
+pub use cancel::Cancel;
 pub use cards::Card;
 pub use cardset::{CardCounts, CardSet};
 pub use error::{EngineError, Result};

@@ -4,23 +4,28 @@
 //! `CardkitError` and a `ValueError`, which `create_exception!` cannot express.
 
 use cardkit_engine::EngineError;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 
-fn class_name(err: &EngineError) -> &'static str {
+fn class_name(err: &EngineError) -> Option<&'static str> {
     match err {
-        EngineError::InvalidCard(_) => "InvalidCardError",
-        EngineError::IllegalAction(_) => "IllegalActionError",
-        EngineError::RuleOption(_) => "RuleOptionError",
+        EngineError::InvalidCard(_) => Some("InvalidCardError"),
+        EngineError::IllegalAction(_) => Some("IllegalActionError"),
+        EngineError::RuleOption(_) => Some("RuleOptionError"),
+        EngineError::Cancelled => None,
     }
 }
 
 /// Convert an engine error into the matching `cardkit.errors` exception.
+///
+/// A cancelled computation becomes `KeyboardInterrupt`: the bindings only cancel
+/// on Ctrl-C or on a raising callback, and they return that error themselves.
 pub fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
     let message = err.to_string();
-    let class = py
-        .import("cardkit.errors")
-        .and_then(|m| m.getattr(class_name(&err)));
+    let Some(name) = class_name(&err) else {
+        return PyKeyboardInterrupt::new_err(message);
+    };
+    let class = py.import("cardkit.errors").and_then(|m| m.getattr(name));
     match class {
         Ok(cls) => match cls.call1((message.clone(),)) {
             Ok(instance) => PyErr::from_value(instance),

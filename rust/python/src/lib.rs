@@ -10,6 +10,7 @@ mod cards;
 mod chinese_poker;
 mod climbing;
 mod errors;
+mod interrupt;
 mod poker;
 mod trick;
 

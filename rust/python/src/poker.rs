@@ -3,6 +3,7 @@
 
 use crate::cards::{extract_cards, repr_of, PyCard, PyObject_or_bool};
 use crate::errors::{to_py, IntoPyResult};
+use crate::interrupt;
 use cardkit_engine::cards::Card;
 use cardkit_engine::poker::{self, Combo, HandRank, Method, Problem, Range, RangeError};
 use cardkit_engine::{CardSet, EngineError};
@@ -296,26 +297,11 @@ fn poker_equity(
             seed: seed.unwrap_or(0),
         },
     };
-    // Progress callbacks re-attach to the interpreter from the computing call; the
-    // first exception they raise is re-raised once the computation ends.
-    let callback_error: std::sync::Mutex<Option<PyErr>> = std::sync::Mutex::new(None);
-    let report = |fraction: f64| {
-        if let Some(cb) = &progress {
-            Python::attach(|py| {
-                if let Err(e) = cb.call1(py, (fraction,)) {
-                    if let Ok(mut slot) = callback_error.lock() {
-                        slot.get_or_insert(e);
-                    }
-                }
-            });
-        }
-    };
-    let result = py
-        .detach(|| cardkit_engine::poker::equity(&problem, method, threads, &report))
-        .py_err(py)?;
-    if let Some(e) = callback_error.into_inner().ok().flatten() {
-        return Err(e);
-    }
+    let progress = progress.as_ref().map(|cb| cb.bind(py));
+    let result = interrupt::run(py, progress, |cancel, fraction| {
+        cardkit_engine::poker::equity(&problem, method, threads, &|f| fraction.report(f), cancel)
+    })?
+    .py_err(py)?;
     Ok((
         result
             .players

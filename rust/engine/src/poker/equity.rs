@@ -16,6 +16,7 @@
 use super::eval::{tables, HandKey, Tables};
 use super::exact::Table;
 use super::ranges::{Combo, Range};
+use crate::cancel::Cancel;
 use crate::cards::Card;
 use crate::cardset::CardSet;
 use crate::error::{EngineError, Result};
@@ -476,7 +477,8 @@ struct Merger<'a, T> {
 /// Runs `chunks` jobs on `threads` threads, merging finished chunks strictly in
 /// chunk order through `merge`; `merge` returns true to stop (later chunks are
 /// then skipped or discarded). `progress` is called on the calling thread about
-/// ten times a second with the fraction done reported by `done`.
+/// ten times a second with the fraction done reported by `done`. Workers stop
+/// taking chunks once `cancel` is set.
 fn run_chunks<T: Send>(
     chunks: usize,
     threads: usize,
@@ -484,6 +486,7 @@ fn run_chunks<T: Send>(
     merge: &mut (dyn FnMut(T) -> bool + Send),
     done: &(dyn Fn() -> f64 + Sync),
     progress: &(dyn Fn(f64) + Sync),
+    cancel: &Cancel,
 ) {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -499,7 +502,7 @@ fn run_chunks<T: Send>(
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
-                while !stop.load(Ordering::Relaxed) {
+                while !stop.load(Ordering::Relaxed) && !cancel.is_cancelled() {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= chunks {
                         break;
@@ -544,6 +547,7 @@ pub fn equity(
     method: Method,
     threads: Option<usize>,
     progress: &(dyn Fn(f64) + Sync),
+    cancel: &Cancel,
 ) -> Result<EquityResult> {
     let threads = default_threads(threads);
     match method {
@@ -551,8 +555,8 @@ pub fn equity(
             (cost, _) if cost > EXACT_COST_LIMIT => Err(EngineError::RuleOption(format!(
                 "exact enumeration is too large here ({cost:.1e} work units, limit {EXACT_COST_LIMIT:.0e}): use Monte Carlo (samples= or stderr=)"
             ))),
-            (_, ExactPlan::ByDeal) => Ok(exact_by_deal(problem, threads, progress)),
-            (_, ExactPlan::ByBoard) => Ok(exact_by_board(problem, threads, progress)),
+            (_, ExactPlan::ByDeal) => exact_by_deal(problem, threads, progress, cancel),
+            (_, ExactPlan::ByBoard) => exact_by_board(problem, threads, progress, cancel),
         },
         Method::MonteCarlo {
             samples,
@@ -569,9 +573,7 @@ pub fn equity(
                     )));
                 }
             }
-            Ok(monte_carlo(
-                problem, samples, stderr, seed, threads, progress,
-            ))
+            monte_carlo(problem, samples, stderr, seed, threads, progress, cancel)
         }
     }
 }
@@ -590,7 +592,8 @@ fn exact_by_deal(
     problem: &Problem,
     threads: usize,
     progress: &(dyn Fn(f64) + Sync),
-) -> EquityResult {
+    cancel: &Cancel,
+) -> Result<EquityResult> {
     let n = problem.num_players();
     let table = Table::new(&problem.board, problem.known);
     let orbits = problem.deal_orbits();
@@ -642,16 +645,25 @@ fn exact_by_deal(
     };
     let task_count = tasks.len().max(1) as f64;
     let done = || tasks_done.load(Ordering::Relaxed) as f64 / task_count;
-    run_chunks(chunks.len(), threads, &work, &mut merge, &done, progress);
+    run_chunks(
+        chunks.len(),
+        threads,
+        &work,
+        &mut merge,
+        &done,
+        progress,
+        cancel,
+    );
+    cancel.check()?;
     progress(1.0);
     let held = 2 * n as u64 + u64::from(problem.known.len());
     total.weight = total_weight * binomial(52 - held, problem.missing() as u64) as f64;
-    EquityResult {
+    Ok(EquityResult {
         players: total.result(true),
         exact: true,
         samples: 0,
         boards: problem.exact_boards().max(1),
-    }
+    })
 }
 
 /// One player's live combos for the current board: hand key and weight.
@@ -661,7 +673,8 @@ fn exact_by_board(
     problem: &Problem,
     threads: usize,
     progress: &(dyn Fn(f64) + Sync),
-) -> EquityResult {
+    cancel: &Cancel,
+) -> Result<EquityResult> {
     let n = problem.num_players();
     let deck = problem.board_deck();
     let k = problem.missing();
@@ -699,14 +712,15 @@ fn exact_by_board(
         false
     };
     let done = || boards_done.load(Ordering::Relaxed) as f64 / total_boards as f64;
-    run_chunks(chunks, threads, &work, &mut merge, &done, progress);
+    run_chunks(chunks, threads, &work, &mut merge, &done, progress, cancel);
+    cancel.check()?;
     progress(1.0);
-    EquityResult {
+    Ok(EquityResult {
         players: total.result(true),
         exact: true,
         samples: 0,
         boards: if k == 0 { 1 } else { total_boards },
-    }
+    })
 }
 
 /// Chunk `i` of an exact run: every board whose lowest new card is `deck[i]`
@@ -1023,7 +1037,8 @@ fn monte_carlo(
     seed: u64,
     threads: usize,
     progress: &(dyn Fn(f64) + Sync),
-) -> EquityResult {
+    cancel: &Cancel,
+) -> Result<EquityResult> {
     let n = problem.num_players();
     let known = problem.known;
     // Cards of the players given one known hand, and the board and dead cards.
@@ -1163,19 +1178,29 @@ fn monte_carlo(
         }
     };
     let done = || trials_done.load(Ordering::Relaxed) as f64 / samples as f64;
-    run_chunks(chunks as usize, threads, &work, &mut merge, &done, progress);
+    run_chunks(
+        chunks as usize,
+        threads,
+        &work,
+        &mut merge,
+        &done,
+        progress,
+        cancel,
+    );
+    cancel.check()?;
     progress(1.0);
-    EquityResult {
+    Ok(EquityResult {
         players: total.result(false),
         exact: false,
         samples: total.deals,
         boards: 0,
-    }
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cancel::NEVER;
     use crate::cards::parse_cards;
     use crate::rng::CardRng;
 
@@ -1185,7 +1210,7 @@ mod tests {
 
     fn run(specs: &[&str], board: &str, method: Method, threads: usize) -> EquityResult {
         let problem = Problem::new(&ranges(specs), &parse_cards(board).unwrap(), &[]).unwrap();
-        equity(&problem, method, Some(threads), &|_| {}).unwrap()
+        equity(&problem, method, Some(threads), &|_| {}, &NEVER).unwrap()
     }
 
     /// Independent brute force: every deal of one combo per player and every board,
@@ -1306,8 +1331,8 @@ mod tests {
         let rs: Vec<Range> = specs.iter().map(|s| Range::parse(s).unwrap()).collect();
         let problem = Problem::new(&rs, board, dead).ok()?;
         Some((
-            exact_by_deal(&problem, 2, &|_| {}),
-            exact_by_board(&problem, 2, &|_| {}),
+            exact_by_deal(&problem, 2, &|_| {}, &NEVER).unwrap(),
+            exact_by_board(&problem, 2, &|_| {}, &NEVER).unwrap(),
         ))
     }
 
@@ -1563,7 +1588,7 @@ mod tests {
     #[test]
     fn huge_exact_problems_are_refused() {
         let problem = Problem::new(&ranges(&["QQ+", "random", "22+"]), &[], &[]).unwrap();
-        let err = equity(&problem, Method::Exact, Some(1), &|_| {}).unwrap_err();
+        let err = equity(&problem, Method::Exact, Some(1), &|_| {}, &NEVER).unwrap_err();
         assert!(err.to_string().contains("Monte Carlo"), "{err}");
     }
 
