@@ -68,14 +68,17 @@ def shown(value: object, limit: int = QUOTE_LIMIT) -> str:
     """``repr(value)`` for an error message, cut to about ``limit`` characters.
 
     Every message that echoes input goes through here, so a 100 KB deal or action
-    yields a short message (its length is stated instead); a ``__repr__`` that
-    raises shows as ``?``.
+    yields a short message (its length is stated instead); a huge int shows its
+    size and a ``__repr__`` that raises shows as ``?``.
     """
     if isinstance(value, str) and len(value) > limit:
         return f"{value[:limit]!r}... ({len(value)} characters)"
+    if isinstance(value, int) and value.bit_length() > 4 * limit:
+        # repr() of an int past 4300 digits raises, and its digits say nothing.
+        return f"an int of {value.bit_length()} bits"
     try:
         text = repr(value)
-    except Exception:  # noqa: BLE001 - a message must never raise a second error
+    except Exception:  # a message must never raise a second error
         return "?"
     if len(text) > limit:
         return f"{text[:limit]}... ({len(text)} characters)"

@@ -20,7 +20,7 @@ from typing import Any
 
 from cardkit._core import Card, deck, parse_cards
 from cardkit._validate import check_seed, check_text
-from cardkit.errors import CardkitError, RuleOptionError
+from cardkit.errors import CardkitError, RuleOptionError, shown
 from cardkit.games.holdem import Holdem, HoldemState, arrange_deal
 
 __all__ = ["dumps", "loads", "parse_phh"]
@@ -118,7 +118,7 @@ def parse_phh(text: str) -> dict[str, Any]:
             if pending:
                 pending += " " + line
             else:
-                raise RuleOptionError(f"PHH tables are not supported: {line!r}")
+                raise RuleOptionError(f"PHH tables are not supported: {shown(line)}")
         else:
             pending = f"{pending} {line}" if pending else line
         if pending.count("[") > pending.count("]"):
@@ -126,7 +126,7 @@ def parse_phh(text: str) -> dict[str, Any]:
         key, sep, value = pending.partition("=")
         pending = ""
         if not sep:
-            raise RuleOptionError(f"not a PHH line: {raw!r}")
+            raise RuleOptionError(f"not a PHH line: {shown(raw)}")
         fields[key.strip()] = _value(value.strip())
     if pending:
         raise RuleOptionError("unterminated array in PHH text")
@@ -139,7 +139,7 @@ def _value(text: str) -> Any:
     try:
         return ast.literal_eval(mapped)
     except (ValueError, SyntaxError) as exc:
-        raise RuleOptionError(f"cannot read PHH value {text!r}") from exc
+        raise RuleOptionError(f"cannot read PHH value {shown(text)}") from exc
 
 
 def loads(text: str, seed: int = 0) -> HoldemState:
@@ -153,7 +153,7 @@ def loads(text: str, seed: int = 0) -> HoldemState:
     fields = parse_phh(text)
     if fields.get("variant") != "NT":
         raise RuleOptionError(
-            f"only no-limit Texas Hold'em (NT) is supported, got {fields.get('variant')!r}"
+            f"only no-limit Texas Hold'em (NT) is supported, got {shown(fields.get('variant'))}"
         )
     try:
         stacks = [int(s) for s in fields["starting_stacks"]]
@@ -182,9 +182,9 @@ def loads(text: str, seed: int = 0) -> HoldemState:
             elif words[1] in ("f", "cc", "cbr"):
                 moves.append((_player(words[0], k), " ".join(words[1:])))
             elif words[1] != "sd":
-                raise RuleOptionError(f"unsupported PHH action {line!r}")
+                raise RuleOptionError(f"unsupported PHH action {shown(line)}")
         else:
-            raise RuleOptionError(f"unsupported PHH action {line!r}")
+            raise RuleOptionError(f"unsupported PHH action {shown(line)}")
     used = {c for h in holes.values() for c in h if c is not None} | set(board)
     spare = [c for c in deck("standard52") if c not in used]
     dealt = {
@@ -217,7 +217,7 @@ def loads(text: str, seed: int = 0) -> HoldemState:
 
 def _player(token: str, k: int) -> int:
     if not token.startswith("p") or not token[1:].isdigit() or not 1 <= int(token[1:]) <= k:
-        raise RuleOptionError(f"unknown PHH player {token!r}")
+        raise RuleOptionError(f"unknown PHH player {shown(token)}")
     return int(token[1:]) - 1
 
 

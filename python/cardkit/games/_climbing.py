@@ -23,8 +23,8 @@ from cardkit._core import (
     deck,
 )
 from cardkit.api import Action
-from cardkit.errors import IllegalActionError
-from cardkit.games._base import BaseGame, BaseState
+from cardkit.errors import IllegalActionError, shown
+from cardkit.games._base import BaseGame, BaseState, action_text
 
 __all__ = [
     "PASS",
@@ -56,7 +56,10 @@ def play_action(ranks: str) -> Action:
     text = "play " + ranks
     action = _KNOWN.get(text)
     if action is None:
-        action = _KNOWN[text] = Action(text)
+        action = Action(text)
+        # Bounded: callers may name any rank text, not only the plays of a deck.
+        if len(_KNOWN) < 100_000:
+            _KNOWN[text] = action
     return action
 
 
@@ -99,14 +102,10 @@ class ClimbingGame(BaseGame):
 
     def parse_action(self, text: Action | str) -> Action:
         """``pass``, ``bid N``, or a play: ``play 3334`` or just ``3334`` (any order)."""
-        if isinstance(text, Action):
-            text = text.text
-        if isinstance(text, str):
-            known = _KNOWN.get(text)
-            if known is not None:
-                return known
-        if not isinstance(text, str):
-            raise IllegalActionError(f"an action is a string or Action, got {text!r}")
+        text = action_text(text)
+        known = _KNOWN.get(text)
+        if known is not None:
+            return known
         words = text.split()
         if not words:
             raise IllegalActionError("an empty action names nothing")
@@ -119,7 +118,7 @@ class ClimbingGame(BaseGame):
         ranks = normalize_ranks("".join(words))
         if ranks is None:
             raise IllegalActionError(
-                f"{text!r} is not an action: expected pass, bid N or ranks such as 33344"
+                f"{shown(text)} is not an action: expected pass, bid N or ranks such as 33344"
             )
         return play_action(ranks)
 
@@ -213,7 +212,7 @@ class ClimbingState(BaseState):
                 return "a leader must play and cannot pass"
             return f"you must beat {table.cards} when you can"
         if action.kind != "play" or len(action.args) != 1:
-            return f"{action} is not an action of this phase: play ranks or pass"
+            return f"{shown(action.text)} is not an action of this phase: play ranks or pass"
         ranks = action.args[0]
         if Counter(ranks) - Counter(self._play.hand_ranks(seat)):
             return f"seat {seat} does not hold {ranks}"
