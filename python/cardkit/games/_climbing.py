@@ -221,7 +221,9 @@ class ClimbingState(BaseState):
             return f"{ranks} is not a {self._game.name} combination"
         if table is None:
             return f"{ranks} cannot open this deal (the first play must hold the heart three)"
-        return f"a {readings[0].type} {ranks} does not beat the {table.type} {table.cards}"
+        kind = readings[0].type
+        article = "an" if kind[0] in "aeiou" else "a"
+        return f"{article} {kind} {ranks} does not beat the {table.type} {table.cards}"
 
     def _apply_play(self, action: Action) -> None:
         done = self._play.apply(action)
