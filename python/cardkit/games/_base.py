@@ -174,6 +174,9 @@ class BaseGame(ABC):
                 f"a history of {len(history)} actions is longer than any {self.name} "
                 f"game with these options (at most {self.max_match_length})"
             )
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            # A null seed would silently deal a random game instead of the saved one.
+            raise InvalidNotationError(f"a state JSON seed is an int, got {shown(seed)}")
         if dealt is not None and not (
             isinstance(dealt, str)
             or (isinstance(dealt, list) and all(isinstance(c, str) for c in dealt))
