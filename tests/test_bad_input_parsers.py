@@ -34,7 +34,7 @@ from cardkit.games.holdem import Holdem, HoldemState
 
 GAMES = sorted(available())
 #: A message quotes at most ~80 characters of input plus its own words.
-MESSAGE_LIMIT = 400
+MESSAGE_LIMIT = 300
 
 
 def _short(exc: pytest.ExceptionInfo[BaseException]) -> None:
@@ -305,6 +305,15 @@ JUNK: list[object] = [
     "declare",
     "declare nothing",
     "x" * (MAX_ACTION_CHARS + 1),
+    # Just under the length limit: parsed, and still quoted short.
+    "play " + "3" * 190,
+    "3" * 195,
+    "pass " + "x" * 190,
+    "pass " + "2c " * 60,
+    "lock " + "A" * 190,
+    "set " + "As" * 95,
+    "declare " + "x" * 190,
+    "bid nil " + "x" * 190,
     "play " + "3" * 10_000,
     Action("pass zz"),
     Action("lock Xx"),

@@ -189,8 +189,9 @@ class BaseGame(ABC):
             try:
                 state.apply(action)
             except CardkitError as exc:
+                # The error usually quotes the action too, so it is shown shorter here.
                 raise InvalidNotationError(
-                    f"history[{i}] {shown(action)} cannot be replayed: {exc}"
+                    f"history[{i}] {shown(action, 40)} cannot be replayed: {exc}"
                 ) from exc
         return state
 

@@ -215,7 +215,7 @@ class ClimbingState(BaseState):
             return f"{shown(action.text)} is not an action of this phase: play ranks or pass"
         ranks = action.args[0]
         if Counter(ranks) - Counter(self._play.hand_ranks(seat)):
-            return f"seat {seat} does not hold {ranks}"
+            return f"seat {seat} does not hold {shown(ranks)}"
         readings = climbing_classify(self._game.rules, ranks, self._play.opening)
         if not readings:
             return f"{ranks} is not a {self._game.name} combination"

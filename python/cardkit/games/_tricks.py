@@ -117,10 +117,8 @@ def card_index(text: str, usage: str = "") -> int:
         card = Card(text)
     except InvalidCardError as exc:
         if usage:
-            raise IllegalActionError(
-                f"{shown(text)} is neither a card nor an action: {usage}"
-            ) from exc
-        raise IllegalActionError(f"{shown(text)} is not a card: {exc}") from exc
+            raise IllegalActionError(f"{shown(text)} is not an action: {usage}") from exc
+        raise IllegalActionError(str(exc)) from exc
     if card.is_joker:
         raise IllegalActionError(f"{text} is not in the 52-card pack")
     return card.index

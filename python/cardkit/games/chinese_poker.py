@@ -125,7 +125,7 @@ def parse_set(text: str) -> ParsedSet:
     try:
         groups = [tuple(sorted(parse_cards(p), reverse=True)) for p in parts]
     except CardkitError as exc:
-        raise IllegalActionError(f"bad card in set {shown(text)}: {exc}") from exc
+        raise IllegalActionError(f"bad card in the set: {exc}") from exc
     return ParsedSet(groups[0], groups[1], groups[2])
 
 
@@ -320,7 +320,7 @@ def _entry_of(text: str) -> _Entry:
         try:
             hand = parse_cards(" ".join(words[2:]).replace("/", " "))
         except CardkitError as exc:
-            raise IllegalActionError(f"bad card in {shown(text)}: {exc}") from exc
+            raise IllegalActionError(f"bad card in the declared hand: {exc}") from exc
         if words[1] not in chinese_poker_automatic_wins(hand):
             raise IllegalActionError(f"{shown(text)}: the hand does not qualify for {words[1]}")
         return _Entry("declared", _segment_text(hand), declared=words[1])

@@ -284,8 +284,8 @@ class DouDizhuState(ClimbingState):
             if action in self.legal_actions():
                 return None
             if action.kind == "bid":
-                return f"{action} must be a bid of 1-3 above the current bid {self.bid}"
-            return f"{action} is not a bidding action: pass or bid N"
+                return f"{shown(action.text)} must be a bid of 1-3 above the current bid {self.bid}"
+            return f"{shown(action.text)} is not a bidding action: pass or bid N"
         return self._play_reason(action)
 
     def _apply(self, action: Action) -> None:

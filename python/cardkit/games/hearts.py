@@ -77,7 +77,7 @@ PASS_ONE: list[Action] = [Action(f"pass {n}") for n in NAMES]
 _PASS_ONE_INDEX: dict[str, int] = {a.text: i for i, a in enumerate(PASS_ONE)}
 _PASS_TABLE = ActionTable(PASS_ONE)
 _PASS = Action("pass")
-_USAGE = "expected 'pass c' or 'pass c c c' while passing, 'play c' (or just c) in play"
+_USAGE = "expected 'pass c', 'pass c c c' or 'play c' (or just c)"
 
 
 class Hearts(BaseGame):

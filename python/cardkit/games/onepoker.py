@@ -122,7 +122,7 @@ class OnePoker(BaseGame):
             try:
                 return action(f"lock {Card(words[1])}")
             except InvalidCardError as exc:
-                raise IllegalActionError(f"cannot lock {shown(words[1])}: {exc}") from exc
+                raise IllegalActionError(f"cannot lock: {exc}") from exc
         raise IllegalActionError(
             f"{shown(raw)} is not a One Poker action "
             "(lock <card>, fold, check, call, bet N, raise N)"

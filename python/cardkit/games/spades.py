@@ -53,7 +53,7 @@ BID_ACTIONS: list[Action] = [Action(f"bid {n}") for n in range(14)]
 _BID_INDEX: dict[str, int] = {a.text: n for n, a in enumerate(BID_ACTIONS)}
 _BID_WORDS: dict[str, int] = {str(n): n for n in range(14)}
 _PASS = Action("pass")
-_USAGE = "expected 'bid n' (0..13 or nil) while bidding, 'play c' (or just c) in play"
+_USAGE = "expected 'bid n' (0..13 or nil) or 'play c' (or just c)"
 _FIRST_LEADS = ("left_of_dealer", "two_of_clubs")
 
 
