@@ -144,12 +144,24 @@ class Game(Protocol):
         """The rule options, as keyword arguments that ``make`` accepts."""
         ...
 
+    @property
+    def max_game_length(self) -> int:
+        """The most actions one deal (one hand) can take under these options."""
+        ...
+
+    @property
+    def max_match_length(self) -> int:
+        """The most actions one state can hold (a whole match where there is one);
+        ``state_from_json`` refuses longer histories."""
+        ...
+
     def new_state(self, seed: int | None = None, deal: str | Sequence[Any] | None = None) -> State:
         """A fresh state; ``seed`` resolves every shuffle, ``deal`` fixes the top of the deck."""
         ...
 
     def state_from_json(self, text: str) -> State:
-        """The state that ``to_json`` wrote."""
+        """The state that ``to_json`` wrote; any other text raises
+        :class:`~cardkit.errors.InvalidNotationError`."""
         ...
 
     def parse_action(self, text: Action | str) -> Action:
