@@ -28,7 +28,7 @@ from cardkit import (
 from cardkit.agents import RandomAgent
 from cardkit.api import Action
 from cardkit.errors import shown
-from cardkit.games import available, make
+from cardkit.games import available, doudizhu, make, zhengshangyou
 from cardkit.games._base import MAX_ACTION_CHARS, MAX_DEALS, BaseGame, BaseState
 from cardkit.games.holdem import Holdem, HoldemState
 
@@ -496,6 +496,18 @@ def test_packed_and_separated_cards_read_the_same() -> None:
     assert cardkit.parse_cards("AsKd10h BJ,2c") == cardkit.parse_cards("As Kd Th BJ 2c")
     with pytest.raises(InvalidCardError, match="Kx"):
         cardkit.parse_cards("AsKx Qd")
+
+
+@pytest.mark.parametrize("module", [doudizhu, zhengshangyou])
+def test_climbing_helpers_refuse_endless_card_iterators(module: Any) -> None:
+    for call in (
+        lambda: module.classify(_endless()),
+        lambda: module.legal_leads(_endless()),
+        lambda: module.legal_responses(_endless(), "3"),
+        lambda: module.legal_responses("33", _endless()),
+    ):
+        with pytest.raises(InvalidCardError, match="no deck holds more than 108"):
+            call()
 
 
 @pytest.mark.parametrize("name", GAMES)

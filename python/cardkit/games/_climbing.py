@@ -21,6 +21,7 @@ from cardkit._core import (
     climbing_leads,
     climbing_responses,
     deck,
+    parse_cards,
 )
 from cardkit.api import Action
 from cardkit.errors import IllegalActionError, shown
@@ -270,18 +271,25 @@ class ClimbingState(BaseState):
         return new
 
 
+def _bounded(cards: str | Sequence[Card | str]) -> str | Sequence[Card | str]:
+    """Rank text as it is; any other iterable read first into at most 108 cards
+    (:func:`parse_cards` refuses more), so an endless iterator raises instead of
+    running for ever."""
+    return cards if isinstance(cards, str) else parse_cards(cards)
+
+
 def classify(
     rules: str, cards: str | Sequence[Card | str], opening: bool = False
 ) -> list[Combination]:
     """Every reading of ``cards`` under ``rules`` (see the game modules)."""
-    return climbing_classify(rules, cards, opening)
+    return climbing_classify(rules, _bounded(cards), opening)
 
 
 def legal_leads(
     rules: str, hand: str | Sequence[Card | str], opening: bool = False
 ) -> list[Combination]:
     """Every legal lead from ``hand`` under ``rules``."""
-    return climbing_leads(rules, hand, opening)
+    return climbing_leads(rules, _bounded(hand), opening)
 
 
 def legal_responses(
@@ -291,4 +299,6 @@ def legal_responses(
     opening: bool = False,
 ) -> list[Combination]:
     """Every play from ``hand`` that beats ``table`` under ``rules``."""
-    return climbing_responses(rules, hand, table, opening)
+    if not isinstance(table, Combination):
+        table = _bounded(table)
+    return climbing_responses(rules, _bounded(hand), table, opening)
