@@ -8,6 +8,7 @@ parser slow, deep or large (issue 13, "Untyped errors and amplification").
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -25,7 +26,9 @@ from cardkit import (
     RuleOptionError,
     phh,
 )
+from cardkit._validate import check_real
 from cardkit.agents import RandomAgent
+from cardkit.agents.onepoker import SignalAgent
 from cardkit.api import Action
 from cardkit.errors import shown
 from cardkit.games import available, doudizhu, make, zhengshangyou
@@ -619,3 +622,12 @@ def test_options_with_huge_ints_are_rule_errors() -> None:
         with pytest.raises(RuleOptionError) as info:
             make("holdem", **options)
         _short(info)
+
+
+@pytest.mark.parametrize("value", [10**400, -(10**400), 2**1024 - 1])
+def test_real_options_past_the_float_range_are_rule_errors(value: int) -> None:
+    with pytest.raises(RuleOptionError, match="finite number") as info:
+        SignalAgent(0, bluff=value)
+    _short(info)
+    with pytest.raises(RuleOptionError, match="finite number"):
+        check_real("x", value, -math.inf, math.inf)

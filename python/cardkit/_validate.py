@@ -6,11 +6,13 @@ True as a seed or a count is always a mistake, so it is rejected."""
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 
 from cardkit.errors import IllegalActionError, RuleOptionError, shown
 
 MAX_SEED = 2**64 - 1
+_FLOAT_MAX = sys.float_info.max
 
 
 def check_count(name: str, value: object, low: int, high: int) -> int:
@@ -31,11 +33,13 @@ def check_seed(name: str, value: object, *, optional: bool = False) -> int | Non
 
 def check_real(name: str, value: object, low: float, high: float) -> float:
     """``value`` as a finite real number in ``low..high``."""
+    # An int past the float range (10**400) is compared exactly, never converted
+    # until it is known to fit: math.isfinite and float() would raise OverflowError.
     if (
         isinstance(value, bool)
         or not isinstance(value, (int, float))
-        or not math.isfinite(value)
         or not low <= value <= high
+        or not -_FLOAT_MAX <= value <= _FLOAT_MAX
     ):
         bounds = f" in {low}..{high}" if math.isfinite(low) or math.isfinite(high) else ""
         raise RuleOptionError(f"{name} must be a finite number{bounds}, got {shown(value)}")
