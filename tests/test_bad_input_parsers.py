@@ -271,6 +271,11 @@ def test_huge_numbers_in_actions_are_illegal_actions(name: str, text: str) -> No
     assert state.to_json() == before
 
 
+def test_an_action_of_a_huge_int_is_an_illegal_action() -> None:
+    with pytest.raises(IllegalActionError, match="bits"):
+        Action(10**5000)
+
+
 def test_amounts_with_leading_zeros_still_parse() -> None:
     assert make("holdem").parse_action("raise " + "0" * 20 + "60") == "raise 60"
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from cardkit._core import Card
+from cardkit.errors import IllegalActionError, shown
 
 __all__ = ["Action", "Agent", "Game", "Observation", "State"]
 
@@ -31,7 +32,12 @@ class Action(str):
     __slots__ = ()
 
     def __new__(cls, text: object) -> Action:
-        return super().__new__(cls, " ".join(str(text).split()))
+        try:
+            words = str(text).split()
+        except ValueError as exc:
+            # str() of an int past 4300 digits raises ValueError.
+            raise IllegalActionError(f"an action is text, got {shown(text)}") from exc
+        return super().__new__(cls, " ".join(words))
 
     @property
     def text(self) -> str:
