@@ -271,6 +271,15 @@ def test_huge_numbers_in_actions_are_illegal_actions(name: str, text: str) -> No
     assert state.to_json() == before
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_long_actions_are_refused_before_parsing(name: str) -> None:
+    game = make(name)
+    for text in ("pass " + "2c " * 5000, Action("pass " + "2c " * 5000), "play " + "3" * 10_000):
+        with pytest.raises(IllegalActionError, match="longer than any action") as info:
+            game.parse_action(text)
+        _short(info)
+
+
 def test_an_action_of_a_huge_int_is_an_illegal_action() -> None:
     with pytest.raises(IllegalActionError, match="bits"):
         Action(10**5000)

@@ -127,9 +127,8 @@ class BaseGame(ABC):
 
     def parse_action(self, text: Action | str) -> Action:
         """The canonical action for ``text``; games with shorthands override this."""
-        if isinstance(text, Action):
-            return text
-        return Action(action_text(text))
+        checked = action_text(text)
+        return checked if isinstance(checked, Action) else Action(checked)
 
     def state_from_json(self, text: str | bytes) -> BaseState:
         """Rebuild the state that ``to_json`` wrote by replaying its actions from its seed.

@@ -123,9 +123,10 @@ class Hearts(BaseGame):
     def parse_action(self, text: Action | str) -> Action:
         """Canonical ``pass 2c`` (one card of the pass), ``pass 2c 3d 4h`` (all three,
         in index order) or ``play Qs``; a card alone means ``play`` it."""
+        text = action_text(text)
         if isinstance(text, Action):
             return text
-        cached = self._parsed.get(action_text(text))
+        cached = self._parsed.get(text)
         if cached is not None:
             return cached
         words = text.split()

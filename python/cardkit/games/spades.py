@@ -152,9 +152,10 @@ class Spades(BaseGame):
     def parse_action(self, text: Action | str) -> Action:
         """Canonical ``bid 4`` (``bid nil`` and ``nil`` mean ``bid 0``) or ``play As``;
         a card alone means ``play`` it."""
+        text = action_text(text)
         if isinstance(text, Action):
             return text
-        words = action_text(text).lower().split()
+        words = text.lower().split()
         if not words:
             raise IllegalActionError(f"an empty action: {_USAGE}")
         if words in (["nil"], ["bid", "nil"]):
