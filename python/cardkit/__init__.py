@@ -15,6 +15,7 @@ from cardkit.errors import (
     CardkitError,
     IllegalActionError,
     InvalidCardError,
+    InvalidNotationError,
     InvalidSeatError,
     RuleOptionError,
 )
@@ -25,6 +26,7 @@ __all__ = [
     "CardkitError",
     "IllegalActionError",
     "InvalidCardError",
+    "InvalidNotationError",
     "InvalidSeatError",
     "RuleOptionError",
     "__version__",

@@ -6,17 +6,19 @@ True as a seed or a count is always a mistake, so it is rejected."""
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 
-from cardkit.errors import IllegalActionError, RuleOptionError
+from cardkit.errors import IllegalActionError, RuleOptionError, shown
 
 MAX_SEED = 2**64 - 1
+_FLOAT_MAX = sys.float_info.max
 
 
 def check_count(name: str, value: object, low: int, high: int) -> int:
     """``value`` as an int in ``low..high``."""
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise RuleOptionError(f"{name} must be an int in {low}..{high}, got {value!r}")
+        raise RuleOptionError(f"{name} must be an int in {low}..{high}, got {shown(value)}")
     return value
 
 
@@ -25,34 +27,36 @@ def check_seed(name: str, value: object, *, optional: bool = False) -> int | Non
     if value is None and optional:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEED:
-        raise RuleOptionError(f"{name} must be an int in 0..2**64-1, got {value!r}")
+        raise RuleOptionError(f"{name} must be an int in 0..2**64-1, got {shown(value)}")
     return value
 
 
 def check_real(name: str, value: object, low: float, high: float) -> float:
     """``value`` as a finite real number in ``low..high``."""
+    # An int past the float range (10**400) is compared exactly, never converted
+    # until it is known to fit: math.isfinite and float() would raise OverflowError.
     if (
         isinstance(value, bool)
         or not isinstance(value, (int, float))
-        or not math.isfinite(value)
         or not low <= value <= high
+        or not -_FLOAT_MAX <= value <= _FLOAT_MAX
     ):
         bounds = f" in {low}..{high}" if math.isfinite(low) or math.isfinite(high) else ""
-        raise RuleOptionError(f"{name} must be a finite number{bounds}, got {value!r}")
+        raise RuleOptionError(f"{name} must be a finite number{bounds}, got {shown(value)}")
     return float(value)
 
 
 def check_flag(name: str, value: object) -> bool:
     """``value`` as a bool (an int or a string is rejected, not read as truthy)."""
     if not isinstance(value, bool):
-        raise RuleOptionError(f"{name} must be a bool, got {value!r}")
+        raise RuleOptionError(f"{name} must be a bool, got {shown(value)}")
     return value
 
 
 def check_text(name: str, value: object) -> str:
     """``value`` if it is a str."""
     if not isinstance(value, str):
-        raise RuleOptionError(f"{name} must be a str, got {value!r}")
+        raise RuleOptionError(f"{name} must be a str, got {shown(value)}")
     return value
 
 
@@ -71,7 +75,7 @@ def check_agent_seed(value: object) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise RuleOptionError(f"seed must be None or a non-negative int, got {value!r}")
+        raise RuleOptionError(f"seed must be None or a non-negative int, got {shown(value)}")
     return value
 
 

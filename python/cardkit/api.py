@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from cardkit._core import Card
+from cardkit.errors import IllegalActionError, shown
 
 __all__ = ["Action", "Agent", "Game", "Observation", "State"]
 
@@ -31,7 +32,12 @@ class Action(str):
     __slots__ = ()
 
     def __new__(cls, text: object) -> Action:
-        return super().__new__(cls, " ".join(str(text).split()))
+        try:
+            words = str(text).split()
+        except ValueError as exc:
+            # str() of an int past 4300 digits raises ValueError.
+            raise IllegalActionError(f"an action is text, got {shown(text)}") from exc
+        return super().__new__(cls, " ".join(words))
 
     @property
     def text(self) -> str:
@@ -144,12 +150,24 @@ class Game(Protocol):
         """The rule options, as keyword arguments that ``make`` accepts."""
         ...
 
+    @property
+    def max_game_length(self) -> int:
+        """The most actions one deal (one hand) can take under these options."""
+        ...
+
+    @property
+    def max_match_length(self) -> int:
+        """The most actions one state can hold (a whole match where there is one);
+        ``state_from_json`` refuses longer histories."""
+        ...
+
     def new_state(self, seed: int | None = None, deal: str | Sequence[Any] | None = None) -> State:
         """A fresh state; ``seed`` resolves every shuffle, ``deal`` fixes the top of the deck."""
         ...
 
     def state_from_json(self, text: str) -> State:
-        """The state that ``to_json`` wrote."""
+        """The state that ``to_json`` wrote; any other text raises
+        :class:`~cardkit.errors.InvalidNotationError`."""
         ...
 
     def parse_action(self, text: Action | str) -> Action:

@@ -12,6 +12,7 @@ __all__ = [
     "CardkitError",
     "IllegalActionError",
     "InvalidCardError",
+    "InvalidNotationError",
     "InvalidRangeError",
     "InvalidSeatError",
     "RuleOptionError",
@@ -42,9 +43,43 @@ class RuleOptionError(CardkitError, ValueError):
     """An unknown game, deck or rule option, or an option value out of range."""
 
 
+class InvalidNotationError(RuleOptionError):
+    """A text in one of cardkit's notations that does not read: a saved state JSON
+    (``game.state_from_json``) or a PHH hand history (``cardkit.phh.loads``). The
+    message names the place (a line of the PHH, an entry of the history) and quotes
+    the offending text, cut to about 80 characters. A :class:`RuleOptionError`
+    subclass, the class these raised before it existed.
+    """
+
+
 class InvalidSeatError(CardkitError, ValueError):
     """A seat number that is not a seat of the game."""
 
 
 class InvalidRangeError(CardkitError, ValueError):
     """A poker range that does not parse; the message names the bad token."""
+
+
+#: How many characters of a user's input an error message quotes.
+QUOTE_LIMIT = 80
+
+
+def shown(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` for an error message, cut to about ``limit`` characters.
+
+    Every message that echoes input goes through here, so a 100 KB deal or action
+    yields a short message (its length is stated instead); a huge int shows its
+    size and a ``__repr__`` that raises shows as ``?``.
+    """
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}... ({len(value)} characters)"
+    if isinstance(value, int) and value.bit_length() > 4 * limit:
+        # repr() of an int past 4300 digits raises, and its digits say nothing.
+        return f"an int of {value.bit_length()} bits"
+    try:
+        text = repr(value)
+    except Exception:  # a message must never raise a second error
+        return "?"
+    if len(text) > limit:
+        return f"{text[:limit]}... ({len(text)} characters)"
+    return text

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from cardkit._validate import is_sequence
 from cardkit.api import Agent, Game, State
-from cardkit.errors import RuleOptionError
+from cardkit.errors import RuleOptionError, shown
 
 __all__ = ["play"]
 
@@ -17,9 +17,9 @@ def play(game: Game, agents: Sequence[Agent], seed: int | None = None) -> State:
     ``agents[i]`` plays seat ``i``; each sees only ``state.observation(i)``.
     """
     if not isinstance(getattr(game, "num_players", None), int):
-        raise RuleOptionError(f"play needs a Game such as games.make(...), got {game!r}")
+        raise RuleOptionError(f"play needs a Game such as games.make(...), got {shown(game)}")
     if not is_sequence(agents) or not all(callable(getattr(a, "act", None)) for a in agents):
-        raise RuleOptionError(f"agents must be a list of Agents (with .act), got {agents!r}")
+        raise RuleOptionError(f"agents must be a list of Agents (with .act), got {shown(agents)}")
     if len(agents) != game.num_players:
         raise RuleOptionError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")
     state = game.new_state(seed=seed)

@@ -19,7 +19,7 @@ from cardkit._core import derive_seed
 from cardkit._validate import check_count, check_seed, is_sequence
 from cardkit.agents import RandomAgent
 from cardkit.api import Agent
-from cardkit.errors import RuleOptionError
+from cardkit.errors import RuleOptionError, shown
 from cardkit.games import make
 from cardkit.play import play
 
@@ -104,7 +104,7 @@ def simulate(
     ``workers`` defaults to every core; ``1`` runs in this process.
     """
     if options is not None and not isinstance(options, dict):
-        raise RuleOptionError(f"options must be a dict, got {options!r}")
+        raise RuleOptionError(f"options must be a dict, got {shown(options)}")
     options = dict(options or {})
     game = make(name, **options)
     # an upper bound keeps a huge count from running (and pickling job lists) forever.
@@ -113,7 +113,7 @@ def simulate(
     if workers is not None:
         check_count("workers", workers, 0, MAX_WORKERS)
     if agents is not None and (not is_sequence(agents) or not all(map(callable, agents))):
-        raise RuleOptionError(f"agents must be a list of agent factories, got {agents!r}")
+        raise RuleOptionError(f"agents must be a list of agent factories, got {shown(agents)}")
     factories: list[AgentFactory] = list(agents or [RandomAgent] * game.num_players)
     if len(factories) != game.num_players:
         raise RuleOptionError(f"{name} needs {game.num_players} agents, got {len(factories)}")

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardkit.api import Game
-from cardkit.errors import RuleOptionError
+from cardkit.errors import RuleOptionError, shown
 
 __all__ = ["available", "make", "register", "unregister"]
 
@@ -30,7 +30,7 @@ _REGISTERED: dict[str, Callable[..., Game]] = {}
 def register(name: str, factory: Callable[..., Game]) -> None:
     """Make ``factory(**options)`` available as ``make(name, **options)``."""
     if name in _BUILTIN:
-        raise RuleOptionError(f"{name!r} is a built-in game and cannot be replaced")
+        raise RuleOptionError(f"{shown(name)} is a built-in game and cannot be replaced")
     _REGISTERED[name] = factory
 
 
@@ -46,14 +46,16 @@ def available() -> list[str]:
 
 def _factory(name: str) -> Callable[..., Game]:
     if not isinstance(name, str):
-        raise RuleOptionError(f"a game name is a str, got {name!r}")
+        raise RuleOptionError(f"a game name is a str, got {shown(name)}")
     if name in _REGISTERED:
         return _REGISTERED[name]
     if name in _BUILTIN:
         module, cls = _BUILTIN[name].split(":")
         factory: Callable[..., Game] = getattr(importlib.import_module(module), cls)
         return factory
-    raise RuleOptionError(f"unknown game {name!r}: available games are {', '.join(available())}")
+    raise RuleOptionError(
+        f"unknown game {shown(name)}: available games are {', '.join(available())}"
+    )
 
 
 def make(name: str, **options: Any) -> Game:

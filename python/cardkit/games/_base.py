@@ -19,32 +19,78 @@ from typing import Any, ClassVar
 
 from cardkit._core import Card, deck, derive_seed, parse_cards, shuffled_deck
 from cardkit.api import Action, Observation
-from cardkit.errors import IllegalActionError, InvalidSeatError, RuleOptionError
+from cardkit.errors import (
+    CardkitError,
+    IllegalActionError,
+    InvalidNotationError,
+    InvalidSeatError,
+    RuleOptionError,
+    shown,
+)
 
-__all__ = ["BaseGame", "BaseState", "check_choice", "check_int"]
+__all__ = [
+    "MAX_ACTION_CHARS",
+    "MAX_DEALS",
+    "BaseGame",
+    "BaseState",
+    "action_text",
+    "check_choice",
+    "check_int",
+]
 
 _MAX_SEED = 2**64 - 1
+
+#: The longest action text any game reads. The longest real action, a Chinese Poker
+#: set of 13 cards spelled ``10♥`` with spaces between them, is under 80
+#: characters; longer text is refused before it is parsed.
+MAX_ACTION_CHARS = 200
+
+#: The most deals (hands) one state plays. Matches whose rules could go on forever
+#: (Hold'em and One Poker chips can flow back and forth, Spades scores can stay
+#: tied, Dou Dizhu can redeal without end) stop there, so every state and every
+#: save is finite (see each game's ``max_match_length``).
+MAX_DEALS = 10_000
+
+# What a save may hold besides its actions: the game name, the options, the seed
+# and a deal of at most 108 cards, quoted.
+_JSON_OVERHEAD = 8_192
+# The JSON characters of one saved action: its canonical text (at most about 40
+# characters, a Chinese Poker set) with quotes and separators, with room to spare.
+_JSON_CHARS_PER_ACTION = 64
 
 
 def check_int(name: str, value: object, low: int, high: int) -> int:
     """``value`` as an int in ``low..high``, or a :class:`RuleOptionError` naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleOptionError(f"option {name} must be an int, got {value!r}")
+        raise RuleOptionError(f"option {name} must be an int, got {shown(value)}")
     if not low <= value <= high:
-        raise RuleOptionError(f"option {name}={value} is out of range {low}..{high}")
+        raise RuleOptionError(f"option {name}={shown(value)} is out of range {low}..{high}")
     return value
 
 
 def check_choice(name: str, value: object, choices: Sequence[str]) -> str:
     """``value`` if it is one of ``choices``, else a :class:`RuleOptionError`."""
     if not isinstance(value, str) or value not in choices:
-        raise RuleOptionError(f"option {name}={value!r} must be one of {', '.join(choices)}")
+        raise RuleOptionError(f"option {name}={shown(value)} must be one of {', '.join(choices)}")
     return value
+
+
+def action_text(text: object) -> str:
+    """The text of an action argument (an :class:`Action` or a str), checked for type
+    and length before any game parses it; else an :class:`IllegalActionError`."""
+    if not isinstance(text, str):
+        raise IllegalActionError(f"an action is a string or Action, got {shown(text)}")
+    if len(text) > MAX_ACTION_CHARS:
+        raise IllegalActionError(
+            f"an action of {len(text)} characters is longer than any action "
+            f"(at most {MAX_ACTION_CHARS}): {shown(text)}"
+        )
+    return text
 
 
 def _check_seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MAX_SEED:
-        raise RuleOptionError(f"seed must be an int in 0..2**64-1, got {seed!r}")
+        raise RuleOptionError(f"seed must be an int in 0..2**64-1, got {shown(seed)}")
     return seed
 
 
@@ -61,6 +107,18 @@ class BaseGame(ABC):
     def options(self) -> dict[str, Any]:
         """The rule options, as keyword arguments that ``make`` accepts."""
 
+    @property
+    @abstractmethod
+    def max_game_length(self) -> int:
+        """The most actions one deal (one hand) can take under these rules and options."""
+
+    @property
+    def max_match_length(self) -> int:
+        """The most actions one state can hold: :attr:`max_game_length` for a single
+        deal; games with matches override it. ``state_from_json`` refuses longer
+        histories before replaying them."""
+        return self.max_game_length
+
     @abstractmethod
     def new_state(
         self, seed: int | None = None, deal: str | Sequence[Any] | None = None
@@ -69,27 +127,71 @@ class BaseGame(ABC):
 
     def parse_action(self, text: Action | str) -> Action:
         """The canonical action for ``text``; games with shorthands override this."""
-        if isinstance(text, Action):
-            return text
-        if not isinstance(text, str):
-            raise IllegalActionError(f"an action is a string or Action, got {text!r}")
-        return Action(text)
+        checked = action_text(text)
+        return checked if isinstance(checked, Action) else Action(checked)
 
-    def state_from_json(self, text: str) -> BaseState:
-        """Rebuild the state that ``to_json`` wrote by replaying its actions from its seed."""
+    def state_from_json(self, text: str | bytes) -> BaseState:
+        """Rebuild the state that ``to_json`` wrote by replaying its actions from its seed.
+
+        A text that is not such a save raises :class:`InvalidNotationError` naming
+        what is wrong; texts longer than any save of this game and histories longer
+        than :attr:`max_match_length` are refused before they are read.
+        """
+        if not isinstance(text, (str, bytes)):
+            raise InvalidNotationError(f"a state JSON is a str, got {shown(text)}")
+        limit = _JSON_OVERHEAD + _JSON_CHARS_PER_ACTION * self.max_match_length
+        if len(text) > limit:
+            raise InvalidNotationError(
+                f"a state JSON of {len(text)} characters is longer than any {self.name} "
+                f"save with these options (at most {limit})"
+            )
         try:
             data = json.loads(text)
-            name, options = data["game"], data["options"]
-            seed, dealt, history = data["seed"], data["deal"], data["history"]
-        except (ValueError, TypeError, KeyError) as exc:
-            raise RuleOptionError(f"not a cardkit state JSON: {exc}") from exc
+        except (ValueError, RecursionError) as exc:
+            # RecursionError: deeply nested arrays ("[[[[...") in a text under the limit.
+            raise InvalidNotationError(f"not a cardkit state JSON: {shown(str(exc))}") from exc
+        if not isinstance(data, dict) or not {"game", "options", "seed", "deal", "history"} <= set(
+            data
+        ):
+            raise InvalidNotationError(
+                "a state JSON is an object with game, options, seed, deal and history, "
+                f"got {shown(data)}"
+            )
+        name, options = data["game"], data["options"]
+        seed, dealt, history = data["seed"], data["deal"], data["history"]
         if name != self.name or options != json.loads(json.dumps(self.options)):
-            raise RuleOptionError(
-                f"state JSON is for {name} with {options}, not {self.name} with {self.options}"
+            raise InvalidNotationError(
+                f"state JSON is for {shown(name)} with {shown(options)}, "
+                f"not {self.name} with {shown(self.options)}"
+            )
+        if not isinstance(history, list) or not all(isinstance(a, str) for a in history):
+            raise InvalidNotationError(
+                f"a state JSON history is a list of action strings, got {shown(history)}"
+            )
+        if len(history) > self.max_match_length:
+            raise InvalidNotationError(
+                f"a history of {len(history)} actions is longer than any {self.name} "
+                f"game with these options (at most {self.max_match_length})"
+            )
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            # A null seed would silently deal a random game instead of the saved one.
+            raise InvalidNotationError(f"a state JSON seed is an int, got {shown(seed)}")
+        if dealt is not None and not (
+            isinstance(dealt, str)
+            or (isinstance(dealt, list) and all(isinstance(c, str) for c in dealt))
+        ):
+            raise InvalidNotationError(
+                f"a state JSON deal is null or a list of card strings, got {shown(dealt)}"
             )
         state = self.new_state(seed=seed, deal=dealt)
-        for action in history:
-            state.apply(action)
+        for i, action in enumerate(history):
+            try:
+                state.apply(action)
+            except CardkitError as exc:
+                # The error usually quotes the action too, so it is shown shorter here.
+                raise InvalidNotationError(
+                    f"history[{i}] {shown(action, 40)} cannot be replayed: {exc}"
+                ) from exc
         return state
 
     def __repr__(self) -> str:
@@ -224,21 +326,23 @@ class BaseState(ABC):
         """``seat`` if it names a seat of this game, else :class:`InvalidSeatError`."""
         n = self._game.num_players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise InvalidSeatError(f"seat must be an int in 0..{n - 1}, got {seat!r}")
+            raise InvalidSeatError(f"seat must be an int in 0..{n - 1}, got {shown(seat)}")
         return seat
 
     def is_legal(self, action: Action | str) -> bool:
-        """Whether ``apply(action)`` would succeed."""
-        try:
-            parsed = self._game.parse_action(action)
-        except IllegalActionError:
+        """Whether ``apply(action)`` would succeed; never raises, whatever ``action`` is."""
+        if self.is_terminal:
             return False
-        return not self.is_terminal and self.illegal_reason(parsed) is None
+        try:
+            return self.illegal_reason(self._game.parse_action(action)) is None
+        except CardkitError:
+            # Text that does not parse, or an Action naming no card, is never legal.
+            return False
 
     def apply(self, action: Action | str) -> None:
         """Play ``action`` for the current player; illegal -> IllegalActionError, no change."""
         if self.is_terminal:
-            raise IllegalActionError(f"the game is over; {action} cannot be played")
+            raise IllegalActionError(f"the game is over; {shown(action)} cannot be played")
         parsed = self._game.parse_action(action)
         reason = self.illegal_reason(parsed)
         if reason is not None:

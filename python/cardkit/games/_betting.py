@@ -29,7 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cardkit.api import Action
-from cardkit.errors import IllegalActionError
+from cardkit.errors import IllegalActionError, shown
+from cardkit.games._base import action_text
 
 __all__ = [
     "Betting",
@@ -354,17 +355,33 @@ class Betting:
 
 _BETTING_WORDS = frozenset({"fold", "check", "call"})
 
+#: The most digits a bet amount may have. No table holds 10**15 chips (Hold'em:
+#: at most 12 seats of 10**12), so longer amounts can never be legal; they are
+#: refused before conversion, which also keeps every amount inside the i64 codes
+#: of ``BettingCore``.
+MAX_AMOUNT_DIGITS = 15
+
 
 def parse_betting_action(text: str) -> str | None:
     """The canonical text of a betting action (``fold``, ``check``, ``call``,
-    ``bet N``, ``raise N``), or ``None`` when ``text`` is not one."""
+    ``bet N``, ``raise N``), or ``None`` when ``text`` is not one.
+
+    An amount of more than :data:`MAX_AMOUNT_DIGITS` digits (leading zeros aside)
+    raises :class:`IllegalActionError`: it is a bet no table can cover.
+    """
     words = text.split()
     if len(words) == 1 and words[0].lower() in _BETTING_WORDS:
         return words[0].lower()
     if len(words) == 2 and words[0].lower() in ("bet", "raise"):
         amount = words[1]
         if amount.isdigit() and amount.isascii():
-            return f"{words[0].lower()} {int(amount)}"
+            digits = amount.lstrip("0") or "0"
+            if len(digits) > MAX_AMOUNT_DIGITS:
+                raise IllegalActionError(
+                    f"cannot {words[0].lower()} {shown(digits)}: more chips than any "
+                    f"table holds (at most {MAX_AMOUNT_DIGITS} digits)"
+                )
+            return f"{words[0].lower()} {digits}"
     return None
 
 
@@ -454,11 +471,9 @@ def known_or_text(text: object) -> Action | str:
     Both betting games' ``parse_action`` start here; anything but an action or a
     string is an :class:`IllegalActionError`.
     """
-    if isinstance(text, Action):
-        return text if is_canonical(text) else text.text
-    if isinstance(text, str):
+    if isinstance(text, Action) and is_canonical(text):
         return text
-    raise IllegalActionError(f"an action is a string or Action, got {text!r}")
+    return str.__str__(action_text(text))
 
 
 _FOLD, _CALL, _CHECK = action("fold"), action("call"), action("check")

@@ -21,10 +21,11 @@ from cardkit._core import (
     climbing_leads,
     climbing_responses,
     deck,
+    parse_cards,
 )
 from cardkit.api import Action
-from cardkit.errors import IllegalActionError
-from cardkit.games._base import BaseGame, BaseState
+from cardkit.errors import IllegalActionError, shown
+from cardkit.games._base import BaseGame, BaseState, action_text
 
 __all__ = [
     "PASS",
@@ -56,7 +57,10 @@ def play_action(ranks: str) -> Action:
     text = "play " + ranks
     action = _KNOWN.get(text)
     if action is None:
-        action = _KNOWN[text] = Action(text)
+        action = Action(text)
+        # Bounded: callers may name any rank text, not only the plays of a deck.
+        if len(_KNOWN) < 100_000:
+            _KNOWN[text] = action
     return action
 
 
@@ -99,14 +103,10 @@ class ClimbingGame(BaseGame):
 
     def parse_action(self, text: Action | str) -> Action:
         """``pass``, ``bid N``, or a play: ``play 3334`` or just ``3334`` (any order)."""
-        if isinstance(text, Action):
-            text = text.text
-        if isinstance(text, str):
-            known = _KNOWN.get(text)
-            if known is not None:
-                return known
-        if not isinstance(text, str):
-            raise IllegalActionError(f"an action is a string or Action, got {text!r}")
+        text = action_text(text)
+        known = _KNOWN.get(text)
+        if known is not None:
+            return known
         words = text.split()
         if not words:
             raise IllegalActionError("an empty action names nothing")
@@ -119,7 +119,7 @@ class ClimbingGame(BaseGame):
         ranks = normalize_ranks("".join(words))
         if ranks is None:
             raise IllegalActionError(
-                f"{text!r} is not an action: expected pass, bid N or ranks such as 33344"
+                f"{shown(text)} is not an action: expected pass, bid N or ranks such as 33344"
             )
         return play_action(ranks)
 
@@ -213,16 +213,18 @@ class ClimbingState(BaseState):
                 return "a leader must play and cannot pass"
             return f"you must beat {table.cards} when you can"
         if action.kind != "play" or len(action.args) != 1:
-            return f"{action} is not an action of this phase: play ranks or pass"
+            return f"{shown(action.text)} is not an action of this phase: play ranks or pass"
         ranks = action.args[0]
         if Counter(ranks) - Counter(self._play.hand_ranks(seat)):
-            return f"seat {seat} does not hold {ranks}"
+            return f"seat {seat} does not hold {shown(ranks)}"
         readings = climbing_classify(self._game.rules, ranks, self._play.opening)
         if not readings:
             return f"{ranks} is not a {self._game.name} combination"
         if table is None:
             return f"{ranks} cannot open this deal (the first play must hold the heart three)"
-        return f"a {readings[0].type} {ranks} does not beat the {table.type} {table.cards}"
+        kind = readings[0].type
+        article = "an" if kind[0] in "aeiou" else "a"
+        return f"{article} {kind} {ranks} does not beat the {table.type} {table.cards}"
 
     def _apply_play(self, action: Action) -> None:
         done = self._play.apply(action)
@@ -269,18 +271,25 @@ class ClimbingState(BaseState):
         return new
 
 
+def _bounded(cards: str | Sequence[Card | str]) -> str | Sequence[Card | str]:
+    """Rank text as it is; any other iterable read first into at most 108 cards
+    (:func:`parse_cards` refuses more), so an endless iterator raises instead of
+    running for ever."""
+    return cards if isinstance(cards, str) else parse_cards(cards)
+
+
 def classify(
     rules: str, cards: str | Sequence[Card | str], opening: bool = False
 ) -> list[Combination]:
     """Every reading of ``cards`` under ``rules`` (see the game modules)."""
-    return climbing_classify(rules, cards, opening)
+    return climbing_classify(rules, _bounded(cards), opening)
 
 
 def legal_leads(
     rules: str, hand: str | Sequence[Card | str], opening: bool = False
 ) -> list[Combination]:
     """Every legal lead from ``hand`` under ``rules``."""
-    return climbing_leads(rules, hand, opening)
+    return climbing_leads(rules, _bounded(hand), opening)
 
 
 def legal_responses(
@@ -290,4 +299,6 @@ def legal_responses(
     opening: bool = False,
 ) -> list[Combination]:
     """Every play from ``hand`` that beats ``table`` under ``rules``."""
-    return climbing_responses(rules, hand, table, opening)
+    if not isinstance(table, Combination):
+        table = _bounded(table)
+    return climbing_responses(rules, _bounded(hand), table, opening)

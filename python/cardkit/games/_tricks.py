@@ -16,7 +16,7 @@ from typing import Any
 
 from cardkit._core import ActionTable, Card, TrickDeal
 from cardkit.api import Action
-from cardkit.errors import IllegalActionError, InvalidCardError, RuleOptionError
+from cardkit.errors import IllegalActionError, InvalidCardError, RuleOptionError, shown
 from cardkit.games._base import BaseState
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "NAMES",
     "PLAY_ACTIONS",
     "PLAY_INDEX",
+    "PLAY_NEEDS_CARD",
     "PLAY_TABLE",
     "SUIT_MASKS",
     "SUIT_NAMES",
@@ -43,6 +44,8 @@ CARDS: list[Card] = [Card.from_index(i) for i in range(52)]
 NAMES: list[str] = [str(c) for c in CARDS]
 #: The ``play <card>`` action of every card by index.
 PLAY_ACTIONS: list[Action] = [Action(f"play {n}") for n in NAMES]
+#: The message for ``play`` without a card.
+PLAY_NEEDS_CARD = "play needs a card: 'play Qs', or just 'Qs'"
 #: Card index of every ``play <card>`` action text.
 PLAY_INDEX: dict[str, int] = {a.text: i for i, a in enumerate(PLAY_ACTIONS)}
 #: Bits of each suit (clubs, diamonds, hearts, spades) in a hand bitset.
@@ -59,7 +62,7 @@ _INDEX: dict[str, int] = {n: i for i, n in enumerate(NAMES)}
 def check_bool(name: str, value: object) -> bool:
     """``value`` if it is a bool, else a :class:`RuleOptionError` naming ``name``."""
     if not isinstance(value, bool):
-        raise RuleOptionError(f"option {name} must be a bool, got {value!r}")
+        raise RuleOptionError(f"option {name} must be a bool, got {shown(value)}")
     return value
 
 
@@ -100,10 +103,12 @@ def cards_of(mask: int) -> list[Card]:
     return [CARDS[i] for i in bits(mask)]
 
 
-def card_index(text: str) -> int:
+def card_index(text: str, usage: str = "") -> int:
     """The index of one card of the 52-card pack named by ``text``.
 
-    Raises :class:`IllegalActionError` naming the text when it is no such card.
+    Raises :class:`IllegalActionError` naming the text when it is no such card; with
+    ``usage`` (a lone word read as a card to play) the message says what the game's
+    actions look like instead, since the word was more likely meant as an action.
     """
     i = _INDEX.get(text)
     if i is not None:
@@ -111,7 +116,9 @@ def card_index(text: str) -> int:
     try:
         card = Card(text)
     except InvalidCardError as exc:
-        raise IllegalActionError(f"{text!r} is not a card: {exc}") from exc
+        if usage:
+            raise IllegalActionError(f"{shown(text)} is not an action: {usage}") from exc
+        raise IllegalActionError(str(exc)) from exc
     if card.is_joker:
         raise IllegalActionError(f"{text} is not in the 52-card pack")
     return card.index

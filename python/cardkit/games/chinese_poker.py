@@ -36,8 +36,8 @@ from cardkit._core import (
 )
 from cardkit._validate import is_sequence
 from cardkit.api import Action, Observation
-from cardkit.errors import CardkitError, IllegalActionError, RuleOptionError
-from cardkit.games._base import BaseGame, BaseState, check_choice, check_int
+from cardkit.errors import CardkitError, IllegalActionError, RuleOptionError, shown
+from cardkit.games._base import BaseGame, BaseState, action_text, check_choice, check_int
 
 __all__ = [
     "AUTOMATIC_WINS",
@@ -112,17 +112,20 @@ class ParsedSet:
 
 
 def parse_set(text: str) -> ParsedSet:
-    """Parse ``"[set ]F / M / B"``; bad cards or shape raise :class:`IllegalActionError`."""
-    body = text.strip()
+    """Parse ``"[set ]F / M / B"``; bad cards or shape raise :class:`IllegalActionError`
+    (as does text longer than any set, before it is read)."""
+    body = action_text(text).strip()
     if body.startswith("set"):
         body = body[3:]
     parts = body.split("/")
     if len(parts) != 3:
-        raise IllegalActionError(f"a set is front / middle / back separated by '/', got {text!r}")
+        raise IllegalActionError(
+            f"a set is front / middle / back separated by '/', got {shown(text)}"
+        )
     try:
         groups = [tuple(sorted(parse_cards(p), reverse=True)) for p in parts]
     except CardkitError as exc:
-        raise IllegalActionError(f"bad card in set {text!r}: {exc}") from exc
+        raise IllegalActionError(f"bad card in the set: {exc}") from exc
     return ParsedSet(groups[0], groups[1], groups[2])
 
 
@@ -311,28 +314,26 @@ def _entry_of(text: str) -> _Entry:
     if words and words[0] == "declare":
         if len(words) < 2 or words[1] not in AUTOMATIC_WINS:
             raise IllegalActionError(
-                f"{text!r}: declare one of {', '.join(AUTOMATIC_WINS)} followed by the 13 cards"
+                f"{shown(text)}: declare one of {', '.join(AUTOMATIC_WINS)} "
+                "followed by the 13 cards"
             )
         try:
             hand = parse_cards(" ".join(words[2:]).replace("/", " "))
         except CardkitError as exc:
-            raise IllegalActionError(f"bad card in {text!r}: {exc}") from exc
+            raise IllegalActionError(f"bad card in the declared hand: {exc}") from exc
         if words[1] not in chinese_poker_automatic_wins(hand):
-            raise IllegalActionError(f"{text!r}: the hand does not qualify for {words[1]}")
+            raise IllegalActionError(f"{shown(text)}: the hand does not qualify for {words[1]}")
         return _Entry("declared", _segment_text(hand), declared=words[1])
     parsed = parse_set(text)
     if len(parsed.cards) != HAND_SIZE or len(set(parsed.cards)) != HAND_SIZE:
-        raise IllegalActionError(f"{text!r}: a set uses 13 distinct cards")
+        raise IllegalActionError(f"{shown(text)}: a set uses 13 distinct cards")
     return _rank_entry(parsed)
 
 
 def _table(sets: Sequence[str]) -> list[_Entry]:
     if not is_sequence(sets) or not 2 <= len(sets) <= POSITIONS:
-        raise RuleOptionError(f"score a list of 2 to 4 set strings, got {sets!r}")
-    for text in sets:
-        if not isinstance(text, str):
-            raise IllegalActionError(f"a set is a string, got {text!r}")
-    entries = [_entry_of(s) for s in sets]
+        raise RuleOptionError(f"score a list of 2 to 4 set strings, got {shown(sets)}")
+    entries = [_entry_of(action_text(s)) for s in sets]
     seen: list[Card] = []
     for e in entries:
         seen.extend(parse_cards(e.text.replace("/", " ")))
@@ -392,7 +393,9 @@ class ChinesePoker(BaseGame):
         self.dragon_points = check_int("dragon_points", dragon_points, 0, 1000)
         self.majority = check_choice("majority", majority, ("two_of_three", "more_segments"))
         if not isinstance(western_bonus, bool):
-            raise RuleOptionError(f"option western_bonus must be a bool, got {western_bonus!r}")
+            raise RuleOptionError(
+                f"option western_bonus must be a bool, got {shown(western_bonus)}"
+            )
         self.western_bonus = western_bonus
         self.shot = check_choice("shot", shot, ("multiply", "add"))
         self.rules = ChinesePokerRules(
@@ -403,6 +406,11 @@ class ChinesePoker(BaseGame):
             western_bonus=self.western_bonus,
             shot=self.shot,
         )
+
+    @property
+    def max_game_length(self) -> int:
+        """Each seat sets or declares once, so a deal is one action per player."""
+        return self.num_players
 
     @property
     def options(self) -> dict[str, Any]:
@@ -425,9 +433,7 @@ class ChinesePoker(BaseGame):
 
     def parse_action(self, text: Action | str) -> Action:
         """Canonical ``set F / M / B`` (highest card first) or ``declare <name>``."""
-        raw = text.text if isinstance(text, Action) else text
-        if not isinstance(raw, str):
-            raise IllegalActionError(f"an action is a string or Action, got {text!r}")
+        raw = action_text(text)
         words = raw.split()
         if not words:
             raise IllegalActionError("empty action")
@@ -435,7 +441,7 @@ class ChinesePoker(BaseGame):
             return Action(raw)
         if words[0].startswith("set"):
             return Action(f"set {parse_set(raw).text}")
-        raise IllegalActionError(f"unknown action {raw!r}: expected set ... or declare ...")
+        raise IllegalActionError(f"unknown action {shown(raw)}: expected set ... or declare ...")
 
 
 class ChinesePokerState(BaseState):
@@ -506,7 +512,7 @@ class ChinesePokerState(BaseState):
                 return f"the hand does not qualify for {action.args[0]}"
             return None
         if action.kind != "set":
-            return f"unknown action {action}"
+            return f"unknown action {shown(action.text)}"
         try:
             parsed = parse_set(action.text)
         except IllegalActionError as exc:

@@ -3,7 +3,9 @@
 Seventeen cards each and three bottom cards (底牌). A random first bidder, then
 turns of ``pass`` or ``bid N`` (1-3, above the current bid); bidding ends at 3 or
 after two consecutive passes that follow a bid, and three passes without a bid
-redeal (inside the same state, deal ``n`` shuffled by ``derive_seed(seed, n)``).
+redeal (inside the same state, deal ``n`` shuffled by ``derive_seed(seed, n)``);
+after ``MAX_DEALS`` (10,000) deals without a bid the game is abandoned (phase
+``"abandoned"``, every return 0), so every game and save is finite.
 The landlord (地主) takes the revealed bottom cards and leads; the two farmers
 (农民) play together. Plays are written as ranks: ``play 3334``, ``play TJQKA``,
 ``play BR`` (the rocket); ``pass`` follows without playing. The deal ends when a
@@ -30,9 +32,9 @@ from cardkit._core import (
 )
 from cardkit._validate import check_count
 from cardkit.api import Action, Observation
-from cardkit.errors import IllegalActionError, InvalidCardError
+from cardkit.errors import IllegalActionError, InvalidCardError, shown
 from cardkit.games import _climbing
-from cardkit.games._base import check_choice
+from cardkit.games._base import MAX_DEALS, check_choice
 from cardkit.games._climbing import PASS, RANK_ORDER, ClimbingGame, ClimbingState
 
 __all__ = [
@@ -99,7 +101,7 @@ def action_to_id(action: Action | str) -> int:
 def id_to_action(action_id: int) -> Action:
     """The action with fixed index ``action_id`` (inverse of :func:`action_to_id`)."""
     if isinstance(action_id, bool) or not isinstance(action_id, int):
-        raise IllegalActionError(f"an action id is an int, got {action_id!r}")
+        raise IllegalActionError(f"an action id is an int, got {shown(action_id)}")
     if not 0 <= action_id < action_space_size():
         raise IllegalActionError(
             f"action id {action_id} is out of range 0..{action_space_size() - 1}"
@@ -163,7 +165,7 @@ def _threads(threads: object) -> int | None:
 def key_ranks(key: int) -> str:
     """The rank text of a :func:`legal_plays_batch` key (``""`` for pass)."""
     if isinstance(key, bool) or not isinstance(key, int) or not 0 <= key < 1 << 64:
-        raise InvalidCardError(f"a play key is an int in 0..2**64-1, got {key!r}")
+        raise InvalidCardError(f"a play key is an int in 0..2**64-1, got {shown(key)}")
     return "".join(r * ((key >> (4 * i)) & 15) for i, r in enumerate(RANK_ORDER))
 
 
@@ -183,6 +185,20 @@ class DouDizhu(ClimbingGame):
     def __init__(self, bidding: str = "open") -> None:
         self.bidding = check_choice("bidding", bidding, BIDDING_STYLES)
         self.num_players = 3
+
+    @property
+    def max_game_length(self) -> int:
+        """171 actions in a deal that finds a landlord. Bidding: at most 2 passes
+        before the first bid, 3 bids (each above the last), 1 pass between bids and
+        2 after the last (9). Card play: each play uses at least one of the 54 cards
+        and at most two passes follow it before its owner leads again (162)."""
+        return 9 + 54 * 3
+
+    @property
+    def max_match_length(self) -> int:
+        """Redeals: at most ``MAX_DEALS - 1`` deals of three passes before the deal
+        that is played (or, after the last redeal, the deal is abandoned)."""
+        return 3 * (MAX_DEALS - 1) + self.max_game_length
 
     @property
     def options(self) -> dict[str, Any]:
@@ -235,17 +251,21 @@ class DouDizhuState(ClimbingState):
     @property
     def current_player(self) -> int | None:
         """The seat to act, or ``None`` once a hand is empty."""
+        if self.phase == "abandoned":
+            return None
         return self.bidder if self.phase == "bid" else self._play.to_move
 
     @property
     def is_terminal(self) -> bool:
-        """True once a player has gone out."""
-        return self._play.over
+        """True once a player has gone out (or the game was abandoned)."""
+        return self._play.over or self.phase == "abandoned"
 
     def legal_actions(self) -> list[Action]:
         """Bids and pass while bidding; plays (and pass when following) afterwards."""
         if self.phase == "bid":
             return list(_BIDDING[self.bid])
+        if self.phase == "abandoned":
+            return []
         return self._play.legal_actions()
 
     def apply(self, action: Action | str) -> None:
@@ -264,8 +284,8 @@ class DouDizhuState(ClimbingState):
             if action in self.legal_actions():
                 return None
             if action.kind == "bid":
-                return f"{action} must be a bid of 1-3 above the current bid {self.bid}"
-            return f"{action} is not a bidding action: pass or bid N"
+                return f"{shown(action.text)} must be a bid of 1-3 above the current bid {self.bid}"
+            return f"{shown(action.text)} is not a bidding action: pass or bid N"
         return self._play_reason(action)
 
     def _apply(self, action: Action) -> None:
@@ -290,7 +310,10 @@ class DouDizhuState(ClimbingState):
         else:
             over = self.bid == 3 or (self.bid_turns >= 3 and self.landlord is not None)
             all_passed = self.landlord is None and self.bid_turns >= 3
-        if all_passed:
+        if all_passed and self.deal_number + 1 >= MAX_DEALS:
+            # Nobody bid in MAX_DEALS deals: the game ends without a landlord.
+            self.phase = "abandoned"
+        elif all_passed:
             self.deal_number += 1
             self._deal_cards()
         elif over:
@@ -391,7 +414,7 @@ class DouDizhuState(ClimbingState):
     def zones(self) -> dict[str, list[Card]]:
         """Hands, the bottom cards until the landlord takes them, and each seat's plays."""
         zones = {f"hand{s}": list(self.hands[s]) for s in range(3)}
-        zones["bottom"] = list(self.bottom) if self.phase == "bid" else []
+        zones["bottom"] = list(self.bottom) if self.phase != "play" else []
         for s in range(3):
             zones[f"played{s}"] = list(self.played[s])
         return zones

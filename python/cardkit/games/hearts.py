@@ -28,12 +28,13 @@ from typing import Any
 
 from cardkit._core import ActionTable, Card, TrickDeal
 from cardkit.api import Action, Observation
-from cardkit.errors import IllegalActionError
-from cardkit.games._base import BaseGame, check_int
+from cardkit.errors import IllegalActionError, shown
+from cardkit.games._base import BaseGame, action_text, check_int
 from cardkit.games._tricks import (
     NAMES,
     PLAY_ACTIONS,
     PLAY_INDEX,
+    PLAY_NEEDS_CARD,
     PLAY_TABLE,
     SUIT_MASKS,
     SUIT_NAMES,
@@ -75,6 +76,8 @@ def _pass_action(a: int, b: int, c: int) -> Action:
 PASS_ONE: list[Action] = [Action(f"pass {n}") for n in NAMES]
 _PASS_ONE_INDEX: dict[str, int] = {a.text: i for i, a in enumerate(PASS_ONE)}
 _PASS_TABLE = ActionTable(PASS_ONE)
+_PASS = Action("pass")
+_USAGE = "expected 'pass c', 'pass c c c' or 'play c' (or just c)"
 
 
 class Hearts(BaseGame):
@@ -92,6 +95,20 @@ class Hearts(BaseGame):
         self._parsed: dict[str, Action] = {}
 
     @property
+    def max_game_length(self) -> int:
+        """64 actions per deal: 12 passes (three per seat, one card at a time) and
+        52 cards played."""
+        return 12 + 52
+
+    @property
+    def max_match_length(self) -> int:
+        """Every deal hands out 26 penalty points (78 on a moon shot), so after ``d``
+        deals the highest total is at least ``26 d / 4`` and the match has ended by
+        ``d = ceil(2 * target / 13)`` deals."""
+        deals = -(-2 * self.target // 13) if self.match else 1
+        return deals * self.max_game_length
+
+    @property
     def options(self) -> dict[str, Any]:
         """``match`` (play to ``target``), ``target`` (100) and ``passing`` (the
         left/right/across/hold cycle; ``False`` holds every deal)."""
@@ -106,31 +123,35 @@ class Hearts(BaseGame):
     def parse_action(self, text: Action | str) -> Action:
         """Canonical ``pass 2c`` (one card of the pass), ``pass 2c 3d 4h`` (all three,
         in index order) or ``play Qs``; a card alone means ``play`` it."""
+        text = action_text(text)
         if isinstance(text, Action):
             return text
-        if not isinstance(text, str):
-            raise IllegalActionError(f"an action is a string or Action, got {text!r}")
         cached = self._parsed.get(text)
         if cached is not None:
             return cached
         words = text.split()
         if not words:
-            raise IllegalActionError("an empty action: expected 'pass c c c' or 'play c'")
+            raise IllegalActionError(f"an empty action: {_USAGE}")
         verb = words[0].lower()
-        if verb == "pass":
+        if verb == "pass" and len(words) == 1:
+            # A pass without cards: the state says what is wrong in its phase.
+            action = _PASS
+        elif verb == "pass":
             cards = sorted({card_index(w) for w in words[1:]})
             if len(words) == 2:
                 action = PASS_ONE[cards[0]]
             elif len(cards) == 3 and len(words) == 4:
                 action = _pass_action(cards[0], cards[1], cards[2])
             else:
-                raise IllegalActionError(f"{text!r}: pass one card or three different cards")
+                raise IllegalActionError(f"{shown(text)}: pass one card or three different cards")
+        elif words == ["play"]:
+            raise IllegalActionError(PLAY_NEEDS_CARD)
         elif verb == "play" and len(words) == 2:
             action = PLAY_ACTIONS[card_index(words[1])]
         elif len(words) == 1:
-            action = PLAY_ACTIONS[card_index(words[0])]
+            action = PLAY_ACTIONS[card_index(words[0], _USAGE)]
         else:
-            raise IllegalActionError(f"{text!r}: expected 'pass c c c' or 'play c'")
+            raise IllegalActionError(f"{shown(text)}: {_USAGE}")
         if len(self._parsed) < 100_000:
             self._parsed[text] = action
         return action
@@ -208,6 +229,8 @@ class HeartsState(TrickState):
         if self._play_deal is None:
             words = action.args
             seat = self._passer
+            if action.kind == "pass" and not words:
+                return f"pass needs cards: seat {seat} passes one card or three ({self._direction})"
             if action.kind != "pass" or len(words) not in (1, 3):
                 return f"seat {seat} must pass cards before play starts"
             cards = {card_index(w) for w in words}
@@ -224,7 +247,9 @@ class HeartsState(TrickState):
             if self._play_deal.legal() >> card & 1:
                 return None
             return self._play_reason(self._play_deal, card)
-        return f"{action} is not a play: this deal has no pass now"
+        if action.kind == "pass":
+            return "pass is not an action in the play phase; play a card"
+        return f"{shown(action.text)} is not a play: play a card ('play c' or just c)"
 
     @staticmethod
     def _play_reason(deal: TrickDeal, card: int) -> str:

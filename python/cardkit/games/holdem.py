@@ -9,7 +9,9 @@ acts first pre-flop. Bets are totals for the round (``raise 60``); the betting
 rules (minimum bet, full raises, short all-ins, side pots, odd chips) live in
 :mod:`cardkit.games._betting`. One card is burnt before the flop, the turn and the
 river; when no more betting is possible the board is run out, and the best
-five-card hands (``cardkit.poker``) win each pot they are eligible for.
+five-card hands (``cardkit.poker``) win each pot they are eligible for. A match
+also ends after ``MAX_DEALS`` (10,000) hands, the stacks deciding the returns, so
+every match and save is finite (``Holdem.max_match_length``).
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from typing import Any
 from cardkit._core import BettingCore, Card, deck, parse_cards
 from cardkit._validate import is_sequence
 from cardkit.api import Action, Observation
-from cardkit.errors import IllegalActionError, RuleOptionError
-from cardkit.games._base import BaseGame, BaseState, check_int
+from cardkit.errors import IllegalActionError, RuleOptionError, shown
+from cardkit.games._base import MAX_DEALS, BaseGame, BaseState, check_int
 from cardkit.games._betting import PotResult, action, known_or_text, parse_betting_action
 from cardkit.poker import HandRank, evaluate
 
@@ -85,13 +87,13 @@ def arrange_deal(
     cards not named are left to the seed. Pass the result as ``new_state(deal=...)``.
     """
     if not is_sequence(stacks) or not stacks:
-        raise RuleOptionError(f"stacks must be a non-empty list of ints, got {stacks!r}")
+        raise RuleOptionError(f"stacks must be a non-empty list of ints, got {shown(stacks)}")
     for stack in stacks:
         check_int("stacks[i]", stack, 0, 10**12)
     n = len(stacks)
     check_int("button", button, 0, n - 1)
     if not isinstance(holes, dict) or not all(isinstance(seat, int) for seat in holes):
-        raise RuleOptionError(f"holes must map seats to two cards, got {holes!r}")
+        raise RuleOptionError(f"holes must map seats to two cards, got {shown(holes)}")
     order = [(button + k) % n for k in range(1, n + 1) if stacks[(button + k) % n] > 0]
     hole_cards = {s: parse_cards(c) for s, c in holes.items()}
     board_cards = parse_cards(board)
@@ -116,7 +118,7 @@ def arrange_deal(
 
 def _check_bool(name: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise RuleOptionError(f"option {name} must be a bool, got {value!r}")
+        raise RuleOptionError(f"option {name} must be a bool, got {shown(value)}")
     return value
 
 
@@ -146,7 +148,7 @@ class Holdem(BaseGame):
         self.num_players = check_int("players", players, 2, 12)
         self.stack = check_int("stack", stack, 1, 10**12)
         if isinstance(blinds, (str, bytes)) or not isinstance(blinds, Sequence) or len(blinds) != 2:
-            raise RuleOptionError(f"option blinds must be (small, big), got {blinds!r}")
+            raise RuleOptionError(f"option blinds must be (small, big), got {shown(blinds)}")
         big = check_int("blinds[1]", blinds[1], 1, 10**12)
         small = check_int("blinds[0]", blinds[0], 0, big)
         self.blinds = (small, big)
@@ -156,7 +158,7 @@ class Holdem(BaseGame):
             self.stacks: tuple[int, ...] | None = None
         else:
             if isinstance(stacks, (str, bytes)) or not isinstance(stacks, Sequence):
-                raise RuleOptionError(f"option stacks must be a list of ints, got {stacks!r}")
+                raise RuleOptionError(f"option stacks must be a list of ints, got {shown(stacks)}")
             if len(stacks) != self.num_players:
                 raise RuleOptionError(
                     f"option stacks needs {self.num_players} entries, got {len(stacks)}"
@@ -169,6 +171,27 @@ class Holdem(BaseGame):
     def starting_stacks(self) -> list[int]:
         """Each seat's chips at the start."""
         return list(self.stacks) if self.stacks is not None else [self.stack] * self.num_players
+
+    @property
+    def max_game_length(self) -> int:
+        """The most actions in one hand, from the chips on the table.
+
+        With ``n`` players, ``T`` chips in all and big blind ``b`` (also the minimum
+        bet and raise step): every full bet or raise lifts some seat's commitment
+        for the hand by at least ``b``, and no seat commits more than ``T``, so a
+        hand has at most ``T // b`` of them, plus at most ``n`` short all-ins. Each
+        bet or raise is answered by at most ``n - 1`` seats, and each of the four
+        rounds sees at most ``n`` actions before its first bet:
+        ``4 n + n (T // b + n)``.
+        """
+        n = self.num_players
+        return n * (4 + n + sum(self.starting_stacks) // self.blinds[1])
+
+    @property
+    def max_match_length(self) -> int:
+        """Chips can flow back and forth for ever, so a match also ends after
+        ``MAX_DEALS`` hands (the stacks then decide the returns)."""
+        return (MAX_DEALS if self.match else 1) * self.max_game_length
 
     @property
     def options(self) -> dict[str, Any]:
@@ -197,7 +220,7 @@ class Holdem(BaseGame):
         canonical = parse_betting_action(raw)
         if canonical is None:
             raise IllegalActionError(
-                f"{raw!r} is not a Hold'em action (fold, check, call, bet N, raise N)"
+                f"{shown(raw)} is not a Hold'em action (fold, check, call, bet N, raise N)"
             )
         return action(canonical)
 
@@ -462,7 +485,11 @@ class HoldemState(BaseState):
         log.ranks = ranks
         log.finishing_stacks = list(self.stacks)
         self._logs.append(log)
-        if not self._game.match or sum(1 for s in self.stacks if s > 0) <= 1:
+        if (
+            not self._game.match
+            or sum(1 for s in self.stacks if s > 0) <= 1
+            or self.hand_number + 1 >= MAX_DEALS
+        ):
             self.over = True
             return
         self._start_hand()

@@ -9,7 +9,8 @@ the round excluding the ante). The locked cards are compared A high, except that
 a 2 beats an A; ties split. The played cards are discarded, each keeps the other
 card and draws one; the stock is reshuffled with the discards when fewer than two
 cards remain. Seat 0 locks and acts first in the opening deal, then the previous
-winner, and after a tie the other player. The match ends when a stack is empty.
+winner, and after a tie the other player. The match ends when a stack is empty,
+or after ``MAX_DEALS`` (10,000) deals, the stacks deciding the returns.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from typing import Any
 
 from cardkit._core import Card
 from cardkit.api import Action, Observation
-from cardkit.errors import IllegalActionError, InvalidCardError, RuleOptionError
-from cardkit.games._base import BaseGame, BaseState, check_int
+from cardkit.errors import IllegalActionError, InvalidCardError, RuleOptionError, shown
+from cardkit.games._base import MAX_DEALS, BaseGame, BaseState, check_int
 from cardkit.games._betting import (
     Betting,
     action,
@@ -76,11 +77,26 @@ class OnePoker(BaseGame):
 
     def __init__(self, match: bool = True, stack: int = 20, ante: int = 1) -> None:
         if not isinstance(match, bool):
-            raise RuleOptionError(f"option match must be a bool, got {match!r}")
+            raise RuleOptionError(f"option match must be a bool, got {shown(match)}")
         self.match = match
         self.stack = check_int("stack", stack, 1, 1_000_000)
         self.ante = check_int("ante", ante, 0, self.stack)
         self.num_players = 2
+
+    @property
+    def max_game_length(self) -> int:
+        """The most actions in one deal: two locks, then one betting round with a
+        minimum bet of 1. Every full bet or raise lifts the bet by at least 1 and no
+        seat commits more than the ``2 * stack`` chips in play, plus at most two
+        short all-ins; each is answered at most once, after at most two actions
+        before the first bet: ``2 + 2 + 2 (2 stack + 2)``."""
+        return 4 + 2 * (2 * self.stack + 2)
+
+    @property
+    def max_match_length(self) -> int:
+        """Chips can flow back and forth for ever, so a match also ends after
+        ``MAX_DEALS`` deals (the stacks then decide the returns)."""
+        return (MAX_DEALS if self.match else 1) * self.max_game_length
 
     @property
     def options(self) -> dict[str, Any]:
@@ -106,9 +122,10 @@ class OnePoker(BaseGame):
             try:
                 return action(f"lock {Card(words[1])}")
             except InvalidCardError as exc:
-                raise IllegalActionError(f"cannot lock {words[1]!r}: {exc}") from exc
+                raise IllegalActionError(f"cannot lock: {exc}") from exc
         raise IllegalActionError(
-            f"{raw!r} is not a One Poker action (lock <card>, fold, check, call, bet N, raise N)"
+            f"{shown(raw)} is not a One Poker action "
+            "(lock <card>, fold, check, call, bet N, raise N)"
         )
 
 
@@ -257,7 +274,7 @@ class OnePokerState(BaseState):
         self.revealed = [a, c]
         self.locked = [None, None]
         self.first = winners[0] if len(winners) == 1 else 1 - self.first
-        if not self._game.match or min(self.stacks) == 0:
+        if not self._game.match or min(self.stacks) == 0 or self.deal_number + 1 >= MAX_DEALS:
             self.over = True
             self.phase = "over"
             return

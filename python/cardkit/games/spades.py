@@ -15,7 +15,8 @@ Where the seed is silent (rule options): ``dealer`` deals first (default 3, so
 seat 0, on the dealer's left, bids and leads first), the deal passes clockwise
 (``rotate_dealer``), ``first_lead`` is the player on the dealer's left (or the
 holder of 2♣, who leads it), and ``lose_at`` (-200) ends the match when a team
-falls to it, the higher score winning, so that hopeless matches end.
+falls to it, the higher score winning, so that hopeless matches end. A match
+also ends after ``MAX_DEALS`` (10,000) deals (scores can stay tied for ever).
 
 ``returns()``: each seat's team score minus the other team's (the match totals,
 or the deal's points when ``match=False``), so returns are zero-sum.
@@ -28,12 +29,13 @@ from typing import Any
 
 from cardkit._core import Card, TrickDeal
 from cardkit.api import Action, Observation
-from cardkit.errors import IllegalActionError
-from cardkit.games._base import BaseGame, check_choice, check_int
+from cardkit.errors import IllegalActionError, shown
+from cardkit.games._base import MAX_DEALS, BaseGame, action_text, check_choice, check_int
 from cardkit.games._tricks import (
     NAMES,
     PLAY_ACTIONS,
     PLAY_INDEX,
+    PLAY_NEEDS_CARD,
     PLAY_TABLE,
     SUIT_NAMES,
     TrickState,
@@ -49,6 +51,9 @@ __all__ = ["BID_ACTIONS", "Spades", "SpadesState", "team_score"]
 #: ``bid 0`` (nil) .. ``bid 13``.
 BID_ACTIONS: list[Action] = [Action(f"bid {n}") for n in range(14)]
 _BID_INDEX: dict[str, int] = {a.text: n for n, a in enumerate(BID_ACTIONS)}
+_BID_WORDS: dict[str, int] = {str(n): n for n in range(14)}
+_PASS = Action("pass")
+_USAGE = "expected 'bid n' (0..13 or nil) or 'play c' (or just c)"
 _FIRST_LEADS = ("left_of_dealer", "two_of_clubs")
 
 
@@ -116,6 +121,17 @@ class Spades(BaseGame):
         self.num_players = 4
 
     @property
+    def max_game_length(self) -> int:
+        """56 actions per deal: four bids and 52 cards played."""
+        return 4 + 52
+
+    @property
+    def max_match_length(self) -> int:
+        """Scores can stay tied or drift below ``target`` for ever, so a match also
+        ends after ``MAX_DEALS`` deals (the higher score wins, a tie is a draw)."""
+        return (MAX_DEALS if self.match else 1) * self.max_game_length
+
+    @property
     def options(self) -> dict[str, Any]:
         """The rule options as ``make`` accepts them."""
         return {
@@ -136,24 +152,37 @@ class Spades(BaseGame):
     def parse_action(self, text: Action | str) -> Action:
         """Canonical ``bid 4`` (``bid nil`` and ``nil`` mean ``bid 0``) or ``play As``;
         a card alone means ``play`` it."""
+        text = action_text(text)
         if isinstance(text, Action):
             return text
-        if not isinstance(text, str):
-            raise IllegalActionError(f"an action is a string or Action, got {text!r}")
         words = text.lower().split()
         if not words:
-            raise IllegalActionError("an empty action: expected 'bid n' or 'play c'")
+            raise IllegalActionError(f"an empty action: {_USAGE}")
         if words in (["nil"], ["bid", "nil"]):
             return BID_ACTIONS[0]
-        if words[0] == "bid" and len(words) == 2:
-            if words[1].isdigit() and int(words[1]) <= 13:
-                return BID_ACTIONS[int(words[1])]
-            raise IllegalActionError(f"{text!r}: a bid is 0..13 or nil")
+        if words[0] == "bid":
+            # Compared as text: a 5000-digit bid must not reach int().
+            bid = _BID_WORDS.get(words[1].lstrip("0") or "0") if len(words) == 2 else None
+            if bid is None:
+                raise _bad_bid(text)
+            return BID_ACTIONS[bid]
+        if words[0] == "pass":
+            # Spades has no pass; the state says what to do instead.
+            return _PASS
+        if words == ["play"]:
+            raise IllegalActionError(PLAY_NEEDS_CARD)
         if words[0] == "play" and len(words) == 2:
             return PLAY_ACTIONS[card_index(text.split()[1])]
         if len(words) == 1:
-            return PLAY_ACTIONS[card_index(text.split()[0])]
-        raise IllegalActionError(f"{text!r}: expected 'bid n' or 'play c'")
+            return PLAY_ACTIONS[card_index(text.split()[0], _USAGE)]
+        raise IllegalActionError(f"{shown(text)}: {_USAGE}")
+
+
+def _bad_bid(text: str) -> IllegalActionError:
+    """The error for a ``bid`` without a number 0..13 or ``nil``."""
+    if text.split()[1:]:
+        return IllegalActionError(f"{shown(text)}: a bid is a number 0..13, or nil")
+    return IllegalActionError("bid needs a number 0..13, or nil: 'bid 4', 'bid nil'")
 
 
 class SpadesState(TrickState):
@@ -231,10 +260,14 @@ class SpadesState(TrickState):
         if deal is None:
             if action.text in _BID_INDEX:
                 return None
-            return f"seat {self._bidder} must bid 0..13 before play starts"
+            if action.kind == "pass":
+                return f"Spades has no pass: seat {self._bidder} bids 0..13, or nil"
+            return f"seat {self._bidder} must bid 0..13 (or nil) before play starts"
         card = PLAY_INDEX.get(action.text)
         if card is None:
-            return f"{action} is not a play: the bidding is over"
+            if action.kind in ("pass", "bid"):
+                return f"{action.kind} is not an action in the play phase; play a card"
+            return f"{shown(action.text)} is not a play: play a card ('play c' or just c)"
         if deal.legal() >> card & 1:
             return None
         seat = deal.to_act
@@ -303,7 +336,8 @@ class SpadesState(TrickState):
         game = self._game
         reached = max(a, b) >= game.target
         sunk = game.lose_at is not None and min(a, b) <= game.lose_at
-        if not game.match or (a != b and (reached or sunk)):
+        last = self._deal_number + 1 >= MAX_DEALS
+        if not game.match or (a != b and (reached or sunk)) or last:
             self._over = True
             return
         dealer = (self._dealer + 1) % 4 if game.rotate_dealer else self._dealer

@@ -76,6 +76,12 @@ class ZhengShangyou(ClimbingGame):
         self.num_players = 3
 
     @property
+    def max_game_length(self) -> int:
+        """144: each play uses at least one of the 48 cards, and after a play at
+        most the two other seats pass before its owner leads again."""
+        return 48 * 3
+
+    @property
     def options(self) -> dict[str, Any]:
         """The rule options (none)."""
         return {}

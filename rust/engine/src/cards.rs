@@ -6,7 +6,7 @@
 //! therefore sorts by rank first, suits break ties in bridge order, jokers last.
 //! Poker code relies on the rank-major layout (`index >> 2` is the rank).
 
-use crate::error::{EngineError, Result};
+use crate::error::{quoted, EngineError, Result};
 use std::fmt;
 
 pub const RANK_CHARS: [char; 13] = [
@@ -22,6 +22,15 @@ pub const SPADES: u8 = 3;
 
 /// Number of distinct cards (52 ranked + 2 jokers).
 pub const NUM_CARDS: usize = 54;
+
+/// The most cards any call takes: the largest deck, `double108`.
+pub const MAX_CARDS: usize = 108;
+
+/// The longest card text [`parse_cards`] reads, in bytes. The loosest spelling of a
+/// card, `10♥`, takes 5 bytes; 16 per card leaves 11 bytes of separators between
+/// any two of [`MAX_CARDS`] cards, more than any written list uses. Longer text is
+/// refused before it is read, so no input makes parsing slow or a message large.
+pub const MAX_CARDS_TEXT: usize = MAX_CARDS * 16;
 
 /// A card of the French 54-card pack. Two-pack games hold multisets of these.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -128,7 +137,7 @@ impl fmt::Display for Card {
 }
 
 fn invalid(text: &str, why: &str) -> EngineError {
-    EngineError::InvalidCard(format!("invalid card {text:?}: {why}"))
+    EngineError::InvalidCard(format!("invalid card {}: {why}", quoted(text)))
 }
 
 fn rank_of(c: char) -> Option<u8> {
@@ -169,33 +178,62 @@ fn parse_prefix(chars: &[char]) -> std::result::Result<(Card, usize), &'static s
 }
 
 /// Parse several cards, separated by whitespace or commas or packed (`AsKd10h`).
+///
+/// Text longer than [`MAX_CARDS_TEXT`] bytes or naming more than [`MAX_CARDS`] cards
+/// is an error. Each character is looked at a bounded number of times, so parsing
+/// takes time linear in the text.
 pub fn parse_cards(text: &str) -> Result<Vec<Card>> {
+    if text.len() > MAX_CARDS_TEXT {
+        return Err(EngineError::InvalidCard(format!(
+            "card text of {} bytes is longer than any deck needs (at most {MAX_CARDS_TEXT}): {}",
+            text.len(),
+            quoted(text)
+        )));
+    }
     let chars: Vec<char> = text.chars().collect();
+    let is_separator = |c: char| c.is_whitespace() || c == ',';
     let mut cards = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        if chars[i].is_whitespace() || chars[i] == ',' {
-            i += 1;
+    let mut start = 0;
+    while start < chars.len() {
+        if is_separator(chars[start]) {
+            start += 1;
             continue;
         }
-        let end = chars[i..]
+        // One token of packed cards (`AsKd10h`), read card by card.
+        let end = chars[start..]
             .iter()
-            .position(|c| c.is_whitespace() || *c == ',')
-            .map_or(chars.len(), |p| i + p);
-        match parse_prefix(&chars[i..end]) {
-            Ok((card, used)) => {
-                cards.push(card);
-                i += used;
-            }
-            Err(why) => {
-                let token: String = chars[i..end].iter().collect();
-                return Err(EngineError::InvalidCard(format!(
-                    "invalid card {token:?} in {text:?}: {why}"
-                )));
+            .position(|&c| is_separator(c))
+            .map_or(chars.len(), |p| start + p);
+        let mut i = start;
+        while i < end {
+            match parse_prefix(&chars[i..end]) {
+                Ok((card, used)) => {
+                    cards.push(card);
+                    i += used;
+                }
+                Err(why) => {
+                    let token: String = chars[i..end].iter().collect();
+                    return Err(EngineError::InvalidCard(format!(
+                        "invalid card {} in {}: {why}",
+                        quoted(&token),
+                        quoted(text)
+                    )));
+                }
             }
         }
+        if cards.len() > MAX_CARDS {
+            return Err(too_many_cards(cards.len()));
+        }
+        start = end;
     }
     Ok(cards)
+}
+
+/// The error for a card list longer than [`MAX_CARDS`].
+pub fn too_many_cards(count: usize) -> EngineError {
+    EngineError::InvalidCard(format!(
+        "at least {count} cards: no deck holds more than {MAX_CARDS}"
+    ))
 }
 
 #[cfg(test)]
@@ -250,6 +288,19 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(a.len(), 4);
         assert!(parse_cards("AsKx").is_err());
+    }
+
+    #[test]
+    fn refuses_more_than_any_deck() {
+        assert_eq!(
+            parse_cards(&"As".repeat(MAX_CARDS)).unwrap().len(),
+            MAX_CARDS
+        );
+        assert!(parse_cards(&"As".repeat(MAX_CARDS + 1)).is_err());
+        let err = parse_cards(&"As".repeat(100_000)).unwrap_err().to_string();
+        assert!(err.len() < 300, "{err}");
+        let err = parse_cards(&format!("{}Ax", "As".repeat(50))).unwrap_err();
+        assert!(err.to_string().len() < 300, "{err}");
     }
 
     proptest! {

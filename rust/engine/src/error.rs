@@ -32,3 +32,49 @@ impl fmt::Display for EngineError {
 }
 
 impl std::error::Error for EngineError {}
+
+/// How many characters of a caller's input an error message quotes.
+pub const QUOTE_LIMIT: usize = 80;
+
+/// `text` quoted for an error message (`{:?}` form), cut to [`QUOTE_LIMIT`]
+/// characters with the full length stated, so that a huge input never becomes a
+/// huge message. Every engine message that echoes input text goes through here.
+pub fn quoted(text: &str) -> String {
+    match text.char_indices().nth(QUOTE_LIMIT) {
+        None => format!("{text:?}"),
+        Some((end, _)) => format!(
+            "{:?}... ({} characters)",
+            &text[..end],
+            text.chars().count()
+        ),
+    }
+}
+
+/// `shown` (already a repr or quoted form) cut to [`QUOTE_LIMIT`] characters with
+/// the full length stated, for messages that echo a value's repr.
+pub fn cut(shown: &str) -> String {
+    match shown.char_indices().nth(QUOTE_LIMIT) {
+        None => shown.to_string(),
+        Some((end, _)) => format!(
+            "{}... ({} characters)",
+            &shown[..end],
+            shown.chars().count()
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_cuts_long_text() {
+        assert_eq!(quoted("As"), "\"As\"");
+        let long = "é".repeat(1000);
+        let q = quoted(&long);
+        assert!(q.len() < 200, "{q}");
+        assert!(q.ends_with("... (1000 characters)"), "{q}");
+        assert_eq!(cut("[1, 2]"), "[1, 2]");
+        assert!(cut(&"x".repeat(500)).ends_with("... (500 characters)"));
+    }
+}

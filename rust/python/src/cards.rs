@@ -1,7 +1,8 @@
 //! `Card`, card parsing, decks and the seeded shuffle.
 
 use crate::errors::{to_py, IntoPyResult};
-use cardkit_engine::cards::{self, Card};
+use cardkit_engine::cards::{self, Card, MAX_CARDS};
+use cardkit_engine::error::cut;
 use cardkit_engine::{deck as decks, rng, EngineError};
 use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
@@ -35,11 +36,11 @@ pub fn extract_card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
     ))
 }
 
-/// `repr(obj)` for error messages (a failing `__repr__` shows as `?`, so building the
-/// message can never raise a second error).
+/// `repr(obj)` for error messages, cut to about 80 characters (a failing `__repr__`
+/// shows as `?`, so building the message can never raise a second error).
 pub fn repr_of(obj: &Bound<'_, PyAny>) -> String {
     obj.repr()
-        .map(|r| r.to_string())
+        .map(|r| cut(&r.to_string()))
         .unwrap_or_else(|_| "?".into())
 }
 
@@ -155,21 +156,31 @@ impl<'py> IntoPyObject<'py> for PyObject_or_bool {
 }
 
 /// Cards from a string (`"AsKs"`, `"As Ks"`) or an iterable of `Card`s / card strings.
+/// More than `MAX_CARDS` (108, the largest deck) is an `InvalidCardError`, raised
+/// before the items are read (for sized inputs) or as soon as one too many is (for
+/// iterators, which may be endless).
 pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     let py = obj.py();
     if let Ok(s) = obj.cast::<PyString>() {
         return cards::parse_cards(&s.to_string_lossy()).py_err(py);
     }
+    let too_many = |n: usize| to_py(py, cards::too_many_cards(n));
     // Lists and tuples are walked directly: the generic iterator asks Python for a
     // length hint on every call, which costs more than evaluating the hand.
     let mut out = Vec::with_capacity(8);
     if let Ok(list) = obj.cast::<PyList>() {
+        if list.len() > MAX_CARDS {
+            return Err(too_many(list.len()));
+        }
         for item in list.iter() {
             out.push(extract_card(&item)?);
         }
         return Ok(out);
     }
     if let Ok(tuple) = obj.cast::<PyTuple>() {
+        if tuple.len() > MAX_CARDS {
+            return Err(too_many(tuple.len()));
+        }
         for item in tuple.iter() {
             out.push(extract_card(&item)?);
         }
@@ -185,6 +196,9 @@ pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
         )
     })?;
     for item in iter {
+        if out.len() == MAX_CARDS {
+            return Err(too_many(MAX_CARDS + 1));
+        }
         out.push(extract_card(&item?)?);
     }
     Ok(out)

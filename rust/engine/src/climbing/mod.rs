@@ -187,8 +187,9 @@ fn pack_nibbles(x: u64) -> u64 {
 
 fn bad_rank(ch: char, text: &str) -> EngineError {
     EngineError::InvalidCard(format!(
-        "invalid rank {:?} in {text:?}: expected ranks 3-9 T J Q K A 2 B R",
-        ch.to_ascii_uppercase()
+        "invalid rank {:?} in {}: expected ranks 3-9 T J Q K A 2 B R",
+        ch.to_ascii_uppercase(),
+        crate::error::quoted(text)
     ))
 }
 
