@@ -92,3 +92,29 @@ def test_threads_sharing_a_state_take_turns(name: str) -> None:
             replay.apply(action)
         _assert_same(game, state, replay)
         assert state.returns() == replay.returns()
+
+
+def test_batch_functions_run_in_parallel_threads() -> None:
+    """Batch calls from several threads at once give the single-thread answers."""
+    import numpy as np
+
+    from cardkit.games.doudizhu import legal_plays_batch
+    from cardkit.poker import equity, evaluate_batch
+
+    rows = np.array([random.Random(i).sample(range(52), 7) for i in range(2000)], dtype=np.uint8)
+    hands = ["33445566778899TTJ", "3456789TJQKA2BR", "333444555666777"]
+
+    def work() -> tuple[list[int], float, tuple[bytes, bytes]]:
+        ranks = evaluate_batch(rows, threads=2).tolist()
+        share = equity(["AhAs", "KdKc"], samples=20_000, seed=3, threads=2).equity[0]
+        return ranks, share, legal_plays_batch(hands, threads=2)
+
+    expected = work()
+    results: list[tuple[list[int], float, tuple[bytes, bytes]]] = []
+    threads = [threading.Thread(target=lambda: results.append(work())) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+        assert not t.is_alive(), "a batch call is stuck"
+    assert results == [expected] * 4
