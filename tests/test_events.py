@@ -113,9 +113,17 @@ def _playout(game: api.Game, seed: int, one_deal: bool, every: int) -> None:
         assert back.events(viewer) == state.events(viewer)
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_single_deal_logs_hide_what_they_must(name: str) -> None:
-    game = _single(name)
+# Every game as one deal, and the seat counts that leave cards undealt or vacant.
+SINGLE_DEALS = [
+    *((name, {}) for name in GAMES),
+    ("holdem", {"players": 2}),
+    ("chinese_poker", {"players": 2}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), SINGLE_DEALS)
+def test_single_deal_logs_hide_what_they_must(name: str, options: dict[str, Any]) -> None:
+    game = games.make(name, **{**_single(name).options, **options})
     for seed in range(12):
         _playout(game, SEED - seed, one_deal=True, every=1)
 
@@ -227,9 +235,9 @@ def _swap_checks(game: api.Game, seed: int, rng: random.Random) -> int:
     return compared
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_swapping_unseen_cards_leaves_the_log_unchanged(name: str) -> None:
-    game = _single(name)
+@pytest.mark.parametrize(("name", "options"), SINGLE_DEALS)
+def test_swapping_unseen_cards_leaves_the_log_unchanged(name: str, options: dict[str, Any]) -> None:
+    game = games.make(name, **{**_single(name).options, **options})
     rng = random.Random(name)
     compared = sum(_swap_checks(game, SEED - seed, rng) for seed in range(10))
     assert compared >= 10, f"only {compared} swaps kept the observations equal"
