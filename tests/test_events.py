@@ -10,6 +10,7 @@ the events every seat's log holds. The docs' event examples run here as doctests
 
 from __future__ import annotations
 
+import copy
 import doctest
 import json
 import pickle
@@ -158,9 +159,11 @@ def test_clones_and_pickles_keep_their_own_logs(name: str) -> None:
     twin.apply(rng.choice(twin.legal_actions()))
     assert len(twin.events(None)) > len(logs[None])
     assert {v: state.events(v) for v in _viewers(game)} == logs
-    thawed = pickle.loads(pickle.dumps(state))
-    assert thawed.to_json() == state.to_json()
-    assert {v: thawed.events(v) for v in _viewers(game)} == logs
+    for thawed in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert thawed.to_json() == state.to_json()
+        assert {v: thawed.events(v) for v in _viewers(game)} == logs
+        thawed.apply(rng.choice(thawed.legal_actions()))
+        assert {v: state.events(v) for v in _viewers(game)} == logs
 
 
 def test_events_reject_bad_seats() -> None:

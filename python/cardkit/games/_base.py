@@ -391,8 +391,13 @@ class BaseState(ABC):
 
     @_locked_clone
     def clone(self) -> BaseState:
-        """An independent deep copy."""
-        return copy.deepcopy(self)
+        """An independent deep copy (games override this with cheaper copies)."""
+        twin = object.__new__(type(self))
+        memo = {id(self): twin}
+        for key, value in self.__dict__.items():
+            if key not in ("_lock", "_events"):
+                twin.__dict__[key] = copy.deepcopy(value, memo)
+        return twin
 
     def __copy__(self) -> BaseState:
         with self._lock:
@@ -402,13 +407,9 @@ class BaseState(ABC):
         return twin
 
     def __deepcopy__(self, memo: dict[int, Any]) -> BaseState:
-        with self._lock:
-            twin = object.__new__(type(self))
-            memo[id(self)] = twin
-            for key, value in self.__dict__.items():
-                if key not in ("_lock", "_events"):
-                    twin.__dict__[key] = copy.deepcopy(value, memo)
-        twin._own_lock()
+        # The game's clone is a deep copy that knows its engine objects (which
+        # deepcopy cannot copy) and gives the copy a lock of its own.
+        twin = memo[id(self)] = self.clone()
         return twin
 
     def __reduce__(self) -> tuple[Any, ...]:
