@@ -378,7 +378,8 @@ class BaseState(ABC):
         """Play ``action`` for the current player; illegal -> IllegalActionError, no change.
 
         The check and the move happen under the state's lock, so threads sharing a
-        state take turns; a thread that loses the race gets IllegalActionError.
+        state take turns: a move chosen before another thread moved is checked
+        against the state as it is now.
         """
         if self.is_terminal:
             raise IllegalActionError(f"the game is over; {action} cannot be played")
