@@ -188,7 +188,9 @@ def _locked_clone(method: _F) -> _F:
     def clone(self: BaseState) -> BaseState:
         with self._lock:
             twin: BaseState = method(self)
-        twin._own_lock()
+        # _own_lock inlined: clones are the hot path of search agents.
+        twin._lock = _thread.RLock()
+        twin._events = None
         return twin
 
     clone._holds_lock = True  # type: ignore[attr-defined]
