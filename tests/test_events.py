@@ -72,6 +72,8 @@ def _check_log(state: api.State, logs: dict[int | None, list[api.Event]], one_de
         assert json.loads(text) == events, "events must be plain JSON data"
         assert str(state.seed) not in text, f"the seed leaks into the log of {viewer}"
         assert all(isinstance(e.get("type"), str) for e in events)
+        own = [e["seat"] for e in events if e["type"] in ("hand", "private_action")]
+        assert set(own) <= {viewer}, f"the log of {viewer} holds another seat's private events"
         if one_deal:
             # Events repeat a card (dealt, then played): count the copies one names.
             mentions: Counter[Card] = Counter()
@@ -91,6 +93,20 @@ def _check_log(state: api.State, logs: dict[int | None, list[api.Event]], one_de
         assert all(e in it for e in logs[None]), "public events keep their order in each log"
 
 
+def _deals_played(state: Any) -> int:
+    """How many deals (hands) the finished ``state`` dealt, from its own records."""
+    name = state.game.name
+    if name in ("hearts", "spades"):
+        return len(state.score_breakdown()["deals"])
+    if name == "holdem":
+        return len(state.hands)
+    if name == "onepoker":
+        return len(state.deals)
+    if name == "doudizhu":
+        return int(state.deal_number) + 1
+    return 1
+
+
 def _playout(game: api.Game, seed: int, one_deal: bool, every: int) -> None:
     state = game.new_state(seed=seed)
     rng = random.Random(seed)
@@ -107,8 +123,11 @@ def _playout(game: api.Game, seed: int, one_deal: bool, every: int) -> None:
             break
         state.apply(rng.choice(state.legal_actions()))
         step += 1
-    ends = [e for e in state.events(None) if e["type"] == "end"]
+    public = state.events(None)
+    ends = [e for e in public if e["type"] == "end"]
     assert len(ends) == 1 and ends[0]["returns"] == state.returns()
+    assert sum(e["type"] == "action" for e in public) == len(state.history)
+    assert sum(e["type"] == "deal" for e in public) == _deals_played(state)
     back = game.state_from_json(state.to_json())
     for viewer in _viewers(game):
         assert back.events(viewer) == state.events(viewer)

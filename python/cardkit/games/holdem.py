@@ -659,10 +659,9 @@ class HoldemState(BaseState):
         logs = self._logs if self._logs and self._logs[-1] is self.log else [*self._logs, self.log]
         for log in logs[hand:]:
             events = _hand_events(log)
-            for event, seats in events[done:]:
+            for event, seats in events[done if log.hand == hand else 0 :]:
                 emit(event, seats)
-            hand, done = log.hand, len(events)
-        self._event_mark = (hand, done)
+            self._event_mark = (log.hand, len(events))
 
     def _public_score(self) -> dict[str, Any]:
         # The hand records name every hole card and burn; the hand_end events hold
