@@ -15,10 +15,14 @@ from typing import Any, Protocol, runtime_checkable
 from cardkit._core import Card
 from cardkit.errors import IllegalActionError, shown
 
-__all__ = ["Action", "Agent", "Game", "Observation", "State"]
+__all__ = ["Action", "Agent", "Event", "Game", "Observation", "State"]
 
 #: A JSON-serializable dict: what one seat may know, nothing more.
 Observation = dict[str, Any]
+
+#: One entry of a state's event log: a JSON-serializable dict with a ``"type"``
+#: (see :meth:`State.events`).
+Event = dict[str, Any]
 
 
 class Action(str):
@@ -63,7 +67,13 @@ class Action(str):
 
 @runtime_checkable
 class State(Protocol):
-    """One play of a game, from the deal to the end."""
+    """One play of a game, from the deal to the end.
+
+    A state may be shared between threads: moves are serialized by a per-state
+    lock (one thread's check-and-apply never interleaves with another's), and the
+    readers (``legal_actions``, ``observation``, ``events``, ``clone``,
+    ``to_json`` ...) see the state between two moves.
+    """
 
     @property
     def game(self) -> Game:
@@ -115,6 +125,19 @@ class State(Protocol):
         """What ``seat`` may know now, as a JSON-serializable dict."""
         ...
 
+    def events(self, seat: int | None = None) -> list[Event]:
+        """The event log an app may send to ``seat``'s client, oldest first.
+
+        Every public event (a deal starting with its public facts, each action as
+        the table sees it, tricks, revealed cards, showdowns, results) and the
+        seat's own private ones (its dealt hand, its hidden moves, cards passed to
+        or by it), as JSON-ready dicts with a ``"type"``. Never another seat's
+        hidden cards, never the seed, never a card not yet dealt. ``seat=None`` is
+        a spectator's log: the public events only, which every seat's log holds
+        too. The schema is in the README ("Event log") and each game's docs page.
+        """
+        ...
+
     def private_cards(self, seat: int) -> list[Card]:
         """The cards only ``seat`` knows (its concealed hand)."""
         ...
@@ -128,11 +151,17 @@ class State(Protocol):
         ...
 
     def clone(self) -> State:
-        """An independent copy."""
+        """An independent copy (with its own lock: see the README's threading model)."""
         ...
 
     def to_json(self) -> str:
-        """A JSON text that ``game.state_from_json`` turns back into an equal state."""
+        """The server-side save: a JSON text that ``game.state_from_json`` turns back
+        into an equal state.
+
+        It holds the seed, from which every hidden hand and every future card can be
+        rebuilt: keep it on the server and never send it to a client. What a client
+        gets is :meth:`events` or :meth:`observation` for its seat.
+        """
         ...
 
 

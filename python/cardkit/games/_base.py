@@ -4,21 +4,30 @@ replay-based JSON and option checks. Rules live in the game modules, not here.
 A game module subclasses :class:`BaseGame` (class attributes ``name``,
 ``zero_sum``, ``deck_name``; a ``state_class``) and :class:`BaseState`
 (``_start``, ``current_player``, ``is_terminal``, ``legal_actions``, ``_apply``,
-``returns``, ``observation``, ``private_cards``, ``zones``, ``score_breakdown``).
+``returns``, ``observation``, ``private_cards``, ``zones``, ``score_breakdown``,
+and the event log's ``_event_start`` and ``_event_step``).
+
+Threads: each state holds an ``RLock``. :meth:`BaseState.apply` and the readers
+(``legal_actions``, ``observation``, ``clone``, ``to_json``, ``events`` ... see
+``LOCKED_METHODS``) run under it, including a subclass's overrides of them, which
+:meth:`BaseState.__init_subclass__` wraps: one thread's check-and-mutate can never
+interleave with another's, and readers see a state between two moves.
 """
 
 from __future__ import annotations
 
+import _thread
 import copy
+import functools
 import json
 import secrets
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from cardkit._core import Card, deck, derive_seed, parse_cards, shuffled_deck
-from cardkit.api import Action, Observation
+from cardkit.api import Action, Event, Observation
 from cardkit.errors import (
     CardkitError,
     IllegalActionError,
@@ -29,14 +38,41 @@ from cardkit.errors import (
 )
 
 __all__ = [
+    "LOCKED_METHODS",
     "MAX_ACTION_CHARS",
     "MAX_DEALS",
     "BaseGame",
     "BaseState",
+    "Emit",
     "action_text",
     "check_choice",
     "check_int",
 ]
+
+
+class Emit(Protocol):
+    """Records one event of a state's log: ``seats=None`` for everyone (spectators
+    too), else only those seats see it."""
+
+    def __call__(self, event: Event, seats: Iterable[int] | None = None) -> None: ...
+
+
+#: The public state methods that hold the state's lock, in :class:`BaseState` and in
+#: every subclass that overrides them.
+LOCKED_METHODS = (
+    "apply",
+    "is_legal",
+    "legal_actions",
+    "observation",
+    "private_cards",
+    "zones",
+    "returns",
+    "score_breakdown",
+    "events",
+    "to_json",
+)
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 _MAX_SEED = 2**64 - 1
 
@@ -213,17 +249,114 @@ class BaseGame(ABC):
         return self
 
 
+def _locked(method: _F) -> _F:
+    """``method`` run under its state's lock (the common one-argument and
+    no-argument shapes get wrappers without ``*args``: they are the hot path)."""
+    code = getattr(method, "__code__", None)
+    plain = (
+        code is not None
+        and not getattr(method, "__defaults__", None)
+        and not code.co_kwonlyargcount
+        and not code.co_flags & 0x0C  # no *args, no **kwargs
+    )
+    positional = code.co_argcount if plain and code is not None else -1
+    wrapper: Callable[..., Any]
+    if positional == 1:
+
+        def wrapper(self: BaseState) -> Any:
+            with self._lock:
+                return method(self)
+
+    elif positional == 2:
+
+        def wrapper(self: BaseState, arg: Any) -> Any:
+            with self._lock:
+                return method(self, arg)
+
+    else:
+
+        def wrapper(self: BaseState, *args: Any, **kwargs: Any) -> Any:
+            with self._lock:
+                return method(self, *args, **kwargs)
+
+    locked = functools.wraps(method)(wrapper)
+    locked._holds_lock = True  # type: ignore[attr-defined]
+    return locked  # type: ignore[return-value]
+
+
+def _locked_clone(method: _F) -> _F:
+    """A subclass's ``clone`` run under the lock; the copy gets its own lock and
+    event log (fast copies start from ``__dict__`` and would share them)."""
+
+    @functools.wraps(method)
+    def clone(self: BaseState) -> BaseState:
+        with self._lock:
+            twin: BaseState = method(self)
+        # _own_lock inlined: clones are the hot path of search agents.
+        twin._lock = _thread.RLock()
+        twin._events = None
+        return twin
+
+    clone._holds_lock = True  # type: ignore[attr-defined]
+    return clone  # type: ignore[return-value]
+
+
+def _restore(name: str, options: dict[str, Any], text: str) -> BaseState:
+    """Unpickle a state: replay its JSON save (see :meth:`BaseState.__reduce__`)."""
+    from cardkit.games import make
+
+    state: BaseState = make(name, **options).state_from_json(text)  # type: ignore[assignment]
+    return state
+
+
+class _EventLog:
+    """A state's event log, built by replaying its moves on a replica of the deal:
+    the game's ``_event_step`` sees each move's before and after, and the live state
+    pays nothing for the log until ``events`` is first called."""
+
+    __slots__ = ("applied", "entries", "replica")
+
+    def __init__(self, replica: BaseState) -> None:
+        self.replica = replica
+        self.applied = 0
+        # (seats that see it or None for everyone, the event as JSON text).
+        self.entries: list[tuple[frozenset[int] | None, str]] = []
+
+    def emit(self, event: Event, seats: Iterable[int] | None = None) -> None:
+        """Record ``event`` for ``seats`` (``None``: everyone, spectators too)."""
+        self.entries.append((None if seats is None else frozenset(seats), json.dumps(event)))
+
+
 class BaseState(ABC):
-    """Shared state plumbing: seed, deck order, validated ``apply``, JSON by replay."""
+    """Shared state plumbing: seed, deck order, validated ``apply``, JSON by replay,
+    the per-seat event log and the per-state lock."""
+
+    _lock: _thread.RLock
+    _events: _EventLog | None
 
     def __init__(
         self, game: BaseGame, seed: int | None = None, deal: str | Sequence[Any] | None = None
     ) -> None:
+        self._own_lock()
         self._game = game
         self._seed = secrets.randbits(64) if seed is None else _check_seed(seed)
         self._deal = None if deal is None else [str(c) for c in self._check_deal(deal)]
         self._history: list[Action] = []
         self._start()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Wrap the subclass's own versions of ``LOCKED_METHODS`` and ``clone`` so
+        that they hold the state's lock like the base versions do."""
+        super().__init_subclass__(**kwargs)
+        for name in (*LOCKED_METHODS, "clone"):
+            method = cls.__dict__.get(name)
+            if callable(method) and not getattr(method, "_holds_lock", False):
+                setattr(cls, name, _locked_clone(method) if name == "clone" else _locked(method))
+
+    def _own_lock(self) -> None:
+        """Give this state a lock and event log of its own (new states and copies)."""
+        self._lock = _thread.RLock()
+        self._events = None
 
     # -- what each game provides ------------------------------------------------
 
@@ -268,6 +401,14 @@ class BaseState(ABC):
     @abstractmethod
     def score_breakdown(self) -> dict[str, Any]:
         """How the result was computed."""
+
+    @abstractmethod
+    def _event_start(self, emit: Emit) -> None:
+        """Emit the events of the state as dealt (called on a fresh replica)."""
+
+    @abstractmethod
+    def _event_step(self, action: Action, emit: Emit) -> None:
+        """Apply ``action`` to this replica and emit what each audience saw happen."""
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None`` when it is legal.
@@ -329,6 +470,7 @@ class BaseState(ABC):
             raise InvalidSeatError(f"seat must be an int in 0..{n - 1}, got {shown(seat)}")
         return seat
 
+    @_locked
     def is_legal(self, action: Action | str) -> bool:
         """Whether ``apply(action)`` would succeed; never raises, whatever ``action`` is."""
         if self.is_terminal:
@@ -339,8 +481,14 @@ class BaseState(ABC):
             # Text that does not parse, or an Action naming no card, is never legal.
             return False
 
+    @_locked
     def apply(self, action: Action | str) -> None:
-        """Play ``action`` for the current player; illegal -> IllegalActionError, no change."""
+        """Play ``action`` for the current player; illegal -> IllegalActionError, no change.
+
+        The check and the move happen under the state's lock, so threads sharing a
+        state take turns: a move chosen before another thread moved is checked
+        against the state as it is now.
+        """
         if self.is_terminal:
             raise IllegalActionError(f"the game is over; {shown(action)} cannot be played")
         parsed = self._game.parse_action(action)
@@ -350,12 +498,74 @@ class BaseState(ABC):
         self._apply(parsed)
         self._history.append(parsed)
 
+    @_locked_clone
     def clone(self) -> BaseState:
-        """An independent deep copy."""
-        return copy.deepcopy(self)
+        """An independent deep copy (games override this with cheaper copies)."""
+        twin = object.__new__(type(self))
+        memo = {id(self): twin}
+        for key, value in self.__dict__.items():
+            if key not in ("_lock", "_events"):
+                twin.__dict__[key] = copy.deepcopy(value, memo)
+        return twin
 
+    def __copy__(self) -> BaseState:
+        with self._lock:
+            twin = object.__new__(type(self))
+            twin.__dict__.update(self.__dict__)
+        twin._own_lock()
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BaseState:
+        # The game's clone is a deep copy that knows its engine objects (which
+        # deepcopy cannot copy) and gives the copy a lock of its own.
+        twin = memo[id(self)] = self.clone()
+        return twin
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Locks and the engine's Rust objects do not pickle; the JSON save rebuilds
+        # the state exactly (by replay) in the unpickling process.
+        return (_restore, (self._game.name, self._game.options, self.to_json()))
+
+    @_locked
+    def events(self, seat: int | None = None) -> list[Event]:
+        """The event log ``seat`` may see, oldest first (``None``: a spectator's,
+        public events only). See :meth:`cardkit.api.State.events`."""
+        viewer = None if seat is None else self.check_seat(seat)
+        log = self._events
+        if log is None:
+            replica = self._game.new_state(seed=self._seed, deal=self._deal)
+            log = self._events = _EventLog(replica)
+            replica._event_start(log.emit)
+            replica._emit_end(log.emit)
+        history = self._history
+        while log.applied < len(history):
+            log.replica._event_step(history[log.applied], log.emit)
+            log.replica._emit_end(log.emit)
+            log.applied += 1
+        return [json.loads(text) for seats, text in log.entries if seats is None or viewer in seats]
+
+    def _emit_end(self, emit: Emit) -> None:
+        """The ``end`` event, once the game is over."""
+        if self.is_terminal:
+            emit({"type": "end", "returns": self.returns(), "score": self._public_score()})
+
+    def _public_score(self) -> dict[str, Any]:
+        """The final score as every seat may see it; games whose breakdown names
+        cards never shown override this."""
+        return self.score_breakdown()
+
+    def _emit_hands(self, emit: Emit, hands: Sequence[Sequence[Card]]) -> None:
+        """One private ``hand`` event per seat holding cards: its whole hand."""
+        for seat, hand in enumerate(hands):
+            if hand:
+                emit({"type": "hand", "seat": seat, "cards": [str(c) for c in hand]}, (seat,))
+
+    @_locked
     def to_json(self) -> str:
-        """Seed, fixed deal, options and actions: enough to rebuild this exact state."""
+        """The server-side save: seed, fixed deal, options and actions, enough to
+        rebuild this exact state. It is secret (the seed rebuilds every hidden hand
+        and every future card): never send it to a client; send ``events(seat)`` or
+        ``observation(seat)``."""
         return json.dumps(
             {
                 "game": self._game.name,

@@ -25,7 +25,7 @@ from cardkit._core import (
 )
 from cardkit.api import Action
 from cardkit.errors import IllegalActionError, shown
-from cardkit.games._base import BaseGame, BaseState, action_text
+from cardkit.games._base import BaseGame, BaseState, Emit, action_text
 
 __all__ = [
     "PASS",
@@ -258,6 +258,17 @@ class ClimbingState(BaseState):
             "to_act": play.to_move,
             "winner": play.winner,
         }
+
+    def _emit_deal(self, emit: Emit, **public: Any) -> None:
+        """A ``deal`` event with ``public`` facts, then each seat's hand to that seat."""
+        emit({"type": "deal", **public})
+        self._emit_hands(emit, self.hands)
+
+    def _emit_action(self, action: Action, emit: Emit) -> None:
+        """Apply ``action`` and emit it: every climbing move is played face up."""
+        seat = self.current_player
+        self.apply(action)
+        emit({"type": "action", "seat": seat, "action": action.text})
 
     def clone(self) -> ClimbingState:
         """An independent copy (logs and the engine deal copied; the rest is immutable)."""

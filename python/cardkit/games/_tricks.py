@@ -17,7 +17,7 @@ from typing import Any
 from cardkit._core import ActionTable, Card, TrickDeal
 from cardkit.api import Action
 from cardkit.errors import IllegalActionError, InvalidCardError, RuleOptionError, shown
-from cardkit.games._base import BaseState
+from cardkit.games._base import BaseState, Emit
 
 __all__ = [
     "CARDS",
@@ -134,10 +134,59 @@ class TrickState(BaseState):
     """
 
     _play_deal: TrickDeal | None
+    _deal_number: int
+    _deals: list[dict[str, Any]]
 
     @abstractmethod
     def _end_deal(self) -> None:
         """Score the deal that just ended and start the next one or end the game."""
+
+    @abstractmethod
+    def _current_hands(self) -> list[int]:
+        """Each seat's hand as a bitset."""
+
+    @abstractmethod
+    def _emit_deal(self, emit: Emit) -> None:
+        """The ``deal`` event of the current deal, then each seat's hand to that seat."""
+
+    @abstractmethod
+    def _emit_setup(self, seat: int, action: Action, emit: Emit) -> None:
+        """Emit ``seat``'s ``action`` before play (a bid, a pass), just applied."""
+
+    def _trick_event(self, leader: int, cards: list[int], winner: int) -> dict[str, Any]:
+        """A completed trick as every seat saw it (cards in play order)."""
+        return {
+            "type": "trick",
+            "leader": leader,
+            "cards": [NAMES[c] for c in cards],
+            "winner": winner,
+        }
+
+    def _event_start(self, emit: Emit) -> None:
+        self._emit_deal(emit)
+
+    def _event_step(self, action: Action, emit: Emit) -> None:
+        seat = self.current_player
+        assert seat is not None  # the replica only replays legal moves
+        deal = self._play_deal
+        tricks = 0 if deal is None else deal.tricks_played
+        deals, number = len(self._deals), self._deal_number
+        self.apply(action)
+        if deal is None:
+            self._emit_setup(seat, action, emit)
+        else:
+            # Cards are played face up; the deal object keeps its tricks after it ends.
+            emit({"type": "action", "seat": seat, "action": action.text})
+            for leader, cards, winner in deal.tricks()[tricks:]:
+                emit(self._trick_event(leader, cards, winner))
+        if len(self._deals) > deals:
+            emit({"type": "deal_end", **self._deals[-1]})
+        if self._deal_number != number:
+            self._emit_deal(emit)
+
+    def _emit_hands_of(self, emit: Emit) -> None:
+        """Each seat's current hand, privately."""
+        self._emit_hands(emit, [cards_of(h) for h in self._current_hands()])
 
     def apply(self, action: Action | str) -> None:
         """Play ``action`` for the current player; illegal -> IllegalActionError, no change.

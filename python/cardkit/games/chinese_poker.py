@@ -37,7 +37,7 @@ from cardkit._core import (
 from cardkit._validate import is_sequence
 from cardkit.api import Action, Observation
 from cardkit.errors import CardkitError, IllegalActionError, RuleOptionError, shown
-from cardkit.games._base import BaseGame, BaseState, action_text, check_choice, check_int
+from cardkit.games._base import BaseGame, BaseState, Emit, action_text, check_choice, check_int
 
 __all__ = [
     "AUTOMATIC_WINS",
@@ -534,6 +534,19 @@ class ChinesePokerState(BaseState):
             self.declared[seat] = action.args[0]
         else:
             self.sets[seat] = parse_set(action.text)
+
+    def _event_start(self, emit: Emit) -> None:
+        emit({"type": "deal", "deal": 0, "players": self._game.num_players})
+        self._emit_hands(emit, self.hands[: self._game.num_players])
+
+    def _event_step(self, action: Action, emit: Emit) -> None:
+        seat = self.current_player
+        assert seat is not None  # the replica only replays legal moves
+        self.apply(action)
+        # Sets are simultaneous: until the showdown (the end event's score) the
+        # table sees only that the seat has set, not how or whether it declared.
+        emit({"type": "action", "seat": seat, "action": "set", "hidden": True})
+        emit({"type": "private_action", "seat": seat, "action": action.text}, (seat,))
 
     def _entries(self) -> list[_Entry]:
         entries = []

@@ -34,7 +34,7 @@ from cardkit._validate import check_count
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, InvalidCardError, shown
 from cardkit.games import _climbing
-from cardkit.games._base import MAX_DEALS, check_choice
+from cardkit.games._base import MAX_DEALS, Emit, check_choice
 from cardkit.games._climbing import PASS, RANK_ORDER, ClimbingGame, ClimbingState
 
 __all__ = [
@@ -328,6 +328,27 @@ class DouDizhuState(ClimbingState):
         hands[landlord].extend(self.bottom)
         self._start_play(hands, leader=landlord, landlord=landlord, bid=self.bid)
         self.phase = "play"
+
+    # -- the event log ------------------------------------------------------------------
+
+    def _event_start(self, emit: Emit) -> None:
+        self._emit_deal(emit, deal=self.deal_number, first_bidder=self.first_bidder)
+
+    def _event_step(self, action: Action, emit: Emit) -> None:
+        deal, phase = self.deal_number, self.phase
+        self._emit_action(action, emit)
+        if self.deal_number != deal:
+            # Three passes: the cards are redealt.
+            self._event_start(emit)
+        elif phase == "bid" and self.phase == "play":
+            emit(
+                {
+                    "type": "landlord",
+                    "seat": self.landlord,
+                    "bid": self.bid,
+                    "bottom": [str(c) for c in self.bottom],
+                }
+            )
 
     # -- scoring ----------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ from typing import Any
 from cardkit._core import ActionTable, Card, TrickDeal
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, shown
-from cardkit.games._base import BaseGame, action_text, check_int
+from cardkit.games._base import BaseGame, Emit, action_text, check_int
 from cardkit.games._tricks import (
     NAMES,
     PLAY_ACTIONS,
@@ -333,6 +333,44 @@ class HeartsState(TrickState):
             self._over = True
         else:
             self._new_deal(self._deal_number + 1)
+
+    # -- the event log ----------------------------------------------------------
+
+    def _emit_deal(self, emit: Emit) -> None:
+        emit({"type": "deal", "deal": self._deal_number, "pass_direction": self._direction})
+        self._emit_hands_of(emit)
+
+    def _emit_setup(self, seat: int, action: Action, emit: Emit) -> None:
+        # The table sees that a seat passes, not what: the cards go only to the
+        # passer (now) and to the receiver (at the exchange).
+        emit(
+            {
+                "type": "action",
+                "seat": seat,
+                "action": "pass",
+                "hidden": True,
+                "count": len(action.args),
+            }
+        )
+        emit({"type": "private_action", "seat": seat, "action": action.text}, (seat,))
+        if self._play_deal is not None:
+            for passer in range(4):
+                receiver = (passer + self._offset) % 4
+                emit({"type": "pass", "seat": passer, "to": receiver, "count": 3})
+                emit(
+                    {
+                        "type": "pass_cards",
+                        "seat": passer,
+                        "to": receiver,
+                        "cards": names_of(self._passed[passer]),
+                    },
+                    (passer, receiver),
+                )
+
+    def _trick_event(self, leader: int, cards: list[int], winner: int) -> dict[str, Any]:
+        event = super()._trick_event(leader, cards, winner)
+        event["points"] = penalty_points(sum(1 << c for c in cards))
+        return event
 
     # -- results and views ------------------------------------------------------
 

@@ -23,7 +23,7 @@ from cardkit._core import BettingCore, Card, deck, parse_cards
 from cardkit._validate import is_sequence
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, RuleOptionError, shown
-from cardkit.games._base import MAX_DEALS, BaseGame, BaseState, check_int
+from cardkit.games._base import MAX_DEALS, BaseGame, BaseState, Emit, check_int
 from cardkit.games._betting import PotResult, action, known_or_text, parse_betting_action
 from cardkit.poker import HandRank, evaluate
 
@@ -333,10 +333,61 @@ class _HandLog:
         return self._record
 
 
+def _hand_events(log: _HandLog) -> list[tuple[dict[str, Any], tuple[int, ...] | None]]:
+    """One hand's events so far, with who sees each (``None``: everyone)."""
+    events: list[tuple[dict[str, Any], tuple[int, ...] | None]] = [
+        (
+            {
+                "type": "deal",
+                "deal": log.hand,
+                "button": log.button,
+                "small_blind": {"seat": log.small_blind[0], "amount": log.small_blind[1]},
+                "big_blind": {"seat": log.big_blind[0], "amount": log.big_blind[1]},
+                "stacks": log.starting_stacks,
+            },
+            None,
+        )
+    ]
+    for seat, hole in enumerate(log.holes):
+        if hole:
+            events.append(
+                ({"type": "hand", "seat": seat, "cards": [str(c) for c in hole]}, (seat,))
+            )
+    streets = [
+        ({"type": "board", "street": STREETS[k + 1], "cards": [str(c) for c in log.board[a:b]]}, at)
+        for k, ((a, b), at) in enumerate(zip(((0, 3), (3, 4), (4, 5)), log.board_at, strict=False))
+    ]
+    for move, (seat, text) in enumerate(log.actions):
+        events.extend((street, None) for street, at in streets if at == move)
+        events.append(({"type": "action", "seat": seat, "action": text}, None))
+    events.extend((street, None) for street, at in streets if at == len(log.actions))
+    if log.finishing_stacks:
+        if log.ranks:
+            shown = [
+                {"seat": s, "cards": [str(c) for c in log.holes[s]], "hand": r.describe()}
+                for s, r in sorted(log.ranks.items())
+            ]
+            events.append(({"type": "showdown", "hands": shown}, None))
+        pots = [
+            {
+                "amount": r.amount,
+                "eligible": list(r.eligible),
+                "winners": list(r.winners),
+                "shares": {str(s): v for s, v in r.shares.items()},
+            }
+            for r in log.results
+        ]
+        end = {"type": "hand_end", "deal": log.hand, "pots": pots, "returned": log.returned}
+        events.append(({**end, "stacks": log.finishing_stacks}, None))
+    return events
+
+
 class HoldemState(BaseState):
     """A Hold'em match (or single hand) in progress."""
 
     _game: Holdem
+    #: Where a replica's event log stands (see ``_emit_hand_events``).
+    _event_mark: tuple[int, int]
 
     def _start(self) -> None:
         g = self._game
@@ -616,6 +667,33 @@ class HoldemState(BaseState):
             return None
         last = self._logs[-1].record()
         return {"hand": last["hand"], "pots": last["pots"], "stacks": last["finishing_stacks"]}
+
+    # -- the event log ---------------------------------------------------------------------
+
+    def _event_start(self, emit: Emit) -> None:
+        # Blinds may put everyone all-in, so the first hands can be over already.
+        self._event_mark = (0, 0)
+        self._emit_hand_events(emit)
+
+    def _event_step(self, action: Action, emit: Emit) -> None:
+        self.apply(action)
+        self._emit_hand_events(emit)
+
+    def _emit_hand_events(self, emit: Emit) -> None:
+        """Emit the hand events not emitted yet: each hand's events only grow, so a
+        mark (hand number, events of it emitted) says where to go on."""
+        hand, done = self._event_mark
+        logs = self._logs if self._logs and self._logs[-1] is self.log else [*self._logs, self.log]
+        for log in logs[hand:]:
+            events = _hand_events(log)
+            for event, seats in events[done if log.hand == hand else 0 :]:
+                emit(event, seats)
+            self._event_mark = (log.hand, len(events))
+
+    def _public_score(self) -> dict[str, Any]:
+        # The hand records name every hole card and burn; the hand_end events hold
+        # what was shown.
+        return {"stacks": list(self.stacks)}
 
     def private_cards(self, seat: int) -> list[Card]:
         """The seat's hole cards until a showdown shows them."""

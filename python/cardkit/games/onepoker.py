@@ -22,7 +22,7 @@ from typing import Any
 from cardkit._core import Card
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, InvalidCardError, RuleOptionError, shown
-from cardkit.games._base import MAX_DEALS, BaseGame, BaseState, check_int
+from cardkit.games._base import MAX_DEALS, BaseGame, BaseState, Emit, check_int
 from cardkit.games._betting import (
     Betting,
     action,
@@ -303,6 +303,38 @@ class OnePokerState(BaseState):
         self.discards = []
         # The last deal's locked cards are back in play and may be drawn face down.
         self.revealed = []
+
+    # -- the event log ------------------------------------------------------------------
+
+    def _event_start(self, emit: Emit) -> None:
+        emit(
+            {
+                "type": "deal",
+                "deal": self.deal_number,
+                "first": self.first,
+                "stacks": list(self.stacks),
+                "signals": [self.signals(0), self.signals(1)],
+            }
+        )
+        self._emit_hands(emit, self.hands)
+
+    def _event_step(self, action: Action, emit: Emit) -> None:
+        seat = self.current_player
+        assert seat is not None  # the replica only replays legal moves
+        locking, deals, reshuffles = self.phase == "lock", len(self.deals), self.reshuffles
+        self.apply(action)
+        if locking:
+            # The locked card stays face down until the deal is settled.
+            emit({"type": "action", "seat": seat, "action": "lock", "hidden": True})
+            emit({"type": "private_action", "seat": seat, "action": action.text}, (seat,))
+        else:
+            emit({"type": "action", "seat": seat, "action": action.text})
+        if len(self.deals) > deals:
+            emit({"type": "deal_end", **self.deals[-1]})
+            if self.reshuffles > reshuffles:
+                emit({"type": "reshuffle", "stock": len(self.stock)})
+            if not self.over:
+                self._event_start(emit)
 
     # -- results and views --------------------------------------------------------------
 

@@ -30,7 +30,7 @@ from typing import Any
 from cardkit._core import Card, TrickDeal
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, shown
-from cardkit.games._base import MAX_DEALS, BaseGame, action_text, check_choice, check_int
+from cardkit.games._base import MAX_DEALS, BaseGame, Emit, action_text, check_choice, check_int
 from cardkit.games._tricks import (
     NAMES,
     PLAY_ACTIONS,
@@ -342,6 +342,15 @@ class SpadesState(TrickState):
             return
         dealer = (self._dealer + 1) % 4 if game.rotate_dealer else self._dealer
         self._new_deal(self._deal_number + 1, dealer)
+
+    # -- the event log ----------------------------------------------------------
+
+    def _emit_deal(self, emit: Emit) -> None:
+        emit({"type": "deal", "deal": self._deal_number, "dealer": self._dealer})
+        self._emit_hands_of(emit)
+
+    def _emit_setup(self, seat: int, action: Action, emit: Emit) -> None:
+        emit({"type": "action", "seat": seat, "action": action.text})
 
     # -- results and views ------------------------------------------------------
 

@@ -23,6 +23,7 @@ from cardkit._core import Card, Combination
 from cardkit._validate import check_flag, check_text
 from cardkit.api import Action, Observation
 from cardkit.games import _climbing
+from cardkit.games._base import Emit
 from cardkit.games._climbing import ClimbingGame, ClimbingState
 
 __all__ = [
@@ -152,6 +153,18 @@ class ZhengShangyouState(ClimbingState):
 
     def _apply(self, action: Action) -> None:
         self._apply_play(action)
+
+    # -- the event log ------------------------------------------------------------------
+
+    def _event_start(self, emit: Emit) -> None:
+        # The leader is public: the heart-three holder leads it.
+        self._emit_deal(emit, deal=0, leader=self.to_move)
+
+    def _event_step(self, action: Action, emit: Emit) -> None:
+        settled = len(self.bonus_log)
+        self._emit_action(action, emit)
+        for seat, ranks in self.bonus_log[settled:]:
+            emit({"type": "bomb_bonus", "seat": seat, "ranks": ranks})
 
     # -- scoring ----------------------------------------------------------------------
 

@@ -1,0 +1,120 @@
+"""One state shared by several threads: moves are serialized by the state's lock.
+
+Six threads race to apply random legal moves to one state (the loser of a race
+gets IllegalActionError, or plays a move that is legal for the next seat too)
+while reading it (observations, event logs, clones, saves). Afterwards the state
+must equal a replay of its own save and keep playing normally. The switch
+interval is cut to a microsecond so threads interleave inside methods.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import sys
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from cardkit import IllegalActionError, api, games
+
+GAMES = games.available()
+THREADS = 6
+MOVES = 60
+
+
+@pytest.fixture(autouse=True)
+def _tight_switching() -> Iterator[None]:
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    yield
+    sys.setswitchinterval(interval)
+
+
+def _race(state: api.State, seed: int) -> list[BaseException]:
+    barrier = threading.Barrier(THREADS)
+    errors: list[BaseException] = []
+
+    def worker(k: int) -> None:
+        rng = random.Random(seed * 100 + k)
+        try:
+            barrier.wait()
+            for i in range(MOVES):
+                legal = state.legal_actions()
+                if not legal:
+                    return
+                with contextlib.suppress(IllegalActionError):  # another thread moved first
+                    state.apply(rng.choice(legal))
+                seat = i % state.game.num_players
+                if i % 3 == 0:
+                    state.observation(seat)
+                    state.events(seat)
+                if i % 7 == 0:
+                    state.clone()
+                    state.to_json()
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(THREADS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+        assert not t.is_alive(), "a thread is stuck"
+    return errors
+
+
+def _assert_same(game: api.Game, a: api.State, b: api.State) -> None:
+    assert a.to_json() == b.to_json()
+    assert a.legal_actions() == b.legal_actions()
+    assert a.current_player == b.current_player
+    for seat in (*range(game.num_players), None):
+        if seat is not None:
+            assert a.observation(seat) == b.observation(seat)
+        assert a.events(seat) == b.events(seat)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_threads_sharing_a_state_take_turns(name: str) -> None:
+    game = games.make(name)
+    for seed in range(3):
+        state = game.new_state(seed=seed)
+        errors = _race(state, seed)
+        assert not errors, f"threads failed: {errors!r}"
+        replay = game.state_from_json(state.to_json())
+        _assert_same(game, state, replay)
+        # Both keep playing, move for move, to the end.
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            action = rng.choice(state.legal_actions())
+            state.apply(action)
+            replay.apply(action)
+        _assert_same(game, state, replay)
+        assert state.returns() == replay.returns()
+
+
+def test_batch_functions_run_in_parallel_threads() -> None:
+    """Batch calls from several threads at once give the single-thread answers."""
+    import numpy as np
+
+    from cardkit.games.doudizhu import legal_plays_batch
+    from cardkit.poker import equity, evaluate_batch
+
+    rows = np.array([random.Random(i).sample(range(52), 7) for i in range(2000)], dtype=np.uint8)
+    hands = ["33445566778899TTJ", "3456789TJQKA2BR", "333444555666777"]
+
+    def work() -> tuple[list[int], float, tuple[bytes, bytes]]:
+        ranks = evaluate_batch(rows, threads=2).tolist()
+        share = equity(["AhAs", "KdKc"], samples=20_000, seed=3, threads=2).equity[0]
+        return ranks, share, legal_plays_batch(hands, threads=2)
+
+    expected = work()
+    results: list[tuple[list[int], float, tuple[bytes, bytes]]] = []
+    threads = [threading.Thread(target=lambda: results.append(work())) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+        assert not t.is_alive(), "a batch call is stuck"
+    assert results == [expected] * 4
