@@ -343,10 +343,10 @@ fn batch_threads(threads: Option<usize>) -> usize {
         .min(256)
 }
 
-/// The most moves one batch call lists: past this the output (8 bytes a move, held
-/// twice while it is copied out) would risk an allocation failure, which aborts the
-/// process instead of raising. Some 1.6 million 20-card hands' leads.
-const MAX_BATCH_MOVES: usize = 1 << 27;
+/// The most bytes of moves one batch call lists (2 a move id, 8 a move key; held
+/// twice while copied out): past this an allocation could fail, which aborts the
+/// process instead of raising. The leads of some half a million 20-card hands.
+const MAX_BATCH_BYTES: usize = 1 << 30;
 
 /// A bound on a batch's single-thread time in microseconds: a hand of a real deal
 /// (at most 20 cards) lists its moves in under 3 us, a whole 54-card pack in ~550.
@@ -371,6 +371,7 @@ fn ddz_batch<T: Send>(
     map: impl Fn(u64) -> Option<T> + Sync,
 ) -> Result<Vec<BatchPart<T>>, EngineError> {
     let listed = AtomicUsize::new(0);
+    let most = MAX_BATCH_BYTES / std::mem::size_of::<T>().max(1);
     let run = |jobs: &[(Ranks, Option<Combination>)]| {
         // A 20-card hand averages some 80 leads; the capacity is only a first guess,
         // so a long list of hands does not reserve memory it may never use.
@@ -388,10 +389,11 @@ fn ddz_batch<T: Send>(
                 }
             }
             let count = moves.len() - start;
-            if listed.fetch_add(count, Ordering::Relaxed) + count > MAX_BATCH_MOVES {
+            if listed.fetch_add(count, Ordering::Relaxed) + count > most {
                 return Err(EngineError::RuleOption(format!(
-                    "the hands have more than {MAX_BATCH_MOVES} legal moves in all: \
-                     split the batch"
+                    "the hands have more than {most} legal moves in all (the cap of \
+                     {} MiB of output a call): split the batch",
+                    MAX_BATCH_BYTES >> 20
                 )));
             }
             counts.push(count as u32);
