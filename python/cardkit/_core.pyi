@@ -428,7 +428,8 @@ def spades_team_score(bids: list[int], tricks: list[int], bags: int) -> tuple[in
 
 @final
 class BettingCore:
-    """The chips and turn order of one no-limit hand (Texas Hold'em's fast path).
+    """The chips and turn order of one no-limit hand (Texas Hold'em's fast path): 2 to
+    12 seats of at most 2**50 chips each.
 
     Listed actions are codes: -1 fold, -2 check, -3 call, ``2*N`` for ``bet N`` and
     ``2*N + 1`` for ``raise N``.

@@ -410,10 +410,14 @@ fn ddz_batch<T: Send>(
             .chunks(per_thread)
             .map(|chunk| scope.spawn(move || run(chunk)))
             .collect();
-        handles
+        // Join every thread before looking at any result: collecting straight into a
+        // Result would stop at the first error (Ctrl-C, the cap) and leave the other
+        // threads to the scope, which waits for their work but not for them to exit.
+        let parts: Vec<_> = handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
+            .collect();
+        parts.into_iter().collect()
     })
 }
 
