@@ -22,6 +22,8 @@ from cardkit._core import (
     climbing_classify,
     climbing_leads,
     hearts_search,
+    spades_search,
+    spades_team_score,
 )
 from cardkit.agents.chinese_poker import MAX_CANDIDATES, MAX_SAMPLES, SolverAgent
 
@@ -132,7 +134,7 @@ def test_dou_dizhu_views_refuse_bids_outside_one_to_three(bid: int) -> None:
 
 
 def _hearts_start() -> dict[str, Any]:
-    """Seat 0's view of a fresh Hearts deal (after the pass), as ``hearts_search`` takes it."""
+    """Seat 0's view of a fresh deal (Hearts after the pass), as ``hearts_search`` takes it."""
     cards = list(range(52))
     random.Random(5).shuffle(cards)
     hand = cards[:13]
@@ -175,3 +177,16 @@ def test_solver_agent_refuses_budgets_the_solver_cannot_take(options: dict[str, 
     with pytest.raises(RuleOptionError):
         SolverAgent(seed=1, **options)
     SolverAgent(seed=1, samples=MAX_SAMPLES, candidates=MAX_CANDIDATES)
+
+
+def test_spades_bag_carries_past_nine_are_refused() -> None:
+    # Penalties were counted off ten bags at a time: a carry of 4e9 bags took 4e8
+    # steps on every playout of a search and overflowed the points.
+    view = _hearts_start()
+    args = [0, view["known"], view["unknown"], [13] * 4, [0] * 4, 0, [], 0, [3] * 4]
+    assert len(spades_search(*args, [0] * 4, [9, 9], False, view["candidates"], 2, 1)) == 13
+    with pytest.raises(RuleOptionError, match="bags"):
+        spades_search(*args, [0] * 4, [2**32 - 1, 0], False, view["candidates"], 2, 1)
+    assert spades_team_score([3, 2], [4, 2], 9) == (51 - 100, 0)
+    with pytest.raises(RuleOptionError, match="bags"):
+        spades_team_score([3, 2], [4, 2], 10)

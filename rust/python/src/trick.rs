@@ -267,6 +267,7 @@ fn spades_search(
     epsilon: f64,
 ) -> PyResult<Vec<f64>> {
     let policy = policy(py, epsilon)?;
+    check_bags(py, &bags)?;
     if bids.iter().any(|&b| b > 13) || tricks.iter().map(|&t| u32::from(t)).sum::<u32>() > 12 {
         return Err(rule_error(
             py,
@@ -339,6 +340,18 @@ fn bench_spades_playouts(
     .py_err(py)
 }
 
+/// Bags a partnership carries into a deal: every 10 cost 100 and are dropped, so
+/// 0..9 (a larger carry would only make the scores wrong).
+fn check_bags(py: Python<'_>, bags: &[u32]) -> PyResult<()> {
+    match bags.iter().find(|&&b| b > 9) {
+        Some(b) => Err(rule_error(
+            py,
+            format!("bags {b} must be 0..9: every 10 bags cost 100 and are dropped"),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Deal score of one partnership: `(points, bags after)` for its two bids and tricks.
 #[pyfunction]
 fn spades_team_score(
@@ -350,6 +363,7 @@ fn spades_team_score(
     if bids.iter().chain(tricks.iter()).any(|&x| x > 13) {
         return Err(rule_error(py, "bids and tricks must be 0..13".into()));
     }
+    check_bags(py, &[bags])?;
     let s = cardkit_engine::trick::spades::team_score(bids, tricks, bags);
     Ok((s.points, s.bags))
 }
