@@ -18,7 +18,6 @@ __all__ = [
     "TrickDeal",
     "__version__",
     "chinese_poker_automatic_wins",
-    "chinese_poker_count_sets",
     "chinese_poker_greedy_set",
     "chinese_poker_random_set",
     "chinese_poker_rank_set",
@@ -28,7 +27,6 @@ __all__ = [
     "deck",
     "deck_names",
     "derive_seed",
-    "hearts_playouts",
     "hearts_search",
     "parse_cards",
     "poker_compare",
@@ -37,7 +35,6 @@ __all__ = [
     "poker_evaluate_batch",
     "poker_winners",
     "shuffled_deck",
-    "spades_playouts",
     "spades_search",
     "spades_team_score",
     "trick_winner",
@@ -183,7 +180,6 @@ def chinese_poker_score(
     ],
     rules: ChinesePokerRules,
 ) -> list[int]: ...
-def chinese_poker_count_sets(hand: str | Iterable[Card | str]) -> tuple[int, int]: ...
 def chinese_poker_sample_sets(
     hand: str | Iterable[Card | str], count: int, improper: bool = False
 ) -> list[tuple[str, str, str]]: ...
@@ -210,8 +206,6 @@ __all__ += [
     "climbing_beats",
     "climbing_classify",
     "climbing_leads",
-    "climbing_play_texts",
-    "climbing_random_playouts",
     "climbing_responses",
     "climbing_type_names",
     "doudizhu_action_space_size",
@@ -331,10 +325,6 @@ def climbing_responses(
     game: str, hand: _Ranks, table: Combination | _Ranks, opening: bool = False
 ) -> list[Combination]: ...
 def climbing_beats(game: str, play: Combination, table: Combination) -> bool: ...
-def climbing_play_texts(
-    game: str, hand: str, table: Combination | None, opening: bool = False
-) -> list[str]: ...
-def climbing_random_playouts(game: str, games: int, seed: int, policy_name: str) -> list[int]: ...
 def climbing_type_names() -> list[str]: ...
 def doudizhu_action_space_size() -> int: ...
 def doudizhu_legal_ids_batch(
@@ -432,15 +422,14 @@ def spades_search(
     seed: int,
     epsilon: float = 0.1,
 ) -> list[float]: ...
-def hearts_playouts(deals: int, seed: int, epsilon: float = 1.0) -> list[int]: ...
-def spades_playouts(deals: int, seed: int, bid: int = 3, epsilon: float = 1.0) -> list[int]: ...
 def spades_team_score(bids: list[int], tricks: list[int], bags: int) -> tuple[int, int]: ...
 
 # -- No-limit betting core (rust/python/src/betting.rs) ---------------------------
 
 @final
 class BettingCore:
-    """The chips and turn order of one no-limit hand (Texas Hold'em's fast path).
+    """The chips and turn order of one no-limit hand (Texas Hold'em's fast path): 2 to
+    12 seats of at most 2**50 chips each.
 
     Listed actions are codes: -1 fold, -2 check, -3 call, ``2*N`` for ``bet N`` and
     ``2*N + 1`` for ``raise N``.

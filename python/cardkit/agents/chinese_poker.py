@@ -33,6 +33,12 @@ __all__ = [
     "solve",
 ]
 
+#: The largest ``samples`` and ``candidates`` the Rust solver takes (every one of the
+#: 72,072 splits of a hand can be a candidate); an agent refuses more when it is made,
+#: not at its first move.
+MAX_SAMPLES = 100_000
+MAX_CANDIDATES = 72_072
+
 _SCORING = ("variant", "automatic_win_points", "dragon_points", "majority", "western_bonus", "shot")
 
 
@@ -130,8 +136,8 @@ class SolverAgent:
 
     def __init__(self, seed: int | None = None, samples: int = 200, candidates: int = 64) -> None:
         self._rng = random.Random(check_agent_seed(seed))
-        self.samples = check_count("samples", samples, 1, 1_000_000)
-        self.candidates = check_count("candidates", candidates, 1, 1_000_000)
+        self.samples = check_count("samples", samples, 1, MAX_SAMPLES)
+        self.candidates = check_count("candidates", candidates, 1, MAX_CANDIDATES)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Solve the observed hand under the observed rules."""

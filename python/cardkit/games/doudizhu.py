@@ -132,9 +132,11 @@ def legal_action_ids_batch(
     little-endian ``u16`` (``numpy.frombuffer(b, "<u2")``). One call, GIL released,
     on ``threads`` threads (default: every core); the result does not depend on it.
 
-    Raises :class:`InvalidCardError` for hands that are not rank strings and
+    Raises :class:`InvalidCardError` for hands that are not rank strings,
     :class:`IllegalActionError` for tables that are not combinations (or ``None``)
-    or do not match the hands one to one."""
+    or do not match the hands one to one, and :class:`RuleOptionError` when the moves
+    would pass 1 GiB of output (split the batch). Ctrl-C stops a long batch with
+    ``KeyboardInterrupt``."""
     return doudizhu_legal_ids_batch(hands, tables, _threads(threads))
 
 

@@ -27,6 +27,11 @@ pub const CALL: i64 = -3;
 /// The most chips a seat may hold (so every code and sum fits in 64 bits).
 pub const MAX_CHIPS: u64 = 1 << 50;
 
+/// The fewest and most seats at a table (Texas Hold'em's 2-12 players); with at
+/// most 12 seats of at most [`MAX_CHIPS`], every pot fits in 64 bits.
+pub const MIN_SEATS: usize = 2;
+pub const MAX_SEATS: usize = 12;
+
 /// The code of `bet total` (`raise total` is one more): `2 * total`.
 pub fn bet_code(total: u64, raising: bool) -> i64 {
     (total as i64) * 2 + i64::from(raising)
@@ -156,6 +161,11 @@ impl Betting {
     /// out (counted as folded). `min_bet` is the minimum opening bet.
     pub fn new(stacks: Vec<u64>, in_hand: &[bool], min_bet: u64) -> Result<Betting> {
         let n = stacks.len();
+        if !(MIN_SEATS..=MAX_SEATS).contains(&n) {
+            return Err(EngineError::RuleOption(format!(
+                "a table has {MIN_SEATS} to {MAX_SEATS} seats, got {n} stacks"
+            )));
+        }
         if in_hand.len() != n {
             return Err(EngineError::RuleOption(format!(
                 "in_hand has {} entries for {n} stacks",
@@ -195,13 +205,15 @@ impl Betting {
         self.stacks.len()
     }
 
-    fn check_seat(&self, seat: usize) -> Result<()> {
+    /// `seat` if it is a seat of this table, else a [`EngineError::RuleOption`];
+    /// methods that take a seat without returning a `Result` need this first.
+    pub fn check_seat(&self, seat: usize) -> Result<usize> {
         if seat < self.seats() {
-            Ok(())
+            Ok(seat)
         } else {
             Err(EngineError::RuleOption(format!(
-                "seat {seat} is out of range 0..{}",
-                self.seats().saturating_sub(1)
+                "seat {seat} is out of range: the table has seats 0 to {}",
+                self.seats() - 1
             )))
         }
     }
@@ -468,7 +480,8 @@ impl Betting {
             let mut last = low;
             for &f in pot_fractions {
                 // Truncation toward zero, as Python's int() of the same float.
-                let size = cb + (f * pot_after_call) as u64;
+                // Saturating: a huge or infinite fraction is simply above all-in.
+                let size = cb.saturating_add((f * pot_after_call) as u64);
                 if last < size && size < high {
                     codes.push(bet_code(size, raising));
                     last = size;
@@ -689,6 +702,28 @@ mod tests {
         assert_eq!(Move::from_code(FOLD), Some(Move::Fold));
         assert_eq!(Move::from_code(-7), None);
         assert_eq!(Move::parse("raise x"), None);
+    }
+
+    #[test]
+    fn tables_outside_two_to_twelve_seats_are_refused() {
+        for n in [0, 1, MAX_SEATS + 1] {
+            assert!(
+                Betting::new(vec![100; n], &vec![true; n], 20).is_err(),
+                "{n}"
+            );
+        }
+        let b = table(&[100; MAX_SEATS]);
+        assert_eq!(b.check_seat(MAX_SEATS - 1), Ok(MAX_SEATS - 1));
+        assert!(b.check_seat(MAX_SEATS).is_err());
+    }
+
+    #[test]
+    fn huge_pot_fractions_list_nothing_beyond_all_in() {
+        let mut b = table(&[1000, 1000]);
+        act(&mut b, "bet 100");
+        let codes = b.listed(&[f64::INFINITY, f64::NAN, -1.0, 1e300]);
+        let raises = [bet_code(200, true), bet_code(1000, true)];
+        assert_eq!(codes, [&[FOLD, CALL][..], &raises].concat());
     }
 
     #[test]

@@ -58,16 +58,20 @@ pub struct PyBettingCore {
 }
 
 impl PyBettingCore {
+    /// A seat of this table: an int below the real number of seats (checked by the
+    /// engine too, so no table size can let a seat index past the end).
     fn seat(&self, obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let high = self.inner.seats().saturating_sub(1) as u64;
-        Ok(bounded(obj, "seat", high)? as usize)
+        let last = self.inner.seats().saturating_sub(1) as u64;
+        let seat = bounded(obj, "seat", last)? as usize;
+        self.inner.check_seat(seat).py_err(obj.py())
     }
 }
 
 #[pymethods]
 impl PyBettingCore {
-    /// A hand where seat `s` brings `stacks[s]` chips; seats with `in_hand[s]` false
-    /// sit out. `min_bet` is the minimum opening bet (the big blind in Hold'em).
+    /// A hand where seat `s` brings `stacks[s]` chips (2 to 12 seats); seats with
+    /// `in_hand[s]` false sit out. `min_bet` is the minimum opening bet (the big
+    /// blind in Hold'em).
     #[new]
     fn py_new(
         py: Python<'_>,

@@ -1,9 +1,10 @@
 //! Chinese Poker bindings: rules, segment ranking, scoring kernel, arrangements
 //! and the solver. Inputs are converted to owned engine values first; the solver
-//! runs with the GIL released.
+//! runs on a worker thread that stops on Ctrl-C (see `interrupt`).
 
 use crate::cards::extract_cards;
 use crate::errors::{to_py, IntoPyResult};
+use crate::interrupt;
 use cardkit_engine::chinese_poker::arrange::check_hand;
 use cardkit_engine::chinese_poker::scoring::{score_table, Made};
 use cardkit_engine::chinese_poker::{
@@ -275,11 +276,21 @@ fn chinese_poker_score(
     entries: &Bound<'_, PyAny>,
     rules: &PyRules,
 ) -> PyResult<Vec<i32>> {
-    let parsed: Vec<Entry> = entries
-        .try_iter()?
-        .map(|e| entry_of(py, &e?))
-        .collect::<PyResult<_>>()?;
-    if !(2..=4).contains(&parsed.len()) {
+    let too_many = || {
+        rule_error(
+            py,
+            "Chinese Poker is scored for 2 to 4 players, got more".into(),
+        )
+    };
+    let mut parsed: Vec<Entry> = Vec::with_capacity(4);
+    // Stop at the fifth entry: `entries` may be any iterable, even an endless one.
+    for entry in entries.try_iter()? {
+        if parsed.len() == 4 {
+            return Err(too_many());
+        }
+        parsed.push(entry_of(py, &entry?)?);
+    }
+    if parsed.len() < 2 {
         return Err(rule_error(
             py,
             format!(
@@ -291,9 +302,13 @@ fn chinese_poker_score(
     Ok(score_table(&rules.0, &parsed))
 }
 
-/// `(splits, proper)`: the 72,072 ways to set a hand and how many are properly set.
-#[pyfunction]
-fn chinese_poker_count_sets(py: Python<'_>, hand: &Bound<'_, PyAny>) -> PyResult<(usize, usize)> {
+/// Unstable, for benches and tests only: `(splits, proper)`, the 72,072 ways to set
+/// a hand and how many are properly set.
+#[pyfunction(name = "_bench_chinese_poker_count_sets")]
+fn bench_chinese_poker_count_sets(
+    py: Python<'_>,
+    hand: &Bound<'_, PyAny>,
+) -> PyResult<(usize, usize)> {
     let table = table_of(py, hand)?;
     Ok((cp::splits::NUM_SPLITS, py.detach(|| table.count_proper())))
 }
@@ -383,7 +398,13 @@ fn chinese_poker_solve(
         seed,
     };
     let rules = rules.0;
-    let solution = py.detach(|| cp::solve(&hand, &rules, &opts)).py_err(py)?;
+    // Screening takes ~0.4 ms, each sampled opponent set ~7 us and each exact
+    // candidate-opponent score ~10 ns (here 10 and 20, for margin).
+    let pairs = (samples as u64).saturating_mul(players.clamp(2, 4) as u64 - 1);
+    let micros = 500 + pairs * 10 + pairs * candidates as u64 / 50;
+    let solution =
+        interrupt::run_sized(py, micros, |cancel| cp::solve(&hand, &rules, &opts, cancel))?
+            .py_err(py)?;
     Ok((
         solution.declare.map(|w| w.as_str()),
         texts(&solution.arrangement),
@@ -398,10 +419,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(chinese_poker_automatic_wins, m)?)?;
     m.add_function(wrap_pyfunction!(chinese_poker_rank_set, m)?)?;
     m.add_function(wrap_pyfunction!(chinese_poker_score, m)?)?;
-    m.add_function(wrap_pyfunction!(chinese_poker_count_sets, m)?)?;
     m.add_function(wrap_pyfunction!(chinese_poker_sample_sets, m)?)?;
     m.add_function(wrap_pyfunction!(chinese_poker_greedy_set, m)?)?;
     m.add_function(wrap_pyfunction!(chinese_poker_random_set, m)?)?;
     m.add_function(wrap_pyfunction!(chinese_poker_solve, m)?)?;
+    // Unstable bench helpers, kept out of `__all__` (see `climbing::register`).
+    m.setattr(
+        "_bench_chinese_poker_count_sets",
+        wrap_pyfunction!(bench_chinese_poker_count_sets, m)?,
+    )?;
     Ok(())
 }

@@ -1,8 +1,11 @@
 //! Climbing games (Dou Dizhu, Zheng Shangyou): combinations, leads, responses,
-//! the Dou Dizhu action index, fast playouts and the search policy.
+//! the Dou Dizhu action index, fast playouts and the search policy. Batch move
+//! generation, playouts and the search run on a worker thread that stops on
+//! Ctrl-C (see `interrupt`).
 
 use crate::cards::{extract_card, repr_of, PyCard};
 use crate::errors::{to_py, IntoPyResult};
+use crate::interrupt;
 use cardkit_engine::climbing::cardplay::CardPlay;
 use cardkit_engine::climbing::doudizhu::KeyHasher;
 use cardkit_engine::climbing::playout::{self, Deal, Game, Move, Policy};
@@ -10,11 +13,12 @@ use cardkit_engine::climbing::{
     climbing_rank, doudizhu as ddz, zhengshangyou as zsy, Combination, Kind, Ranks, RANK_CHARS,
 };
 use cardkit_engine::rng::CardRng;
-use cardkit_engine::{CardSet, EngineError};
+use cardkit_engine::{Cancel, CardSet, EngineError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PySequence, PyString};
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// One reading of a play: `type`, `main_rank`, `length` and `cards` (rank text).
@@ -113,8 +117,9 @@ fn extract_ranks(obj: &Bound<'_, PyAny>) -> PyResult<Ranks> {
     let mut out = Ranks::default();
     for item in iter {
         let card = extract_card(&item?)?;
-        let r = climbing_rank(card) as usize;
-        out.0[r] = out.0[r].saturating_add(1);
+        // A count past 255 is refused rather than clipped, which also ends an
+        // endless iterable.
+        out.add_card(climbing_rank(card)).py_err(py)?;
     }
     Ok(out)
 }
@@ -219,10 +224,11 @@ fn climbing_beats(
     })
 }
 
-/// Leads (`table` None) or responses of `hand` as rank texts, for game loops.
-#[pyfunction]
+/// Unstable, for benches only: leads (`table` None) or responses of `hand` as rank
+/// texts.
+#[pyfunction(name = "_bench_climbing_play_texts")]
 #[pyo3(signature = (game, hand, table, opening = false))]
-fn climbing_play_texts(
+fn bench_climbing_play_texts(
     py: Python<'_>,
     game: &str,
     hand: &str,
@@ -289,7 +295,11 @@ fn batch_inputs(
         ))
     })?;
     let mut jobs = Vec::with_capacity(hands.len());
-    for hand in &hands {
+    for (i, hand) in hands.iter().enumerate() {
+        // Reading millions of hands takes a while: let Ctrl-C in meanwhile.
+        if i % 4096 == 4095 {
+            py.check_signals()?;
+        }
         let text = hand.cast::<PyString>().map_err(|_| {
             invalid(format!(
                 "a hand must be a rank string, got {}",
@@ -333,20 +343,42 @@ fn batch_threads(threads: Option<usize>) -> usize {
         .min(256)
 }
 
+/// The most bytes of moves one batch call lists (2 a move id, 8 a move key; held
+/// twice while copied out): past this an allocation could fail, which aborts the
+/// process instead of raising. The leads of some half a million 20-card hands.
+const MAX_BATCH_BYTES: usize = 1 << 30;
+
+/// A bound on a batch's single-thread time in microseconds: a hand of a real deal
+/// (at most 20 cards) lists its moves in under 3 us, a whole 54-card pack in ~550.
+fn batch_micros(jobs: &[(Ranks, Option<Combination>)]) -> u64 {
+    jobs.iter()
+        .map(|(hand, _)| if hand.len() <= 20 { 5 } else { 1000 })
+        .fold(0u64, u64::saturating_add)
+}
+
+/// One thread's share of a batch: its jobs' kept moves, then each job's count.
+type BatchPart<T> = (Vec<T>, Vec<u32>);
+
 /// Each job's moves in order (pass, key 0, first when following) mapped by `map`
 /// (moves it maps to `None` are left out), and each job's number of kept moves,
 /// split across `threads` threads. Each job's moves depend only on the job, so the
-/// result does not depend on the thread count.
+/// result does not depend on the thread count. Every thread polls `cancel` and the
+/// shared move count between jobs.
 fn ddz_batch<T: Send>(
     jobs: &[(Ranks, Option<Combination>)],
     threads: usize,
+    cancel: &Cancel,
     map: impl Fn(u64) -> Option<T> + Sync,
-) -> Vec<(Vec<T>, Vec<u32>)> {
+) -> Result<Vec<BatchPart<T>>, EngineError> {
+    let listed = AtomicUsize::new(0);
+    let most = MAX_BATCH_BYTES / std::mem::size_of::<T>().max(1);
     let run = |jobs: &[(Ranks, Option<Combination>)]| {
-        // A 20-card hand averages some 80 leads.
-        let mut moves = Vec::with_capacity(jobs.len() * 96);
+        // A 20-card hand averages some 80 leads; the capacity is only a first guess,
+        // so a long list of hands does not reserve memory it may never use.
+        let mut moves = Vec::with_capacity(jobs.len().min(1 << 12) * 96);
         let mut counts = Vec::with_capacity(jobs.len());
         for (hand, table) in jobs {
+            cancel.check()?;
             let start = moves.len();
             let mut keep = |key| moves.extend(map(key));
             match table {
@@ -356,24 +388,36 @@ fn ddz_batch<T: Send>(
                     ddz::response_keys(hand, t, keep);
                 }
             }
-            counts.push((moves.len() - start) as u32);
+            let count = moves.len() - start;
+            if listed.fetch_add(count, Ordering::Relaxed) + count > most {
+                return Err(EngineError::RuleOption(format!(
+                    "the hands have more than {most} legal moves in all (the cap of \
+                     {} MiB of output a call): split the batch",
+                    MAX_BATCH_BYTES >> 20
+                )));
+            }
+            counts.push(count as u32);
         }
-        (moves, counts)
+        Ok((moves, counts))
     };
     // Small batches are not worth a thread start.
     let per_thread = jobs.len().div_ceil(threads.max(1)).max(256);
     if per_thread >= jobs.len() {
-        return vec![run(jobs)];
+        return Ok(vec![run(jobs)?]);
     }
     std::thread::scope(|scope| {
         let handles: Vec<_> = jobs
             .chunks(per_thread)
             .map(|chunk| scope.spawn(move || run(chunk)))
             .collect();
-        handles
+        // Join every thread before looking at any result: collecting straight into a
+        // Result would stop at the first error (Ctrl-C, the cap) and leave the other
+        // threads to the scope, which waits for their work but not for them to exit.
+        let parts: Vec<_> = handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
+            .collect();
+        parts.into_iter().collect()
     })
 }
 
@@ -391,13 +435,14 @@ fn doudizhu_legal_ids_batch(
 ) -> PyResult<Vec<Py<PyBytes>>> {
     let jobs = batch_inputs(hands, tables)?;
     let index = ddz::action_index();
-    let parts = py.detach(|| {
-        ddz_batch(&jobs, batch_threads(threads), |key| match key {
+    let parts = interrupt::run_sized(py, batch_micros(&jobs), |cancel| {
+        ddz_batch(&jobs, batch_threads(threads), cancel, |key| match key {
             0 => Some([0u8; 2]),
             // Hands of more than 20 cards can form plays outside the index.
             _ => index.key_id(key).map(|id| (id as u16).to_le_bytes()),
         })
-    });
+    })?
+    .py_err(py)?;
     let mut out = Vec::with_capacity(jobs.len());
     for (ids, counts) in &parts {
         let mut at = 0;
@@ -425,7 +470,10 @@ fn doudizhu_plays_batch(
     threads: Option<usize>,
 ) -> PyResult<(Py<PyBytes>, Py<PyBytes>)> {
     let jobs = batch_inputs(hands, tables)?;
-    let parts = py.detach(|| ddz_batch(&jobs, batch_threads(threads), Some));
+    let parts = interrupt::run_sized(py, batch_micros(&jobs), |cancel| {
+        ddz_batch(&jobs, batch_threads(threads), cancel, Some)
+    })?
+    .py_err(py)?;
     let total: usize = parts.iter().map(|(keys, _)| keys.len()).sum();
     let plays = PyBytes::new_with(py, 8 * total, |buf| {
         let mut rest = buf;
@@ -468,29 +516,26 @@ fn policy(py: Python<'_>, name: &str) -> PyResult<Policy> {
     }
 }
 
-/// Play `games` whole deals of card play from fresh random deals in Rust with
-/// `policy` (`"random"` or `"rule"`) for every seat; returns the winner seats.
-/// Dou Dizhu deals skip bidding (a random landlord at bid 1). Runs without the GIL.
-#[pyfunction]
-fn climbing_random_playouts(
+/// Unstable, for benches only: play `games` whole deals of card play from fresh
+/// random deals in Rust with `policy` (`"random"` or `"rule"`) for every seat;
+/// returns each seat's wins. Dou Dizhu deals skip bidding (a random landlord at
+/// bid 1).
+#[pyfunction(name = "_bench_climbing_random_playouts")]
+fn bench_climbing_random_playouts(
     py: Python<'_>,
     game: &str,
-    games: usize,
+    games: u64,
     seed: u64,
     policy_name: &str,
-) -> PyResult<Vec<u8>> {
+) -> PyResult<[u64; 3]> {
     let is_ddz = rules(py, game)? == Rules::DouDizhu;
     let policy = policy(py, policy_name)?;
-    Ok(py.detach(|| {
-        let mut rng = CardRng::new(seed);
-        (0..games)
-            .map(|_| {
-                let mut deal = playout::random_deal(is_ddz, &mut rng);
-                playout::playout(&mut deal, policy, &mut rng);
-                deal.winner.unwrap_or(0)
-            })
-            .collect()
-    }))
+    // A rule playout of a whole deal takes ~14 us, a random one ~5.
+    let micros = games.saturating_mul(30);
+    interrupt::run_sized(py, micros, |cancel| {
+        playout::random_playouts(is_ddz, games, seed, policy, cancel)
+    })?
+    .py_err(py)
 }
 
 /// A card-play position as one seat sees it, for the rule policy and the search.
@@ -499,6 +544,20 @@ pub struct PyClimbingView {
     deal: Deal,
     unknown: Ranks,
     pinned: [Ranks; 3],
+}
+
+/// The card-play game of `rules`, with Dou Dizhu's settled bidding checked (the
+/// landlord a seat, the bid 1-3).
+fn card_play_game(py: Python<'_>, rules: Rules, landlord: u8, bid: u8) -> PyResult<Game> {
+    match rules {
+        Rules::DouDizhu if landlord > 2 => Err(seat_error(py, landlord.into())),
+        Rules::DouDizhu if !(1..=3).contains(&bid) => Err(to_py(
+            py,
+            EngineError::RuleOption(format!("bid {bid} is not a Dou Dizhu bid: bids are 1-3")),
+        )),
+        Rules::DouDizhu => Ok(Game::DouDizhu { landlord, bid }),
+        Rules::ZhengShangyou => Ok(Game::ZhengShangyou),
+    }
 }
 
 fn card_count_error(py: Python<'_>, what: &str) -> PyErr {
@@ -551,10 +610,7 @@ impl PyClimbingView {
                 "hand and unknown cards must match the card counts",
             ));
         }
-        let game = match rules {
-            Rules::DouDizhu => Game::DouDizhu { landlord, bid },
-            Rules::ZhengShangyou => Game::ZhengShangyou,
-        };
+        let game = card_play_game(py, rules, landlord, bid)?;
         let mut hands = [Ranks::default(); 3];
         hands[seat as usize] = hand;
         // Other hands are placeholders of the right size until a search deals them.
@@ -598,13 +654,23 @@ impl PyClimbingView {
     }
 
     /// The search's move after `samples` determinized deals (seeded): rank text or None.
-    fn search_move(&self, py: Python<'_>, samples: u32, seed: u64) -> Option<String> {
+    fn search_move(&self, py: Python<'_>, samples: u32, seed: u64) -> PyResult<Option<String>> {
         let (deal, unknown, pinned) = (&self.deal, &self.unknown, &self.pinned);
-        py.detach(|| {
+        // A rule playout costs about 0.25 us a card left (a whole Dou Dizhu deal
+        // ~14 us; counted as 0.5 for margin); hand-built hands bigger than a real
+        // deal's get no estimate.
+        let cards: usize = deal.hands.iter().map(|h| h.len()).sum();
+        let micros = if deal.hands.iter().all(|h| h.len() <= 20) {
+            playout::search_playouts(deal, samples).saturating_mul(cards as u64 / 2 + 1)
+        } else {
+            u64::MAX
+        };
+        let mv = interrupt::run_sized(py, micros, |cancel| {
             let mut rng = CardRng::new(seed);
-            playout::search_move(deal, unknown, pinned, samples, &mut rng)
-                .map(|c| c.cards.to_string())
-        })
+            playout::search_move(deal, unknown, pinned, samples, &mut rng, cancel)
+        })?
+        .py_err(py)?;
+        Ok(mv.map(|c| c.cards.to_string()))
     }
 
     /// The seat's legal moves as rank texts (pass as None).
@@ -764,11 +830,7 @@ impl PyClimbingDeal {
         bid: u8,
         plays: [u16; 3],
     ) -> PyResult<Self> {
-        let game = match rules(py, game)? {
-            Rules::DouDizhu if landlord > 2 => return Err(seat_error(py, landlord.into())),
-            Rules::DouDizhu => Game::DouDizhu { landlord, bid },
-            Rules::ZhengShangyou => Game::ZhengShangyou,
-        };
+        let game = card_play_game(py, rules(py, game)?, landlord, bid)?;
         let mut sets = [CardSet::EMPTY; 3];
         for (set, cards) in sets.iter_mut().zip(hands.iter()) {
             for card in cards {
@@ -961,13 +1023,21 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(climbing_leads, m)?)?;
     m.add_function(wrap_pyfunction!(climbing_responses, m)?)?;
     m.add_function(wrap_pyfunction!(climbing_beats, m)?)?;
-    m.add_function(wrap_pyfunction!(climbing_play_texts, m)?)?;
-    m.add_function(wrap_pyfunction!(climbing_random_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(climbing_type_names, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_action_space_size, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_play_id, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_play_of_id, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_legal_ids_batch, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_plays_batch, m)?)?;
+    // Unstable bench helpers: attributes only, so they stay out of `__all__` and
+    // the typed surface (`_core.pyi`, which stubtest checks against `__all__`).
+    m.setattr(
+        "_bench_climbing_play_texts",
+        wrap_pyfunction!(bench_climbing_play_texts, m)?,
+    )?;
+    m.setattr(
+        "_bench_climbing_random_playouts",
+        wrap_pyfunction!(bench_climbing_random_playouts, m)?,
+    )?;
     Ok(())
 }

@@ -8,7 +8,7 @@
 //! polls the flag) and returns that exception, so `KeyboardInterrupt` arrives
 //! within about the poll interval of the engine's loops, with every worker stopped.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use cardkit_engine::Cancel;
@@ -51,10 +51,14 @@ where
 {
     let cancel = Cancel::new();
     let fraction = Progress(AtomicU64::new(NO_FRACTION));
+    // Set before the unpark: the thread is not `is_finished` until it has also torn
+    // down, so waking on that alone could park once more for a whole poll interval.
+    let done = AtomicBool::new(false);
     let caller = std::thread::current();
     std::thread::scope(|scope| {
         let worker = scope.spawn(|| {
             let out = work(&cancel, &fraction);
+            done.store(true, Ordering::Release);
             caller.unpark();
             out
         });
@@ -64,7 +68,8 @@ where
             cancel.cancel();
             error.get_or_insert(e);
         };
-        while !worker.is_finished() {
+        // `is_finished` too, for a worker that panicked before setting `done`.
+        while !done.load(Ordering::Acquire) && !worker.is_finished() {
             py.detach(|| std::thread::park_timeout(SIGNAL_POLL));
             if error.is_some() {
                 continue;
@@ -94,4 +99,25 @@ where
         }
         Ok(out)
     })
+}
+
+/// Estimated work, in microseconds of one desktop core, up to which [`run_sized`]
+/// runs inline: short enough that Ctrl-C, handled as soon as the call returns, is
+/// still prompt on a machine several times slower.
+pub const INLINE_MICROS: u64 = 10_000;
+
+/// [`run`] without progress, for calls whose cost the caller bounds up front
+/// (`micros`, saturating; `u64::MAX` when it cannot tell): work within
+/// [`INLINE_MICROS`] runs on this thread with the GIL released and a flag nobody
+/// sets. A worker thread costs tens of microseconds to start and, on a busy
+/// machine, a scheduler slice before it runs: more than a per-move search takes.
+pub fn run_sized<T, F>(py: Python<'_>, micros: u64, work: F) -> PyResult<T>
+where
+    T: Send,
+    F: FnOnce(&Cancel) -> T + Send,
+{
+    if micros <= INLINE_MICROS {
+        return Ok(py.detach(|| work(&cardkit_engine::cancel::NEVER)));
+    }
+    run(py, None, |cancel, _| work(cancel))
 }

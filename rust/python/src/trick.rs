@@ -1,14 +1,16 @@
 //! The trick-taking core: trick winners, the Hearts/Spades deal the Python State
 //! API steps card by card (`TrickDeal`), and determinized search and playouts for
-//! the AI (run with the GIL released).
+//! the AI (run on a worker thread that stops on Ctrl-C, see `interrupt`).
 //!
 //! Card sets cross the boundary as integers (bit `i` = card index `i`, as
 //! `Card.index`) so per-decision calls stay cheap.
 
 use crate::cards::extract_card;
 use crate::errors::{to_py, IntoPyResult};
+use crate::interrupt;
 use cardkit_engine::cards::Card;
 use cardkit_engine::cardset::CardSet;
+use cardkit_engine::rng::CardRng;
 use cardkit_engine::trick::hearts::HeartsDeal;
 use cardkit_engine::trick::spades::SpadesDeal;
 use cardkit_engine::trick::{
@@ -158,6 +160,16 @@ fn search_input(
     })
 }
 
+/// A whole random playout of a deal takes ~2.3 us (heuristic ~1.1), and sampling a
+/// world about as much again.
+const PLAYOUT_MICROS: u64 = 3;
+
+/// A bound on a search's time in microseconds: a sampled world and a playout per
+/// candidate, for each world.
+fn search_micros(worlds: u32, candidates: &[Card]) -> u64 {
+    u64::from(worlds) * (candidates.len() as u64 + 1) * PLAYOUT_MICROS
+}
+
 /// The position (0-based, in play order) of the card that wins `cards`.
 #[pyfunction]
 #[pyo3(signature = (cards, trump = None))]
@@ -225,7 +237,10 @@ fn hearts_search(
     let mut deal = HeartsDeal::new([CardSet::EMPTY; 4]);
     deal.taken = taken_sets;
     let (view, cands) = input.view(deal);
-    Ok(py.detach(move || view.evaluate(&cands, worlds, seed, policy, |d| d.seat_value(seat))))
+    interrupt::run_sized(py, search_micros(worlds, &cands), |cancel| {
+        view.evaluate(&cands, worlds, seed, policy, |d| d.seat_value(seat), cancel)
+    })?
+    .py_err(py)
 }
 
 /// Average (own team's deal points - the other team's) of each Spades candidate.
@@ -252,6 +267,7 @@ fn spades_search(
     epsilon: f64,
 ) -> PyResult<Vec<f64>> {
     let policy = policy(py, epsilon)?;
+    check_bags(py, &bags)?;
     if bids.iter().any(|&b| b > 13) || tricks.iter().map(|&t| u32::from(t)).sum::<u32>() > 12 {
         return Err(rule_error(
             py,
@@ -276,29 +292,36 @@ fn spades_search(
     let mut deal = SpadesDeal::new([CardSet::EMPTY; 4], bids, 0);
     deal.tricks = tricks;
     let (view, cands) = input.view(deal);
-    Ok(
-        py.detach(move || {
-            view.evaluate(&cands, worlds, seed, policy, |d| d.team_value(seat, bags))
-        }),
-    )
+    interrupt::run_sized(py, search_micros(worlds, &cands), |cancel| {
+        let value = |d: &SpadesDeal| d.team_value(seat, bags);
+        view.evaluate(&cands, worlds, seed, policy, value, cancel)
+    })?
+    .py_err(py)
 }
 
-/// Play `deals` random Hearts deals (no passing) to the end; each seat's total points.
-#[pyfunction]
+/// Unstable, for benches only: play `deals` random Hearts deals (no passing) to the
+/// end; each seat's total points.
+#[pyfunction(name = "_bench_hearts_playouts")]
 #[pyo3(signature = (deals, seed, epsilon = 1.0))]
-fn hearts_playouts(py: Python<'_>, deals: u64, seed: u64, epsilon: f64) -> PyResult<[i64; 4]> {
+fn bench_hearts_playouts(
+    py: Python<'_>,
+    deals: u64,
+    seed: u64,
+    epsilon: f64,
+) -> PyResult<[i64; 4]> {
     let policy = policy(py, epsilon)?;
-    Ok(py.detach(move || {
-        trick::playout_totals(deals, seed, policy, HeartsDeal::random, |d| {
-            d.points().map(i64::from)
-        })
-    }))
+    interrupt::run_sized(py, deals.saturating_mul(PLAYOUT_MICROS), |cancel| {
+        let points = |d: &HeartsDeal| d.points().map(i64::from);
+        trick::playout_totals(deals, seed, policy, HeartsDeal::random, points, cancel)
+    })?
+    .py_err(py)
 }
 
-/// Play `deals` random Spades deals (every seat bids `bid`) to the end; each seat's tricks.
-#[pyfunction]
+/// Unstable, for benches only: play `deals` random Spades deals (every seat bids
+/// `bid`) to the end; each seat's tricks.
+#[pyfunction(name = "_bench_spades_playouts")]
 #[pyo3(signature = (deals, seed, bid = 3, epsilon = 1.0))]
-fn spades_playouts(
+fn bench_spades_playouts(
     py: Python<'_>,
     deals: u64,
     seed: u64,
@@ -309,15 +332,24 @@ fn spades_playouts(
     if bid > 13 {
         return Err(rule_error(py, format!("bid {bid} must be 0..13")));
     }
-    Ok(py.detach(move || {
-        trick::playout_totals(
-            deals,
-            seed,
-            policy,
-            |rng| SpadesDeal::random([bid; 4], rng),
-            |d| d.tricks.map(i64::from),
-        )
-    }))
+    interrupt::run_sized(py, deals.saturating_mul(PLAYOUT_MICROS), |cancel| {
+        let build = |rng: &mut CardRng| SpadesDeal::random([bid; 4], rng);
+        let tricks = |d: &SpadesDeal| d.tricks.map(i64::from);
+        trick::playout_totals(deals, seed, policy, build, tricks, cancel)
+    })?
+    .py_err(py)
+}
+
+/// Bags a partnership carries into a deal: every 10 cost 100 and are dropped, so
+/// 0..9 (a larger carry would only make the scores wrong).
+fn check_bags(py: Python<'_>, bags: &[u32]) -> PyResult<()> {
+    match bags.iter().find(|&&b| b > 9) {
+        Some(b) => Err(rule_error(
+            py,
+            format!("bags {b} must be 0..9: every 10 bags cost 100 and are dropped"),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Deal score of one partnership: `(points, bags after)` for its two bids and tricks.
@@ -331,6 +363,7 @@ fn spades_team_score(
     if bids.iter().chain(tricks.iter()).any(|&x| x > 13) {
         return Err(rule_error(py, "bids and tricks must be 0..13".into()));
     }
+    check_bags(py, &[bags])?;
     let s = cardkit_engine::trick::spades::team_score(bids, tricks, bags);
     Ok((s.points, s.bags))
 }
@@ -590,8 +623,15 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trick_winner, m)?)?;
     m.add_function(wrap_pyfunction!(hearts_search, m)?)?;
     m.add_function(wrap_pyfunction!(spades_search, m)?)?;
-    m.add_function(wrap_pyfunction!(hearts_playouts, m)?)?;
-    m.add_function(wrap_pyfunction!(spades_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(spades_team_score, m)?)?;
+    // Unstable bench helpers, kept out of `__all__` (see `climbing::register`).
+    m.setattr(
+        "_bench_hearts_playouts",
+        wrap_pyfunction!(bench_hearts_playouts, m)?,
+    )?;
+    m.setattr(
+        "_bench_spades_playouts",
+        wrap_pyfunction!(bench_spades_playouts, m)?,
+    )?;
     Ok(())
 }

@@ -24,6 +24,7 @@ use super::arrange::{greedy_hands, Arrangement, HandTable};
 use super::automatic::{automatic_wins, AutomaticWin};
 use super::scoring::{outcomes, pair_sets, segment_points, Rules, SetHands, ShotScoring, Variant};
 use super::splits::{tables, Split};
+use crate::cancel::Cancel;
 use crate::cards::Card;
 use crate::cardset::CardSet;
 use crate::error::{EngineError, Result};
@@ -76,7 +77,12 @@ struct Opponents {
     sweeps_others: Vec<bool>,
 }
 
-fn sample_opponents(hand: CardSet, opts: &SolverOptions, rules: &Rules) -> Opponents {
+fn sample_opponents(
+    hand: CardSet,
+    opts: &SolverOptions,
+    rules: &Rules,
+    cancel: &Cancel,
+) -> Result<Opponents> {
     let unseen: Vec<Card> = (0..52u32)
         .filter_map(|i| Card::from_index(i).ok())
         .filter(|c| !hand.contains(*c))
@@ -84,6 +90,7 @@ fn sample_opponents(hand: CardSet, opts: &SolverOptions, rules: &Rules) -> Oppon
     let per_table = opts.players - 1;
     let mut sets = Vec::with_capacity(opts.samples * per_table);
     for k in 0..opts.samples {
+        cancel.check()?;
         // One sub-stream per sample, so results do not depend on batching.
         let mut rng = CardRng::new(derive_seed(opts.seed, k as u64));
         let mut deck = unseen.clone();
@@ -105,11 +112,11 @@ fn sample_opponents(hand: CardSet, opts: &SolverOptions, rules: &Rules) -> Oppon
             })
         })
         .collect();
-    Opponents {
+    Ok(Opponents {
         per_table,
         sets,
         sweeps_others,
-    }
+    })
 }
 
 /// Exact points of `mine` at one sampled table (same rules as `score_table`).
@@ -226,8 +233,15 @@ fn automatic_points(rules: &Rules, win: AutomaticWin) -> i32 {
 }
 
 /// Choose how to play `hand` (13 distinct cards): the arrangement with the best
-/// expected score against sampled greedy opponents, or a declaration.
-pub fn solve(hand: &[Card], rules: &Rules, opts: &SolverOptions) -> Result<Solution> {
+/// expected score against sampled greedy opponents, or a declaration. Polls
+/// `cancel` per sampled deal and per candidate scored exactly (screening is a
+/// fixed ~72,000 splits, a millisecond or two).
+pub fn solve(
+    hand: &[Card],
+    rules: &Rules,
+    opts: &SolverOptions,
+    cancel: &Cancel,
+) -> Result<Solution> {
     if !(2..=4).contains(&opts.players) {
         return Err(EngineError::RuleOption(format!(
             "players={} is out of range 2..4",
@@ -240,7 +254,12 @@ pub fn solve(hand: &[Card], rules: &Rules, opts: &SolverOptions) -> Result<Solut
         ));
     }
     let table = HandTable::new(hand)?;
-    let opps = sample_opponents(CardSet::from_cards(hand.iter().copied()), opts, rules);
+    let opps = sample_opponents(
+        CardSet::from_cards(hand.iter().copied()),
+        opts,
+        rules,
+        cancel,
+    )?;
 
     // Stage 1: screen every properly set split.
     let dists: Vec<Distribution> = (0..3)
@@ -284,6 +303,7 @@ pub fn solve(hand: &[Card], rules: &Rules, opts: &SolverOptions) -> Result<Solut
     // Stage 2: exact mean against every sampled table.
     let mut best: Option<(i64, Split)> = None;
     for split in &candidates {
+        cancel.check()?;
         let mine = table.set_hands(split);
         let total: i64 = opps
             .sets
@@ -318,6 +338,7 @@ pub fn solve(hand: &[Card], rules: &Rules, opts: &SolverOptions) -> Result<Solut
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cancel::NEVER;
     use crate::cards::parse_cards;
     use crate::chinese_poker::arrange::is_proper;
     use crate::chinese_poker::scoring::{score_table, Entry};
@@ -357,13 +378,13 @@ mod tests {
             for seed in 0..6u64 {
                 let hand = random_hand(seed * 7 + k as u64);
                 let o = opts(2 + (seed as usize % 3), seed);
-                let s = solve(&hand, &rules, &o).unwrap();
+                let s = solve(&hand, &rules, &o, &NEVER).unwrap();
                 assert!(is_proper(&s.arrangement.hands()));
                 assert_eq!(
                     s.arrangement.cards(),
                     CardSet::from_cards(hand.iter().copied())
                 );
-                assert_eq!(s, solve(&hand, &rules, &o).unwrap());
+                assert_eq!(s, solve(&hand, &rules, &o, &NEVER).unwrap());
             }
         }
     }
@@ -372,7 +393,7 @@ mod tests {
     #[test]
     fn declares_the_dragon() {
         let hand = parse_cards("As Kd Qc Jh Ts 9d 8c 7h 6s 5d 4c 3h 2s").unwrap();
-        let s = solve(&hand, &Rules::default(), &opts(4, 1)).unwrap();
+        let s = solve(&hand, &Rules::default(), &opts(4, 1), &NEVER).unwrap();
         assert_eq!(s.declare, Some(AutomaticWin::Dragon));
         assert_eq!(s.declare_value, 39.0);
     }
@@ -391,7 +412,13 @@ mod tests {
             candidates: 8,
             seed: 9,
         };
-        let opps = sample_opponents(CardSet::from_cards(hand.iter().copied()), &o, &rules);
+        let opps = sample_opponents(
+            CardSet::from_cards(hand.iter().copied()),
+            &o,
+            &rules,
+            &NEVER,
+        )
+        .unwrap();
         let table = HandTable::new(&hand).unwrap();
         for split in table.spread(10) {
             let mine = table.set_hands(&split);
@@ -415,13 +442,22 @@ mod tests {
     #[test]
     fn rejects_bad_options() {
         let hand = random_hand(1);
-        assert!(solve(&hand, &Rules::default(), &opts(5, 0)).is_err());
-        assert!(solve(&hand, &Rules::default(), &opts(1, 0)).is_err());
+        assert!(solve(&hand, &Rules::default(), &opts(5, 0), &NEVER).is_err());
+        assert!(solve(&hand, &Rules::default(), &opts(1, 0), &NEVER).is_err());
         let none = SolverOptions {
             samples: 0,
             ..opts(4, 0)
         };
-        assert!(solve(&hand, &Rules::default(), &none).is_err());
-        assert!(solve(&hand[..12], &Rules::default(), &opts(4, 0)).is_err());
+        assert!(solve(&hand, &Rules::default(), &none, &NEVER).is_err());
+        assert!(solve(&hand[..12], &Rules::default(), &opts(4, 0), &NEVER).is_err());
+    }
+
+    #[test]
+    fn a_cancelled_solve_stops() {
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let o = opts(4, 0);
+        let got = solve(&random_hand(2), &Rules::default(), &o, &cancel);
+        assert_eq!(got, Err(EngineError::Cancelled));
     }
 }

@@ -95,9 +95,23 @@ impl Ranks {
                     continue;
                 }
             };
-            out.0[rank] = out.0[rank].saturating_add(1);
+            out.add_card(rank as u8)?;
         }
         Ok(out)
+    }
+
+    /// Add one card of `rank`. A count stops at 255: past that the multiset would be
+    /// wrong, so it is an error (which also bounds any input read card by card).
+    pub fn add_card(&mut self, rank: u8) -> Result<()> {
+        let slot = &mut self.0[usize::from(rank)];
+        *slot = slot.checked_add(1).ok_or_else(|| {
+            EngineError::InvalidCard(format!(
+                "more than {} cards of rank {}",
+                u8::MAX,
+                RANK_CHARS[usize::from(rank)]
+            ))
+        })?;
+        Ok(())
     }
 
     pub fn from_cards<I: IntoIterator<Item = Card>>(cards: I) -> Ranks {
@@ -594,6 +608,15 @@ fn pair_wings(pairs: u16, n: u8, f: &mut impl FnMut(u64)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_past_255_are_refused() {
+        assert_eq!(Ranks::parse(&"3".repeat(255)).unwrap().count(THREE), 255);
+        assert!(matches!(
+            Ranks::parse(&"3".repeat(256)),
+            Err(EngineError::InvalidCard(_))
+        ));
+    }
 
     #[test]
     fn parse_and_display_round_trip() {

@@ -11,6 +11,8 @@
 
 use super::{doudizhu as ddz, zhengshangyou as zsy, Combination, Kind, Ranks};
 use super::{ACE, BLACK_JOKER, NUM_RANKS, RED_JOKER, THREE, TWO};
+use crate::cancel::Cancel;
+use crate::error::Result;
 use crate::rng::CardRng;
 
 /// Which game a [`Deal`] plays, with what bidding settled.
@@ -102,7 +104,8 @@ impl Deal {
         let seat = self.to_move;
         match mv {
             None => {
-                self.passes += 1;
+                // Saturating: a hand-built position may start at any count.
+                self.passes = self.passes.saturating_add(1);
                 self.to_move = (seat + 1) % 3;
                 if self.passes >= 2 {
                     // The round is over: an unbeaten response bomb earns its bonus.
@@ -116,7 +119,7 @@ impl Deal {
                 let s = seat as usize;
                 let response = self.table.is_some();
                 self.hands[s] = self.hands[s].minus(&c.cards);
-                self.plays[s] += 1;
+                self.plays[s] = self.plays[s].saturating_add(1);
                 if c.kind.is_bomb() {
                     self.bombs = self.bombs.saturating_add(1);
                 }
@@ -611,23 +614,26 @@ pub const SEARCH_PLAYOUT: Policy = Policy::Rule {
 /// Determinized Monte Carlo search for the seat to act: for each of `samples`
 /// deals of `unknown` to the other seats, play every candidate move and finish with
 /// rule playouts; return the move with the best mean score for the seat.
-/// `deal.hands` of the other seats only give their card counts.
+/// `deal.hands` of the other seats only give their card counts. Polls `cancel`
+/// before every playout (hand-built hands can have thousands of candidates).
 pub fn search_move(
     deal: &Deal,
     unknown: &Ranks,
     pinned: &[Ranks; 3],
     samples: u32,
     rng: &mut CardRng,
-) -> Move {
+    cancel: &Cancel,
+) -> Result<Move> {
     let seat = deal.to_move;
     let moves = candidates(deal);
     if moves.len() <= 1 {
-        return moves.into_iter().next().flatten();
+        return Ok(moves.into_iter().next().flatten());
     }
     let mut totals = vec![0i64; moves.len()];
     for _ in 0..samples.max(1) {
         let world = determinize(deal, seat, unknown, pinned, rng);
         for (i, mv) in moves.iter().enumerate() {
+            cancel.check()?;
             let mut trial = world.clone();
             trial.apply(*mv);
             playout(&mut trial, SEARCH_PLAYOUT, rng);
@@ -635,7 +641,39 @@ pub fn search_move(
         }
     }
     let best = (0..moves.len()).max_by_key(|&i| (totals[i], std::cmp::Reverse(i)));
-    best.and_then(|i| moves[i])
+    Ok(best.and_then(|i| moves[i]))
+}
+
+/// How many playouts [`search_move`] runs for `samples`: one per sample and
+/// candidate, none when there is at most one candidate (for callers that budget it).
+pub fn search_playouts(deal: &Deal, samples: u32) -> u64 {
+    match candidates(deal).len() as u64 {
+        0 | 1 => 0,
+        n => n * u64::from(samples.max(1)),
+    }
+}
+
+/// Play `games` fresh [`random_deal`]s to the end with `policy` for every seat and
+/// count each seat's wins (for benches: nothing is kept per game, so any count
+/// runs in constant memory). Polls `cancel` once per game.
+pub fn random_playouts(
+    game_is_ddz: bool,
+    games: u64,
+    seed: u64,
+    policy: Policy,
+    cancel: &Cancel,
+) -> Result<[u64; 3]> {
+    let mut rng = CardRng::new(seed);
+    let mut wins = [0u64; 3];
+    for _ in 0..games {
+        cancel.check()?;
+        let mut deal = random_deal(game_is_ddz, &mut rng);
+        playout(&mut deal, policy, &mut rng);
+        if let Some(w) = deal.winner {
+            wins[usize::from(w)] += 1;
+        }
+    }
+    Ok(wins)
 }
 
 /// A fresh random Dou Dizhu card play (bidding skipped: a random landlord bids 1)
@@ -678,6 +716,7 @@ pub fn random_deal(game_is_ddz: bool, rng: &mut CardRng) -> Deal {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cancel::NEVER;
 
     fn r(s: &str) -> Ranks {
         Ranks::parse(s).unwrap()
@@ -771,6 +810,27 @@ mod tests {
     }
 
     #[test]
+    fn cancelled_search_and_playouts_stop() {
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let mut rng = CardRng::new(3);
+        assert_eq!(
+            random_playouts(true, u64::MAX, 1, Policy::Random, &cancel),
+            Err(crate::EngineError::Cancelled)
+        );
+        let wins = random_playouts(false, 50, 1, Policy::Random, &NEVER).unwrap();
+        assert_eq!(wins.iter().sum::<u64>(), 50);
+        let deal = random_deal(true, &mut rng);
+        let seat = deal.to_move as usize;
+        let unknown = (0..3)
+            .filter(|&s| s != seat)
+            .fold(Ranks::default(), |u, s| u.plus(&deal.hands[s]));
+        let pinned = [Ranks::default(); 3];
+        let search = search_move(&deal, &unknown, &pinned, u32::MAX, &mut rng, &cancel);
+        assert_eq!(search, Err(crate::EngineError::Cancelled));
+    }
+
+    #[test]
     fn rule_and_search_moves_are_legal() {
         let mut rng = CardRng::new(11);
         for i in 0..20 {
@@ -788,7 +848,7 @@ mod tests {
                 }
                 let mv = if deal.plays.iter().sum::<u16>() < 3 {
                     let pinned = [Ranks::default(); 3];
-                    search_move(&deal, &unknown, &pinned, 2, &mut rng)
+                    search_move(&deal, &unknown, &pinned, 2, &mut rng, &NEVER).unwrap()
                 } else {
                     rule
                 };

@@ -9,8 +9,10 @@
 pub mod hearts;
 pub mod spades;
 
+use crate::cancel::Cancel;
 use crate::cards::Card;
 use crate::cardset::CardSet;
+use crate::error::{EngineError, Result};
 use crate::rng::CardRng;
 
 /// Number of suits in the pack.
@@ -429,8 +431,8 @@ pub fn check_view(
     seat: usize,
     played: &[CardSet],
     candidates: &[Card],
-) -> crate::error::Result<()> {
-    let bad = |why: String| Err(crate::error::EngineError::RuleOption(why));
+) -> Result<()> {
+    let bad = |why: String| Err(EngineError::RuleOption(why));
     if seat >= 4 {
         return bad(format!("seat {seat} is not 0..3"));
     }
@@ -464,6 +466,10 @@ pub fn check_view(
     if candidates.is_empty() || candidates.iter().any(|c| !hidden.known[seat].contains(*c)) {
         return bad("candidates must be cards of the searching seat's hand".into());
     }
+    // Distinct cards of one hand: at most 13, which bounds the work per world.
+    if CardSet::from_cards(candidates.iter().copied()).len() as usize != candidates.len() {
+        return bad("candidates must not repeat a card".into());
+    }
     Ok(())
 }
 
@@ -471,6 +477,7 @@ pub fn check_view(
 /// plays each candidate, then finishes the deal with `policy`; the same world and
 /// random stream serve every candidate so their differences are not noise.
 /// `build` turns sampled hands into a deal; `value` scores a finished deal.
+/// Polls `cancel` once per world (a world costs at most 13 playouts).
 pub fn evaluate_candidates<G, B, V>(
     candidates: &[Card],
     worlds: u32,
@@ -478,7 +485,8 @@ pub fn evaluate_candidates<G, B, V>(
     policy: PlayoutPolicy,
     mut build: B,
     value: V,
-) -> Vec<f64>
+    cancel: &Cancel,
+) -> Result<Vec<f64>>
 where
     G: TrickPlay,
     B: FnMut(&mut CardRng) -> G,
@@ -487,6 +495,7 @@ where
     let mut totals = vec![0.0; candidates.len()];
     let mut rng = CardRng::new(seed);
     for _ in 0..worlds {
+        cancel.check()?;
         let world = build(&mut rng);
         let stream = rng.next_u64();
         for (i, &card) in candidates.iter().enumerate() {
@@ -498,7 +507,7 @@ where
         }
     }
     let n = f64::from(worlds.max(1));
-    totals.iter().map(|t| t / n).collect()
+    Ok(totals.iter().map(|t| t / n).collect())
 }
 
 /// What the searching seat knows of a deal in progress.
@@ -522,7 +531,8 @@ impl<G: TrickPlay> SearchView<G> {
         seed: u64,
         policy: PlayoutPolicy,
         value: V,
-    ) -> Vec<f64> {
+        cancel: &Cancel,
+    ) -> Result<Vec<f64>> {
         evaluate_candidates(
             candidates,
             worlds,
@@ -534,19 +544,22 @@ impl<G: TrickPlay> SearchView<G> {
                 deal
             },
             value,
+            cancel,
         )
     }
 }
 
 /// Play `deals` deals made by `build` to the end with `policy` and add up `tally`
-/// of each finished deal per seat (one random stream for the whole run).
+/// of each finished deal per seat (one random stream for the whole run). Polls
+/// `cancel` once per deal.
 pub fn playout_totals<G, B, T>(
     deals: u64,
     seed: u64,
     policy: PlayoutPolicy,
     build: B,
     tally: T,
-) -> [i64; 4]
+    cancel: &Cancel,
+) -> Result<[i64; 4]>
 where
     G: TrickPlay,
     B: Fn(&mut CardRng) -> G,
@@ -555,13 +568,14 @@ where
     let mut rng = CardRng::new(seed);
     let mut totals = [0i64; 4];
     for _ in 0..deals {
+        cancel.check()?;
         let mut deal = build(&mut rng);
         playout(&mut deal, policy, &mut rng);
         for (t, x) in totals.iter_mut().zip(tally(&deal)) {
             *t += x;
         }
     }
-    totals
+    Ok(totals)
 }
 
 #[cfg(test)]

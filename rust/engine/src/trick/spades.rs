@@ -66,14 +66,13 @@ pub fn team_score(bids: [u8; 2], tricks: [u8; 2], bags_before: u32) -> TeamScore
         }
     }
     points += bags as i32;
-    let mut total_bags = bags_before + bags;
-    while total_bags >= 10 {
-        points -= 100;
-        total_bags -= 10;
-    }
+    // Every 10 bags cost 100 and leave the count, worked out at once: a hand-built
+    // carry can be any u32, and the search scores every playout with it.
+    let total_bags = bags_before.saturating_add(bags);
+    let penalties = i32::try_from(total_bags / 10).unwrap_or(i32::MAX);
     TeamScore {
-        points,
-        bags: total_bags,
+        points: points.saturating_sub(penalties.saturating_mul(100)),
+        bags: total_bags % 10,
     }
 }
 
@@ -109,7 +108,7 @@ impl SpadesDeal {
     pub fn team_value(&self, seat: usize, bags: [u32; 2]) -> f64 {
         let team = seat % 2;
         let s = self.scores(bags);
-        f64::from(s[team].points - s[1 - team].points)
+        f64::from(s[team].points) - f64::from(s[1 - team].points)
     }
 
     fn wants_tricks(&self, seat: usize) -> bool {
@@ -198,6 +197,15 @@ impl TrickPlay for SpadesDeal {
 mod tests {
     use super::super::{playout, PlayoutPolicy};
     use super::*;
+
+    #[test]
+    fn any_bag_carry_scores_in_constant_time() {
+        assert_eq!(team_score([3, 2], [4, 2], 9).bags, 0);
+        assert_eq!(team_score([3, 2], [4, 2], 9).points, 51 - 100);
+        let huge = team_score([3, 2], [4, 2], u32::MAX);
+        assert_eq!(huge.bags, 5);
+        assert_eq!(huge.points, 51 - i32::MAX);
+    }
 
     fn set(text: &str) -> CardSet {
         CardSet::from_cards(crate::cards::parse_cards(text).unwrap())
