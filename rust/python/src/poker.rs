@@ -162,7 +162,6 @@ fn invalid_range(py: Python<'_>, message: String) -> PyErr {
 /// A weighted range of Texas Hold'em starting hands: `"QQ+, AKs, A5s-A2s, AhKh, AKo:0.5"`.
 #[pyclass(frozen, module = "cardkit._core", name = "Range")]
 pub struct PyRange {
-    text: String,
     range: Range,
 }
 
@@ -176,16 +175,13 @@ impl PyRange {
         };
         let text = &*text.to_string_lossy();
         let range = Range::parse(text).map_err(|e| range_error(py, e))?;
-        Ok(PyRange {
-            text: text.to_string(),
-            range,
-        })
+        Ok(PyRange { range })
     }
 
     /// The text the range was parsed from.
     #[getter]
     fn text(&self) -> &str {
-        &self.text
+        self.range.text()
     }
 
     /// `(card, card, weight)` for every combo with a positive weight that uses no
@@ -209,11 +205,14 @@ impl PyRange {
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(format!("Range({})", PyString::new(py, &self.text).repr()?))
+        Ok(format!(
+            "Range({})",
+            PyString::new(py, self.range.text()).repr()?
+        ))
     }
 
     fn __str__(&self) -> String {
-        self.text.clone()
+        self.range.text().to_string()
     }
 }
 
@@ -314,9 +313,15 @@ fn poker_equity(
     ))
 }
 
+/// Rows below which `evaluate_batch` ranks on the calling thread (without the
+/// GIL) instead of through `interrupt::run`: they take well under a millisecond,
+/// less than starting the watched worker thread would add.
+const WATCHED_ROWS: usize = 1 << 16;
+
 /// Rank every row of a `(N, 5|6|7)` uint8 array of card indices into the
 /// `HandRank.value`s of a uint32 array: `out` (length N, written in place and
-/// returned) or a new one. Runs without the GIL on `threads` threads.
+/// returned) or a new one. Runs without the GIL on `threads` threads; a large
+/// batch stops on Ctrl-C with `KeyboardInterrupt`.
 #[pyfunction]
 #[pyo3(signature = (cards, threads = None, out = None))]
 fn poker_evaluate_batch<'py>(
@@ -351,12 +356,20 @@ fn poker_evaluate_batch<'py>(
                 EngineError::RuleOption(format!("out must be contiguous: {e}")),
             )
         })?;
-        match cards.as_slice() {
-            Ok(rows) => py.detach(|| poker::rank_rows_into(rows, width, threads, values)),
+        let copy: Vec<u8>;
+        let flat = match cards.as_slice() {
+            Ok(flat) => flat,
             Err(_) => {
-                let rows: Vec<u8> = cards.as_array().iter().copied().collect();
-                py.detach(|| poker::rank_rows_into(&rows, width, threads, values))
+                copy = cards.as_array().iter().copied().collect();
+                &copy
             }
+        };
+        if rows < WATCHED_ROWS {
+            py.detach(|| poker::rank_rows_into(flat, width, threads, values))
+        } else {
+            interrupt::run(py, None, |cancel, _| {
+                poker::rank_rows_cancellable(flat, width, threads, values, cancel)
+            })?
         }
         .py_err(py)?;
     }
