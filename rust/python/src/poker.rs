@@ -160,6 +160,10 @@ fn invalid_range(py: Python<'_>, message: String) -> PyErr {
 }
 
 /// A weighted range of Texas Hold'em starting hands: `"QQ+, AKs, A5s-A2s, AhKh, AKo:0.5"`.
+///
+/// Tokens are separated by commas; an empty token (a comma at either end or two
+/// commas in a row, as in `"AA,,KK"`) and an empty text raise `InvalidRangeError`,
+/// whose message names the bad token or the position of the empty one.
 #[pyclass(frozen, module = "cardkit._core", name = "Range")]
 pub struct PyRange {
     range: Range,

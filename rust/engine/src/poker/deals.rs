@@ -22,7 +22,7 @@ const SEARCH_STEPS: usize = 1 << 18;
 /// Work a [`DealSampler`] may take to build: each key costs its combos plus a
 /// share for its memory, which keeps a build within about a second and tens of
 /// megabytes.
-const SAMPLER_WORK: usize = 1 << 24;
+const SAMPLER_WORK: usize = 1 << 22;
 const KEY_COST: usize = 16;
 
 /// Hashes card-set keys with one multiply and a shift: these maps are hit once
@@ -87,8 +87,10 @@ fn search(
     let Some(combos) = order.get(p) else {
         return Some(true);
     };
-    let key = used.intersection(unions[p]).0;
-    if failed[p].contains(&key) {
+    let key = used.intersection(unions[p]);
+    // Too few cards left for the players still to deal: no deal, whatever the combos.
+    let left = order.len() - p;
+    if failed[p].contains(&key.0) || (unions[p].difference(used).len() as usize) < 2 * left {
         return Some(false);
     }
     for (c, _) in combos.iter() {
@@ -99,7 +101,7 @@ fn search(
             }
         }
     }
-    failed[p].insert(key);
+    failed[p].insert(key.0);
     Some(false)
 }
 

@@ -110,12 +110,13 @@ fn no_hand(i: usize, range: &Range, board: &[Card], known: CardSet) -> String {
     }
 }
 
-/// "a", "a and b", "a, b and c".
-fn join_names(names: &[String]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+/// "player 3", "players 1 and 2", "players 0, 4 and 5".
+fn players_named(players: &[usize]) -> String {
+    let names: Vec<String> = players.iter().map(usize::to_string).collect();
+    match &names[..] {
+        [one] => format!("player {one}"),
+        [init @ .., last] => format!("players {} and {last}", init.join(", ")),
+        [] => "no player".into(),
     }
 }
 
@@ -208,10 +209,8 @@ impl Problem {
                 )));
             }
         }
-        let names: Vec<String> = culprits
-            .iter()
-            .map(|&i| format!("player {i} ({})", cut(ranges[i].text())))
-            .collect();
+        let mut texts: Vec<&str> = culprits.iter().map(|&i| ranges[i].text()).collect();
+        texts.dedup();
         let cards = culprits
             .iter()
             .flat_map(|&i| self.players[i].iter())
@@ -222,8 +221,9 @@ impl Problem {
             "their combos share cards".to_string()
         };
         Err(invalid(format!(
-            "no deal is possible: {} cannot all be dealt a hand at once ({why})",
-            join_names(&names)
+            "no deal is possible: {} cannot all be dealt a hand at once ({why}; ranges {})",
+            players_named(&culprits),
+            cut(&texts.join(" | "))
         )))
     }
 
@@ -330,7 +330,7 @@ impl Problem {
         let mut seen = 0u32;
         self.each_deal(0, CardSet::EMPTY, &mut deal, &mut |deal| {
             seen = seen.wrapping_add(1);
-            if seen % 1024 == 0 && cancel.is_cancelled() {
+            if seen.is_multiple_of(1024) && cancel.is_cancelled() {
                 return false;
             }
             let least = symmetries
@@ -921,7 +921,7 @@ fn showdown_ranges(
     ) -> bool {
         let Some(options) = ranked.get(p) else {
             tally.showdown(ranks, w);
-            return tally.deals % (1 << 14) != 0 || !cancel.is_cancelled();
+            return !tally.deals.is_multiple_of(1 << 14) || !cancel.is_cancelled();
         };
         for &(set, rank, weight) in options {
             if set.intersection(used).is_empty() {
@@ -1310,13 +1310,12 @@ fn choose_dealer(
 fn too_tight(samplers: &[Sampler], restricted: &[usize], known: CardSet) -> EngineError {
     let (dealt, blamed) = pilot(samplers, restricted, known, LONG_PILOT);
     let most = blamed.iter().copied().max().unwrap_or(0);
-    let names: Vec<String> = (0..blamed.len())
+    let names: Vec<usize> = (0..blamed.len())
         .filter(|&p| blamed[p] > 0 && blamed[p] * 10 >= most)
-        .map(|p| format!("player {p}"))
         .collect();
     EngineError::RuleOption(format!(
         "Monte Carlo cannot deal these ranges: only {dealt} of {LONG_PILOT} random deals give every player a hand with no card twice; the ranges of {} are too tight together (narrow fewer of them, or use exact=True)",
-        join_names(&names)
+        players_named(&names)
     ))
 }
 
@@ -1954,11 +1953,10 @@ mod tests {
             "{e}"
         );
         let e = error(&["random", "AA", "QQ", "AA", "AA"], "", "");
-        assert!(
-            e.contains("player 1 (AA), player 3 (AA) and player 4 (AA)"),
-            "{e}"
-        );
-        assert!(e.contains("only 4 live cards"), "{e}");
+        assert!(e.contains("players 1, 3 and 4 cannot"), "{e}");
+        assert!(e.contains("only 4 live cards; ranges AA)"), "{e}");
+        let e = error(&["AK,AQ,KQ,AJ,KJ,QJ"; 10], "", "");
+        assert!(e.contains("cannot all be dealt"), "{e}");
         let long = format!("{}AA", "AA:0.5, ".repeat(40));
         let e = error(&["AA", "AA", &long], "", "");
         assert!(e.len() < 300 && e.contains("..."), "{e}");
