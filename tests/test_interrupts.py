@@ -98,10 +98,11 @@ def test_equity_stops_on_sigint(call: str) -> None:
 
 
 def test_evaluate_batch_stops_on_sigint() -> None:
-    # Large batches one after another: the signal lands inside one of them.
+    # Batches large enough to run on a watched worker thread (from 2**23 rows), one
+    # after another: the signal lands inside one of them.
     setup = POKER_SETUP + (
         "import numpy as np\n"
-        "rows = np.tile(np.arange(7, dtype=np.uint8), (2_000_000, 1))\n"
+        "rows = np.tile(np.arange(7, dtype=np.uint8), (9_000_000, 1))\n"
         "out = np.empty(len(rows), dtype=np.uint32)\n"
     )
     latency = _interrupted("while True:\n    evaluate_batch(rows, threads=1, out=out)", setup)

@@ -8,7 +8,7 @@
 //! polls the flag) and returns that exception, so `KeyboardInterrupt` arrives
 //! within about the poll interval of the engine's loops, with every worker stopped.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use cardkit_engine::Cancel;
@@ -52,9 +52,14 @@ where
     let cancel = Cancel::new();
     let fraction = Progress(AtomicU64::new(NO_FRACTION));
     let caller = std::thread::current();
+    // Set before the worker wakes this thread: `is_finished` only turns true once
+    // the worker thread has wound down, so waking to find it still false would
+    // park again for a full poll interval (10 ms added to every short call).
+    let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let worker = scope.spawn(|| {
             let out = work(&cancel, &fraction);
+            done.store(true, Ordering::Release);
             caller.unpark();
             out
         });
@@ -64,7 +69,7 @@ where
             cancel.cancel();
             error.get_or_insert(e);
         };
-        while !worker.is_finished() {
+        while !done.load(Ordering::Acquire) && !worker.is_finished() {
             py.detach(|| std::thread::park_timeout(SIGNAL_POLL));
             if error.is_some() {
                 continue;

@@ -317,10 +317,11 @@ fn poker_equity(
     ))
 }
 
-/// Rows below which `evaluate_batch` ranks on the calling thread (without the
-/// GIL) instead of through `interrupt::run`: they take well under a millisecond,
-/// less than starting the watched worker thread would add.
-const WATCHED_ROWS: usize = 1 << 16;
+/// Rows from which `evaluate_batch` runs through `interrupt::run`. Smaller
+/// batches rank on the calling thread without the GIL, as before: they take at
+/// most about 10-30 ms (so Ctrl-C is still seen soon after), and a watched worker
+/// thread would add its start-up, several milliseconds on a busy machine.
+const WATCHED_ROWS: usize = 1 << 23;
 
 /// Rank every row of a `(N, 5|6|7)` uint8 array of card indices into the
 /// `HandRank.value`s of a uint32 array: `out` (length N, written in place and
