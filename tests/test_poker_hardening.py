@@ -183,3 +183,12 @@ def test_bad_players_argument_is_quoted_short(players: object) -> None:
     with pytest.raises(InvalidRangeError, match="players must be a list") as info:
         equity(players)  # type: ignore[arg-type]
     assert len(str(info.value)) < 200
+
+
+def test_bad_range_objects_are_quoted_short() -> None:
+    with pytest.raises(InvalidRangeError, match="a range is a str") as info:
+        Range(b"AA" * 5000)  # type: ignore[arg-type]
+    assert len(str(info.value)) < 200
+    with pytest.raises(InvalidCardError, match="two different cards") as info2:
+        equity([["Ah", "Kd"] * 2500, "KK"])
+    assert len(str(info2.value)) < 200

@@ -5,7 +5,7 @@ use crate::cards::{extract_cards, repr_of, PyCard, PyObject_or_bool};
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
 use cardkit_engine::cards::Card;
-use cardkit_engine::poker::{self, Combo, HandRank, Method, Problem, Range, RangeError};
+use cardkit_engine::poker::{self, cut, Combo, HandRank, Method, Problem, Range, RangeError};
 use cardkit_engine::{CardSet, EngineError};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::basic::CompareOp;
@@ -175,6 +175,7 @@ impl PyRange {
     fn py_new(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
         let Ok(text) = text.cast::<PyString>() else {
             let shown = repr_of(text);
+            let shown = cut(&shown);
             return Err(invalid_range(py, format!("a range is a str, got {shown}")));
         };
         let text = &*text.to_string_lossy();
@@ -236,11 +237,11 @@ fn extract_player(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Range> {
             py,
             EngineError::InvalidCard(format!(
                 "a Hold'em hand needs two different cards, got {}",
-                cards
+                cut(&cards
                     .iter()
                     .map(|c| c.to_string())
                     .collect::<Vec<_>>()
-                    .join(" ")
+                    .join(" "))
             )),
         )),
     }

@@ -17,4 +17,4 @@ pub use eval::{
     best_five, for_each_hand, rank5, rank7, rank_cards, rank_front, rank_set, Category, HandKey,
     HandRank,
 };
-pub use ranges::{Combo, Range, RangeError};
+pub use ranges::{cut, Combo, Range, RangeError};

@@ -43,7 +43,7 @@ const ECHO_CHARS: usize = 80;
 
 /// `text` as echoed in an error message: cut to about 80 characters, so a huge
 /// input never makes a huge message.
-pub(super) fn cut(text: &str) -> std::borrow::Cow<'_, str> {
+pub fn cut(text: &str) -> std::borrow::Cow<'_, str> {
     match text.char_indices().nth(ECHO_CHARS - 3) {
         Some((end, _)) if text.chars().count() > ECHO_CHARS => {
             format!("{}...", &text[..end]).into()
