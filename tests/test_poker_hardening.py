@@ -192,3 +192,12 @@ def test_bad_range_objects_are_quoted_short() -> None:
     with pytest.raises(InvalidCardError, match="two different cards") as info2:
         equity([["Ah", "Kd"] * 2500, "KK"])
     assert len(str(info2.value)) < 200
+
+
+def test_tiny_weights_are_not_an_impossible_deal() -> None:
+    """Only the ratios of one player's weights matter: no product underflows to 0."""
+    assert equity(["AA:1e-300", "KK:1e-300"], exact=True).equity == pytest.approx(
+        equity(["AA", "KK"], exact=True).equity, abs=1e-12
+    )
+    result = equity(["AA:1e-200,KK:1e-200"] * 4, samples=20_000)
+    assert sum(result.equity) == pytest.approx(1.0, abs=1e-9)

@@ -151,9 +151,16 @@ impl Problem {
         }
         let mut live = Vec::with_capacity(players.len());
         for (i, range) in players.iter().enumerate() {
-            let combos = range.live_combos(known);
-            if combos.is_empty() {
+            let mut combos = range.live_combos(known);
+            // Only ratios of one player's weights matter: scaled so the largest is
+            // 1, products over ten players of tiny weights (`AA:1e-300`) cannot
+            // underflow to a deal of weight 0.
+            let top = combos.iter().map(|&(_, w)| w).fold(0.0, f64::max);
+            if top == 0.0 {
                 return Err(invalid(no_hand(i, range, board, known)));
+            }
+            for (_, w) in &mut combos {
+                *w /= top;
             }
             live.push(combos);
         }
@@ -1972,6 +1979,21 @@ mod tests {
             e.contains("2 board cards are still to come but only 1 live card is left"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn tiny_weights_do_not_underflow() {
+        let problem = Problem::new(&ranges(&["AA:1e-300,KK:1e-300"; 4]), &[], &[]).unwrap();
+        let mc = Method::MonteCarlo {
+            samples: 20_000,
+            stderr: None,
+            seed: 1,
+        };
+        let r = equity(&problem, mc, Some(2), &|_| {}, &NEVER).unwrap();
+        assert!(r.players.iter().all(|p| p.equity > 0.1), "{r:?}");
+        let problem = Problem::new(&ranges(&["AA:1e-300", "KK:1e-300"]), &[], &[]).unwrap();
+        let r = equity(&problem, Method::Exact, Some(2), &|_| {}, &NEVER).unwrap();
+        assert!((r.players[0].equity - 0.819_460_5).abs() < 1e-6, "{r:?}");
     }
 
     #[test]
