@@ -201,3 +201,10 @@ def test_tiny_weights_are_not_an_impossible_deal() -> None:
     )
     result = equity(["AA:1e-200,KK:1e-200"] * 4, samples=20_000)
     assert sum(result.equity) == pytest.approx(1.0, abs=1e-9)
+
+
+def test_absurd_thread_counts_are_capped() -> None:
+    """Results never depend on the thread count; 50,000 threads are not started."""
+    a = equity(["QQ+", "random"], samples=200_000, seed=3, threads=50_000)
+    b = equity(["QQ+", "random"], samples=200_000, seed=3, threads=1)
+    assert a == b

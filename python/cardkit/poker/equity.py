@@ -96,9 +96,9 @@ def equity(
     - Monte Carlo runs until every player's standard error is at most ``stderr`` or
       ``samples`` trials are done, whichever comes first (defaults: ``stderr=0.0005``
       and at most 10**8 trials; ``samples`` alone runs exactly that many trials).
-    - ``seed`` (default 0) and ``threads`` (default: all cores) fix the result: the
-      work is cut into chunks seeded by chunk index and merged in order, so the same
-      seed gives the same result for any thread count.
+    - ``seed`` (default 0) and ``threads`` (default: all cores; at most 256 run) fix
+      the result: the work is cut into chunks seeded by chunk index and merged in
+      order, so the same seed gives the same result for any thread count.
     - ``progress(fraction)`` is called about ten times a second during the run, on
       the calling thread; an exception it raises stops the run at once and is
       raised from ``equity``.

@@ -4,6 +4,7 @@
 use super::eval::{
     card_keys, tables, HandRank, Tables, FLUSH_BITS, RANK_KEYS, SUIT_BIAS, SUIT_SHIFT,
 };
+use super::MAX_THREADS;
 use crate::cancel::{Cancel, NEVER};
 use crate::error::{EngineError, Result};
 
@@ -47,7 +48,7 @@ pub fn rank_rows_cancellable(
             out.len()
         )));
     }
-    let per_thread = n.div_ceil(threads.max(1)).max(1 << 12);
+    let per_thread = n.div_ceil(threads.clamp(1, MAX_THREADS)).max(1 << 12);
     let mut chunks = rows
         .chunks(per_thread * width)
         .zip(out.chunks_mut(per_thread));

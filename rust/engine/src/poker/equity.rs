@@ -17,6 +17,7 @@ use super::deals::{self, DealSampler, Unbuilt};
 use super::eval::{tables, HandKey, Tables};
 use super::exact::Table;
 use super::ranges::{cut, Combo, Range};
+use super::MAX_THREADS;
 use crate::cancel::Cancel;
 use crate::cards::Card;
 use crate::cardset::CardSet;
@@ -636,6 +637,7 @@ fn default_threads(threads: Option<usize>) -> usize {
     threads
         .filter(|&t| t > 0)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .min(MAX_THREADS)
 }
 
 /// Equity of every player of `problem`.

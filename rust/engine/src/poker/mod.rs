@@ -18,3 +18,8 @@ pub use eval::{
     HandRank,
 };
 pub use ranges::{cut, Combo, Range, RangeError};
+
+/// Most threads an equity run or a batch evaluation starts, whatever `threads`
+/// asks: results never depend on the count, and thousands of threads would only
+/// add start-up cost (or fail to start).
+pub const MAX_THREADS: usize = 256;
