@@ -212,8 +212,15 @@ impl Problem {
         if let [Some(a), Some(b)] = hands[..] {
             let shared = a.set().intersection(b.set()).iter().next();
             if let (Some(card), &[i, j]) = (shared, &culprits[..]) {
+                // A range cut to one combo by the board and dead cards.
+                let hand = |p: usize| match ranges[p].len() {
+                    1 => "hand",
+                    _ => "only possible hand",
+                };
                 return Err(invalid(format!(
-                    "player {i}'s hand {a} and player {j}'s hand {b} both hold {card}"
+                    "player {i}'s {} {a} and player {j}'s {} {b} both hold {card}",
+                    hand(i),
+                    hand(j)
                 )));
             }
         }
@@ -1954,6 +1961,11 @@ mod tests {
         let e = error(&["AhAs", "AhKd"], "", "");
         assert!(
             e.contains("player 0's hand AsAh and player 1's hand AhKd both hold Ah"),
+            "{e}"
+        );
+        let e = error(&["AA", "AhKd"], "Ac", "Ad");
+        assert!(
+            e.contains("player 0's only possible hand AsAh and player 1's hand AhKd both hold Ah"),
             "{e}"
         );
         let e = error(&["KdKc", "AhAs"], "Ts9s2h", "Ah");
