@@ -186,7 +186,8 @@ def test_progress_errors_propagate() -> None:
     [
         (["AhAs"], "", "", RuleOptionError, "2 to 10 players"),
         (["AA"] * 11, "", "", RuleOptionError, "2 to 10 players"),
-        (["AhAs", "AhKd"], "", "", InvalidCardError, "no deal is possible"),
+        (["AhAs", "AhKd"], "", "", InvalidCardError, "both hold Ah"),
+        (["AA", "AA", "AA"], "", "", InvalidCardError, "no deal is possible"),
         (["AA", "KK"], "Ah As Ad", "Ac", InvalidCardError, "player 0 has no possible hand"),
         (["AA", "KK"], "2c 2c", "", InvalidCardError, "duplicate card 2c"),
         (["AA", "KK"], "2c 3c 4c 5c 6c 7c", "", InvalidCardError, "at most 5 cards"),

@@ -107,7 +107,12 @@ def poker_winners(
 
 @final
 class Range:
-    """A weighted range of Texas Hold'em starting hands."""
+    """A weighted range of Texas Hold'em starting hands: ``"QQ+, AKs, A5s-A2s, AhKh, AKo:0.5"``.
+
+    Tokens are separated by commas; an empty token (a comma at either end or two
+    commas in a row, as in ``"AA,,KK"``) and an empty text raise ``InvalidRangeError``,
+    whose message names the bad token or the position of the empty one.
+    """
 
     def __new__(cls, text: str) -> Range: ...
     @property

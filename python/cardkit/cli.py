@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -86,7 +87,18 @@ class _Progress:
 
     def close(self) -> None:
         if self.shown:
+            self.shown = False
             print(file=sys.stderr)
+
+
+# Keyword names of cardkit.poker.equity as its messages spell them ("samples=",
+# "exact=True", "stderr must be ..."), and the command-line options they stand for.
+_OPTION_NAMES = re.compile(r"\b(?:(exact)=True|(samples|stderr|seed|threads)\b=?)")
+
+
+def _cli_message(message: str) -> str:
+    """An error message of ``equity`` with its keyword names as ``cardkit equity`` options."""
+    return _OPTION_NAMES.sub(lambda m: f"--{m.group(1) or m.group(2)}", message)
 
 
 def _equity(args: argparse.Namespace) -> int:
@@ -106,6 +118,13 @@ def _equity(args: argparse.Namespace) -> int:
             threads=args.threads,
             progress=progress,
         )
+    except CardkitError as exc:
+        raise type(exc)(_cli_message(str(exc))) from None
+    except KeyboardInterrupt:
+        # The run has stopped (its workers too): leave like any interrupted command.
+        progress.close()
+        print("cardkit: interrupted", file=sys.stderr)
+        return 130
     finally:
         progress.close()
     if args.json:

@@ -78,8 +78,8 @@ def evaluate_batch(
     """Rank every row of an ``(N, 5|6|7)`` array of card indices (``Card.index``, 0..51).
 
     Returns a uint32 array of :attr:`HandRank.value` (higher is better). The work runs
-    in Rust without the GIL on ``threads`` threads (default: all cores). Any integer
-    array is accepted; uint8 C-contiguous input is used without a copy. A row with
+    in Rust without the GIL on ``threads`` threads (default: all cores; at most 256
+    run). Any integer array is accepted; uint8 C-contiguous input is used without a copy. A row with
     an index outside 0..51 or a repeated card raises ``InvalidCardError``.
 
     ``out``: a writable C-contiguous uint32 array of shape ``(N,)`` to fill and return

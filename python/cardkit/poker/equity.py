@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from cardkit._core import Card, Range, poker_equity
 from cardkit._validate import MAX_SEED, check_count, check_flag, check_real, check_seed
-from cardkit.errors import InvalidRangeError, RuleOptionError
+from cardkit.errors import InvalidRangeError, RuleOptionError, shown
 
 __all__ = ["EquityResult", "PlayerEquity", "PlayerSpec", "equity"]
 
@@ -96,18 +96,31 @@ def equity(
     - Monte Carlo runs until every player's standard error is at most ``stderr`` or
       ``samples`` trials are done, whichever comes first (defaults: ``stderr=0.0005``
       and at most 10**8 trials; ``samples`` alone runs exactly that many trials).
-    - ``seed`` (default 0) and ``threads`` (default: all cores) fix the result: the
-      work is cut into chunks seeded by chunk index and merged in order, so the same
-      seed gives the same result for any thread count.
-    - ``progress(fraction)`` is called about ten times a second during the run.
+    - ``seed`` (default 0) and ``threads`` (default: all cores; at most 256 run) fix
+      the result: the work is cut into chunks seeded by chunk index and merged in
+      order, so the same seed gives the same result for any thread count.
+    - ``progress(fraction)`` is called about ten times a second during the run, on
+      the calling thread; an exception it raises stops the run at once and is
+      raised from ``equity``.
+    - Ctrl-C (``KeyboardInterrupt``) stops a run within about a hundred
+      milliseconds, its worker threads included.
 
-    Range combos that use a board or dead card are dropped; a range left empty, a
-    card given twice, a deal that cannot give every player a hand, or a player count
-    outside 2..10 raise a ``CardkitError`` (``InvalidCardError``,
-    ``InvalidRangeError`` or ``RuleOptionError``, all ``ValueError``).
+    The problem is checked before any work starts. Range combos that use a board or
+    dead card are dropped; the result's equities always sum to 1, and a problem with
+    no answer is an error, never zeros. A ``CardkitError`` (all of them are
+    ``ValueError``) names the cause:
+
+    - ``InvalidRangeError``: a range that does not parse;
+    - ``InvalidCardError``: a card given twice, more than 5 board cards, a player
+      left without a hand (every combo weighted 0, or on the board or dead), too
+      few live cards for every hand and the rest of the board, or ranges that
+      cannot all be dealt at once (the players, or the shared card, are named);
+    - ``RuleOptionError``: a player count outside 2..10, conflicting options, an
+      exact problem too large to enumerate, or ranges that overlap so much that
+      Monte Carlo cannot deal them (the players are named; see docs/poker.md).
     """
     if isinstance(players, (str, bytes)) or not isinstance(players, Iterable):
-        raise InvalidRangeError(f"players must be a list of hands or ranges, got {players!r}")
+        raise InvalidRangeError(f"players must be a list of hands or ranges, got {shown(players)}")
     if exact is not None:
         check_flag("exact", exact)
     if samples is not None:

@@ -5,6 +5,7 @@ use crate::cards::{extract_cards, repr_of, PyCard, PyObject_or_bool};
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
 use cardkit_engine::cards::Card;
+use cardkit_engine::error::cut;
 use cardkit_engine::poker::{self, Combo, HandRank, Method, Problem, Range, RangeError};
 use cardkit_engine::{CardSet, EngineError};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -160,9 +161,12 @@ fn invalid_range(py: Python<'_>, message: String) -> PyErr {
 }
 
 /// A weighted range of Texas Hold'em starting hands: `"QQ+, AKs, A5s-A2s, AhKh, AKo:0.5"`.
+///
+/// Tokens are separated by commas; an empty token (a comma at either end or two
+/// commas in a row, as in `"AA,,KK"`) and an empty text raise `InvalidRangeError`,
+/// whose message names the bad token or the position of the empty one.
 #[pyclass(frozen, module = "cardkit._core", name = "Range")]
 pub struct PyRange {
-    text: String,
     range: Range,
 }
 
@@ -172,20 +176,18 @@ impl PyRange {
     fn py_new(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
         let Ok(text) = text.cast::<PyString>() else {
             let shown = repr_of(text);
+            let shown = cut(&shown);
             return Err(invalid_range(py, format!("a range is a str, got {shown}")));
         };
         let text = &*text.to_string_lossy();
         let range = Range::parse(text).map_err(|e| range_error(py, e))?;
-        Ok(PyRange {
-            text: text.to_string(),
-            range,
-        })
+        Ok(PyRange { range })
     }
 
     /// The text the range was parsed from.
     #[getter]
     fn text(&self) -> &str {
-        &self.text
+        self.range.text()
     }
 
     /// `(card, card, weight)` for every combo with a positive weight that uses no
@@ -209,11 +211,14 @@ impl PyRange {
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(format!("Range({})", PyString::new(py, &self.text).repr()?))
+        Ok(format!(
+            "Range({})",
+            PyString::new(py, self.range.text()).repr()?
+        ))
     }
 
     fn __str__(&self) -> String {
-        self.text.clone()
+        self.range.text().to_string()
     }
 }
 
@@ -233,11 +238,11 @@ fn extract_player(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Range> {
             py,
             EngineError::InvalidCard(format!(
                 "a Hold'em hand needs two different cards, got {}",
-                cards
+                cut(&cards
                     .iter()
                     .map(|c| c.to_string())
                     .collect::<Vec<_>>()
-                    .join(" ")
+                    .join(" "))
             )),
         )),
     }
@@ -314,9 +319,16 @@ fn poker_equity(
     ))
 }
 
+/// Rows from which `evaluate_batch` runs through `interrupt::run`. Smaller
+/// batches rank on the calling thread without the GIL, as before: they take at
+/// most about 10-30 ms (so Ctrl-C is still seen soon after), and a watched worker
+/// thread would add its start-up, several milliseconds on a busy machine.
+const WATCHED_ROWS: usize = 1 << 23;
+
 /// Rank every row of a `(N, 5|6|7)` uint8 array of card indices into the
 /// `HandRank.value`s of a uint32 array: `out` (length N, written in place and
-/// returned) or a new one. Runs without the GIL on `threads` threads.
+/// returned) or a new one. Runs without the GIL on `threads` threads; a large
+/// batch stops on Ctrl-C with `KeyboardInterrupt`.
 #[pyfunction]
 #[pyo3(signature = (cards, threads = None, out = None))]
 fn poker_evaluate_batch<'py>(
@@ -351,12 +363,20 @@ fn poker_evaluate_batch<'py>(
                 EngineError::RuleOption(format!("out must be contiguous: {e}")),
             )
         })?;
-        match cards.as_slice() {
-            Ok(rows) => py.detach(|| poker::rank_rows_into(rows, width, threads, values)),
+        let copy: Vec<u8>;
+        let flat = match cards.as_slice() {
+            Ok(flat) => flat,
             Err(_) => {
-                let rows: Vec<u8> = cards.as_array().iter().copied().collect();
-                py.detach(|| poker::rank_rows_into(&rows, width, threads, values))
+                copy = cards.as_array().iter().copied().collect();
+                &copy
             }
+        };
+        if rows < WATCHED_ROWS {
+            py.detach(|| poker::rank_rows_into(flat, width, threads, values))
+        } else {
+            interrupt::run(py, None, |cancel, _| {
+                poker::rank_rows_cancellable(flat, width, threads, values, cancel)
+            })?
         }
         .py_err(py)?;
     }

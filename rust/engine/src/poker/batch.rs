@@ -4,6 +4,8 @@
 use super::eval::{
     card_keys, tables, HandRank, Tables, FLUSH_BITS, RANK_KEYS, SUIT_BIAS, SUIT_SHIFT,
 };
+use super::MAX_THREADS;
+use crate::cancel::{Cancel, NEVER};
 use crate::error::{EngineError, Result};
 
 /// Ranks `rows` (a row-major buffer of card indices 0..=51, `width` = 5, 6 or 7
@@ -19,6 +21,21 @@ pub fn rank_rows(rows: &[u8], width: usize, threads: usize) -> Result<Vec<u32>> 
 /// reuse one buffer instead of having fresh pages faulted in and zeroed each time.
 /// On an error `out` holds unspecified values.
 pub fn rank_rows_into(rows: &[u8], width: usize, threads: usize, out: &mut [u32]) -> Result<()> {
+    rank_rows_cancellable(rows, width, threads, out, &NEVER)
+}
+
+/// Rows ranked between two checks of the cancel flag (well under a millisecond).
+const CANCEL_ROWS: usize = 1 << 15;
+
+/// [`rank_rows_into`] that stops with [`EngineError::Cancelled`] within a block
+/// of rows once `cancel` is set.
+pub fn rank_rows_cancellable(
+    rows: &[u8],
+    width: usize,
+    threads: usize,
+    out: &mut [u32],
+    cancel: &Cancel,
+) -> Result<()> {
     if !(5..=7).contains(&width) {
         return Err(EngineError::InvalidCard(format!(
             "each hand needs 5, 6 or 7 cards, got rows of {width}"
@@ -31,21 +48,35 @@ pub fn rank_rows_into(rows: &[u8], width: usize, threads: usize, out: &mut [u32]
             out.len()
         )));
     }
-    let per_thread = n.div_ceil(threads.max(1)).max(1 << 12);
+    let per_thread = n.div_ceil(threads.clamp(1, MAX_THREADS)).max(1 << 12);
     let mut chunks = rows
         .chunks(per_thread * width)
         .zip(out.chunks_mut(per_thread));
     // The first chunk runs on the calling thread: a single-chunk call spawns none.
     let first = chunks.next();
+    let rank = |input: &[u8], output: &mut [u32]| {
+        let blocks = input
+            .chunks(CANCEL_ROWS * width)
+            .zip(output.chunks_mut(CANCEL_ROWS));
+        let mut ok = true;
+        for (input, output) in blocks {
+            if cancel.is_cancelled() {
+                break;
+            }
+            ok &= rank_chunk(input, width, output);
+        }
+        ok
+    };
     let all_valid = std::thread::scope(|scope| {
         let handles: Vec<_> = chunks
-            .map(|(input, output)| scope.spawn(move || rank_chunk(input, width, output)))
+            .map(|(input, output)| scope.spawn(move || rank(input, output)))
             .collect();
-        let here = first.is_none_or(|(input, output)| rank_chunk(input, width, output));
+        let here = first.is_none_or(|(input, output)| rank(input, output));
         handles
             .into_iter()
             .fold(here, |ok, h| h.join().unwrap_or(false) && ok)
     });
+    cancel.check()?;
     if all_valid {
         return Ok(());
     }
@@ -371,6 +402,17 @@ mod tests {
     use crate::cards::Card;
     use crate::poker::rank_cards;
     use crate::rng::CardRng;
+
+    #[test]
+    fn a_cancelled_batch_stops() {
+        let rows: Vec<u8> = (0..7 * 100_000).map(|i| (i % 7) as u8).collect();
+        let mut out = vec![0; 100_000];
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let err = rank_rows_cancellable(&rows, 7, 2, &mut out, &cancel).unwrap_err();
+        assert_eq!(err, EngineError::Cancelled);
+        assert_eq!(rank_rows_cancellable(&rows, 7, 2, &mut out, &NEVER), Ok(()));
+    }
 
     #[test]
     fn batch_matches_single_hands_for_any_thread_count() {

@@ -13,12 +13,15 @@
 //!   which every player's standard error is within the target (or the sample budget
 //!   is spent), and later chunks are discarded.
 
+use super::deals::{self, DealSampler, Unbuilt};
 use super::eval::{tables, HandKey, Tables};
 use super::exact::Table;
 use super::ranges::{Combo, Range};
+use super::MAX_THREADS;
 use crate::cancel::Cancel;
 use crate::cards::Card;
 use crate::cardset::CardSet;
+use crate::error::cut;
 use crate::error::{EngineError, Result};
 use crate::rng::{derive_seed, CardRng};
 use std::collections::BTreeMap;
@@ -86,10 +89,44 @@ fn invalid(message: String) -> EngineError {
     EngineError::InvalidCard(message)
 }
 
+/// Why player `i` has no hand: a zero weight everywhere, a hand using a known
+/// card (named), or a range whose every combo does.
+fn no_hand(i: usize, range: &Range, board: &[Card], known: CardSet) -> String {
+    let text = cut(range.text());
+    match range.combos() {
+        [] => format!(
+            "player {i} has no possible hand: its range {text} gives every combo weight 0"
+        ),
+        [(c, _)] => {
+            let card = c.set().intersection(known).iter().next().unwrap_or(c.0);
+            let place = if board.contains(&card) {
+                "on the board"
+            } else {
+                "a dead card"
+            };
+            format!("player {i} has no possible hand: {c} holds {card}, which is {place}")
+        }
+        _ => format!(
+            "player {i} has no possible hand: every combo of its range {text} uses a board or dead card"
+        ),
+    }
+}
+
+/// "player 3", "players 1 and 2", "players 0, 4 and 5".
+fn players_named(players: &[usize]) -> String {
+    let names: Vec<String> = players.iter().map(usize::to_string).collect();
+    match &names[..] {
+        [one] => format!("player {one}"),
+        [init @ .., last] => format!("players {} and {last}", init.join(", ")),
+        [] => "no player".into(),
+    }
+}
+
 impl Problem {
     /// Checks the input: 2..=10 players, a board of at most 5 cards, no card twice
-    /// among board and dead cards, no range emptied by them, and at least one way to
-    /// deal every player a hand at once.
+    /// among board and dead cards, no range emptied by them or by zero weights,
+    /// enough live cards for every hand and the rest of the board, and at least
+    /// one way to deal every player a hand at once. Errors name the conflict.
     pub fn new(players: &[Range], board: &[Card], dead: &[Card]) -> Result<Problem> {
         if !(2..=MAX_PLAYERS).contains(&players.len()) {
             return Err(EngineError::RuleOption(format!(
@@ -116,11 +153,16 @@ impl Problem {
         }
         let mut live = Vec::with_capacity(players.len());
         for (i, range) in players.iter().enumerate() {
-            let combos = range.live_combos(known);
-            if combos.is_empty() {
-                return Err(invalid(format!(
-                    "player {i} has no possible hand: every combo of the range uses a board or dead card"
-                )));
+            let mut combos = range.live_combos(known);
+            // Only ratios of one player's weights matter: scaled so the largest is
+            // 1, products over ten players of tiny weights (`AA:1e-300`) cannot
+            // underflow to a deal of weight 0.
+            let top = combos.iter().map(|&(_, w)| w).fold(0.0, f64::max);
+            if top == 0.0 {
+                return Err(invalid(no_hand(i, range, board, known)));
+            }
+            for (_, w) in &mut combos {
+                *w /= top;
             }
             live.push(combos);
         }
@@ -129,23 +171,76 @@ impl Problem {
             board: board.to_vec(),
             known,
         };
-        if !problem.any_deal(0, CardSet::EMPTY) {
-            return Err(invalid(
-                "no deal is possible: the players' hands or ranges cannot all be dealt at once (shared cards)"
-                    .into(),
-            ));
-        }
+        problem.check_deal(players)?;
         Ok(problem)
     }
 
-    fn any_deal(&self, player: usize, used: CardSet) -> bool {
-        match self.players.get(player) {
-            None => true,
-            Some(combos) => combos.iter().any(|(c, _)| {
-                c.set().intersection(used).is_empty()
-                    && self.any_deal(player + 1, used.union(c.set()))
-            }),
+    /// Errors unless some deal gives every player a hand and leaves the board
+    /// cards still to come: a problem that passes has a positive total weight,
+    /// so its equities sum to 1.
+    fn check_deal(&self, ranges: &[Range]) -> Result<()> {
+        let n = self.players.len();
+        let live = 52 - self.known.len() as usize;
+        if 2 * n > live {
+            return Err(invalid(format!(
+                "{n} players need {} hole cards but only {live} live cards are left (not on the board or dead)",
+                2 * n
+            )));
         }
+        let missing = self.missing();
+        if 2 * n + missing > live {
+            let left = live - 2 * n;
+            return Err(invalid(format!(
+                "{missing} board card{} still to come but only {left} live card{} left once every player holds a hand",
+                if missing == 1 { " is" } else { "s are" },
+                if left == 1 { " is" } else { "s are" },
+            )));
+        }
+        let players: Vec<&deals::Combos> = self.players.iter().map(Vec::as_slice).collect();
+        // An undecided search lets the problem through: enumeration then finds
+        // no deal or sampling gives up, and both say so.
+        if deals::can_deal(&players) != Some(false) {
+            return Ok(());
+        }
+        let culprits = deals::conflict(&players);
+        let hands: Vec<Option<Combo>> = culprits
+            .iter()
+            .map(|&i| match self.players[i][..] {
+                [(c, _)] => Some(c),
+                _ => None,
+            })
+            .collect();
+        if let [Some(a), Some(b)] = hands[..] {
+            let shared = a.set().intersection(b.set()).iter().next();
+            if let (Some(card), &[i, j]) = (shared, &culprits[..]) {
+                // A range cut to one combo by the board and dead cards.
+                let hand = |p: usize| match ranges[p].len() {
+                    1 => "hand",
+                    _ => "only possible hand",
+                };
+                return Err(invalid(format!(
+                    "player {i}'s {} {a} and player {j}'s {} {b} both hold {card}",
+                    hand(i),
+                    hand(j)
+                )));
+            }
+        }
+        let mut texts: Vec<&str> = culprits.iter().map(|&i| ranges[i].text()).collect();
+        texts.dedup();
+        let cards = culprits
+            .iter()
+            .flat_map(|&i| self.players[i].iter())
+            .fold(CardSet::EMPTY, |u, (c, _)| u.union(c.set()));
+        let why = if (cards.len() as usize) < 2 * culprits.len() {
+            format!("their ranges use only {} live cards", cards.len())
+        } else {
+            "their combos share cards".to_string()
+        };
+        Err(invalid(format!(
+            "no deal is possible: {} cannot all be dealt a hand at once ({why}; ranges {})",
+            players_named(&culprits),
+            cut(&texts.join(" | "))
+        )))
     }
 
     /// Cards every deal gives to some player (those of single-hand players).
@@ -243,12 +338,17 @@ impl Problem {
 
     /// One deal per orbit of [`Problem::suit_symmetries`] (the least by combo
     /// indices), in ascending order, with its weight times the orbit's size.
-    fn deal_orbits(&self) -> Vec<(Vec<Combo>, f64)> {
+    fn deal_orbits(&self, cancel: &Cancel) -> Result<Vec<(Vec<Combo>, f64)>> {
         let symmetries = self.suit_symmetries();
         let n = self.players.len();
         let mut orbits: std::collections::HashMap<u128, u64> = std::collections::HashMap::new();
         let mut deal = Vec::with_capacity(n);
+        let mut seen = 0u32;
         self.each_deal(0, CardSet::EMPTY, &mut deal, &mut |deal| {
+            seen = seen.wrapping_add(1);
+            if seen.is_multiple_of(1024) && cancel.is_cancelled() {
+                return false;
+            }
             let least = symmetries
                 .iter()
                 .map(|perm| {
@@ -260,7 +360,9 @@ impl Problem {
                 .min()
                 .unwrap_or(0);
             *orbits.entry(least).or_insert(0) += 1;
+            true
         });
+        cancel.check()?;
         let weights: Vec<std::collections::HashMap<Combo, f64>> = self
             .players
             .iter()
@@ -268,7 +370,7 @@ impl Problem {
             .collect();
         let mut codes: Vec<(u128, u64)> = orbits.into_iter().collect();
         codes.sort_unstable();
-        codes
+        Ok(codes
             .into_iter()
             .map(|(code, count)| {
                 let deal: Vec<Combo> = (0..n)
@@ -287,28 +389,32 @@ impl Problem {
                     .product();
                 (deal, weight * count as f64)
             })
-            .collect()
+            .collect())
     }
 
-    /// Calls `visit` with every deal of one live combo per player, no card twice.
+    /// Calls `visit` with every deal of one live combo per player, no card twice,
+    /// until it returns false (then returns false).
     fn each_deal(
         &self,
         player: usize,
         used: CardSet,
         deal: &mut Vec<Combo>,
-        visit: &mut dyn FnMut(&[Combo]),
-    ) {
+        visit: &mut dyn FnMut(&[Combo]) -> bool,
+    ) -> bool {
         let Some(combos) = self.players.get(player) else {
-            visit(deal);
-            return;
+            return visit(deal);
         };
         for &(c, _) in combos {
             if c.set().intersection(used).is_empty() {
                 deal.push(c);
-                self.each_deal(player + 1, used.union(c.set()), deal, visit);
+                let go_on = self.each_deal(player + 1, used.union(c.set()), deal, visit);
                 deal.pop();
+                if !go_on {
+                    return false;
+                }
             }
         }
+        true
     }
 
     pub fn num_players(&self) -> usize {
@@ -539,6 +645,7 @@ fn default_threads(threads: Option<usize>) -> usize {
     threads
         .filter(|&t| t > 0)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .min(MAX_THREADS)
 }
 
 /// Equity of every player of `problem`.
@@ -550,7 +657,7 @@ pub fn equity(
     cancel: &Cancel,
 ) -> Result<EquityResult> {
     let threads = default_threads(threads);
-    match method {
+    let result = match method {
         Method::Exact => match problem.exact_plan() {
             (cost, _) if cost > EXACT_COST_LIMIT => Err(EngineError::RuleOption(format!(
                 "exact enumeration is too large here ({cost:.1e} work units, limit {EXACT_COST_LIMIT:.0e}): use Monte Carlo (samples= or stderr=)"
@@ -575,6 +682,25 @@ pub fn equity(
             }
             monte_carlo(problem, samples, stderr, seed, threads, progress, cancel)
         }
+    }?;
+    checked(result)
+}
+
+/// The invariant of every answer: the equities sum to 1. Problem::new refuses
+/// the problems without a deal that it can prove; any other that turns out to
+/// have none is an error here, never an answer of zeros.
+fn checked(result: EquityResult) -> Result<EquityResult> {
+    let sum: f64 = result.players.iter().map(|p| p.equity).sum();
+    if (sum - 1.0).abs() <= 1e-9 {
+        Ok(result)
+    } else if sum == 0.0 {
+        Err(invalid(
+            "no deal is possible: the players' ranges cannot all be dealt a hand at once".into(),
+        ))
+    } else {
+        Err(EngineError::RuleOption(format!(
+            "internal error: the equities sum to {sum}, not 1 (please report this problem)"
+        )))
     }
 }
 
@@ -596,7 +722,7 @@ fn exact_by_deal(
 ) -> Result<EquityResult> {
     let n = problem.num_players();
     let table = Table::new(&problem.board, problem.known);
-    let orbits = problem.deal_orbits();
+    let orbits = problem.deal_orbits(cancel)?;
     // Step 1 depends only on the rank signature: weigh it by all deals sharing it.
     let mut signatures: BTreeMap<u128, (Vec<Combo>, f64)> = BTreeMap::new();
     for (deal, w) in &orbits {
@@ -625,6 +751,10 @@ fn exact_by_deal(
     let work = |i: usize| -> Tally {
         let mut tally = Tally::new(n);
         for task in chunks.get(i).copied().unwrap_or(&[]) {
+            // A task takes up to a few milliseconds: check before each one.
+            if cancel.is_cancelled() {
+                break;
+            }
             let (outcomes, w) = match task {
                 Task::Ranks(deal, w) => (table.rank_outcomes(deal), *w),
                 Task::Flushes(deal, suit, w) => (table.flush_corrections(deal, *suit), *w),
@@ -689,19 +819,27 @@ fn exact_by_board(
                 .collect()
         })
         .collect();
-    // Chunk i deals deck[i] as the lowest new board card (or the whole board when none is missing).
-    let chunks = if k == 0 { 1 } else { deck.len() + 1 - k };
+    // Chunk i deals deck[i] as the lowest new board card (or the whole board when
+    // none is missing). Problem::new made sure the deck holds the k cards.
+    let chunks = if k == 0 {
+        1
+    } else {
+        (deck.len() + 1).saturating_sub(k)
+    };
     let boards_done = AtomicU64::new(0);
     let total_boards = binomial(deck.len() as u64, k as u64).max(1);
     let work = |i: usize| -> Tally {
         let mut tally = Tally::new(n);
         let mut ranks = vec![0u32; n];
         let mut visit = |key: HandKey, cards: CardSet| {
-            showdown_ranges(&holdings, key, cards, &mut ranks, &mut tally);
+            showdown_ranges(&holdings, key, cards, &mut ranks, &mut tally, cancel)
         };
         deal_chunk(&deck, k, i, board_key, &mut visit);
         boards_done.fetch_add(
-            binomial((deck.len() - i - 1) as u64, k.saturating_sub(1) as u64),
+            binomial(
+                deck.len().saturating_sub(i + 1) as u64,
+                k.saturating_sub(1) as u64,
+            ),
             Ordering::Relaxed,
         );
         tally
@@ -724,8 +862,8 @@ fn exact_by_board(
 }
 
 /// Chunk `i` of an exact run: every board whose lowest new card is `deck[i]`
-/// (the given board alone when no card is missing).
-fn deal_chunk<F: FnMut(HandKey, CardSet)>(
+/// (the given board alone when no card is missing), until `visit` returns false.
+fn deal_chunk<F: FnMut(HandKey, CardSet) -> bool>(
     deck: &[Card],
     k: usize,
     i: usize,
@@ -741,40 +879,45 @@ fn deal_chunk<F: FnMut(HandKey, CardSet)>(
             CardSet::EMPTY.with(first),
             visit,
         ),
-        (_, None) => {}
-    }
+        (_, None) => true,
+    };
 }
 
-/// Calls `visit` for every way to add `k` cards of `deck` to the board.
-fn deal_boards<F: FnMut(HandKey, CardSet)>(
+/// Calls `visit` for every way to add `k` cards of `deck` to the board, until it
+/// returns false (then returns false).
+fn deal_boards<F: FnMut(HandKey, CardSet) -> bool>(
     deck: &[Card],
     k: usize,
     key: HandKey,
     cards: CardSet,
     visit: &mut F,
-) {
+) -> bool {
     if k == 0 {
-        visit(key, cards);
-        return;
+        return visit(key, cards);
     }
     for (i, &c) in deck.iter().enumerate() {
         if deck.len() - i < k {
             break;
         }
-        deal_boards(&deck[i + 1..], k - 1, key.with(c), cards.with(c), visit);
+        if !deal_boards(&deck[i + 1..], k - 1, key.with(c), cards.with(c), visit) {
+            return false;
+        }
     }
+    true
 }
 
 /// All deals of one combo per player compatible with the new board cards and with
 /// each other, weighted by the product of the combos' weights. Each combo is ranked
-/// once per board.
+/// once per board. Returns false once `cancel` is set (checked every 2^14
+/// showdowns: one board of wide multiway ranges holds billions).
 fn showdown_ranges(
     holdings: &[Holdings],
     board: HandKey,
     new_cards: CardSet,
     ranks: &mut [u32],
     tally: &mut Tally,
-) {
+    cancel: &Cancel,
+) -> bool {
     let ranked: Vec<Vec<(CardSet, u32, f64)>> = holdings
         .iter()
         .map(|h| {
@@ -791,19 +934,31 @@ fn showdown_ranges(
         w: f64,
         ranks: &mut [u32],
         tally: &mut Tally,
-    ) {
+        cancel: &Cancel,
+    ) -> bool {
         let Some(options) = ranked.get(p) else {
             tally.showdown(ranks, w);
-            return;
+            return !tally.deals.is_multiple_of(1 << 14) || !cancel.is_cancelled();
         };
         for &(set, rank, weight) in options {
             if set.intersection(used).is_empty() {
                 ranks[p] = rank;
-                deal(ranked, p + 1, used.union(set), w * weight, ranks, tally);
+                if !deal(
+                    ranked,
+                    p + 1,
+                    used.union(set),
+                    w * weight,
+                    ranks,
+                    tally,
+                    cancel,
+                ) {
+                    return false;
+                }
             }
         }
+        true
     }
-    deal(&ranked, 0, CardSet::EMPTY, 1.0, ranks, tally);
+    deal(&ranked, 0, CardSet::EMPTY, 1.0, ranks, tally, cancel)
 }
 
 /// Monte Carlo randomness: the `CardRng` stream of a chunk, spent 16 bits per
@@ -1030,6 +1185,157 @@ impl Score {
     }
 }
 
+/// Whether `combos` is every two cards outside `known`, all of one weight.
+fn deals_any_two(combos: &[(Combo, f64)], known: CardSet) -> bool {
+    let live = 52 - u64::from(known.len());
+    combos.len() as u64 == binomial(live, 2) && combos.windows(2).all(|w| w[0].1 == w[1].1)
+}
+
+/// A uniform card not in `used`, added to it (Problem::new left enough).
+#[inline]
+fn draw_card(rng: &mut Draws, used: &mut CardSet) -> Card {
+    loop {
+        let c = Card::from_index_unchecked(rng.below(52) as u8);
+        if used.insert(c) {
+            return c;
+        }
+    }
+}
+
+fn no_deal() -> EngineError {
+    invalid("no deal is possible: the players' ranges cannot all be dealt a hand at once".into())
+}
+
+/// Whole deals a Monte Carlo trial redraws before it gives up (about 50 ms):
+/// the dealer is chosen so that this never happens short of a pathology.
+const MAX_REDRAWS: u32 = 1 << 20;
+/// Deals of the quick pilot that picks a dealer, and the share of them that must
+/// have no card twice for redrawing to be used.
+const PILOT: u32 = 4096;
+const PILOT_SHARE: u32 = 8;
+/// Deals of the long pilot run when ranges are too wide for a direct sampler,
+/// and how many must succeed for redrawing to go ahead (1 in 1,000).
+const LONG_PILOT: u32 = 1 << 16;
+const LONG_PILOT_SUCCESSES: u32 = 64;
+
+/// How the players holding ranges (not every two cards) get their hands.
+enum Dealer {
+    /// Draw each player's combo by weight and redraw the whole deal on a
+    /// collision: exact under card removal, fast while collisions are rare.
+    Redraw,
+    /// Draw the deal directly by its weight among the deals with no card twice.
+    Direct(DealSampler),
+}
+
+impl Dealer {
+    /// The hands of `restricted` players into `hands`; the used cards (with
+    /// `known`), or None if redrawing gave up.
+    #[inline]
+    fn deal(
+        &self,
+        rng: &mut Draws,
+        samplers: &[Sampler],
+        restricted: &[usize],
+        known: CardSet,
+        hands: &mut [HandKey],
+        picks: &mut [usize],
+    ) -> Option<CardSet> {
+        match self {
+            Dealer::Direct(sampler) => {
+                let used = sampler.draw(&mut || rng.unit(), known, picks);
+                for (&p, &i) in restricted.iter().zip(picks.iter()) {
+                    hands[p] = samplers[p].combos.get(i)?.1;
+                }
+                Some(used)
+            }
+            Dealer::Redraw => (0..MAX_REDRAWS).find_map(|_| {
+                let mut used = known;
+                for &p in restricted {
+                    let (set, key) = samplers[p].draw(rng);
+                    if !set.intersection(used).is_empty() {
+                        return None;
+                    }
+                    used = used.union(set);
+                    hands[p] = key;
+                }
+                Some(used)
+            }),
+        }
+    }
+}
+
+/// Redraws `tries` whole deals of the `restricted` players (a fixed seed, so
+/// the choice depends on the problem alone): how many had no card twice, and
+/// per player how often its combo was the one that collided.
+fn pilot(
+    samplers: &[Sampler],
+    restricted: &[usize],
+    known: CardSet,
+    tries: u32,
+) -> (u32, Vec<u32>) {
+    let mut rng = Draws::new(0x5eed_dea1);
+    let mut blamed = vec![0; samplers.len()];
+    let mut dealt = 0;
+    for _ in 0..tries {
+        let mut used = known;
+        let clash = restricted.iter().find(|&&p| {
+            let (set, _) = samplers[p].draw(&mut rng);
+            let clash = !set.intersection(used).is_empty();
+            used = used.union(set);
+            clash
+        });
+        match clash {
+            Some(&p) => blamed[p] += 1,
+            None => dealt += 1,
+        }
+    }
+    (dealt, blamed)
+}
+
+/// Redraw while collisions are rare; else the direct sampler; else, when the
+/// ranges are too wide for it, redraw if at least 1 deal in 1,000 succeeds,
+/// and refuse (naming the players) otherwise.
+fn choose_dealer(
+    weighted: &[Vec<(Combo, f64)>],
+    samplers: &[Sampler],
+    restricted: &[usize],
+    known: CardSet,
+    cancel: &Cancel,
+) -> Result<Dealer> {
+    let (dealt, _) = pilot(samplers, restricted, known, PILOT);
+    if dealt * PILOT_SHARE >= PILOT {
+        return Ok(Dealer::Redraw);
+    }
+    let combos: Vec<&deals::Combos> = restricted.iter().map(|&p| weighted[p].as_slice()).collect();
+    match DealSampler::new(&combos, cancel) {
+        Ok(sampler) => Ok(Dealer::Direct(sampler)),
+        Err(Unbuilt::Cancelled) => Err(EngineError::Cancelled),
+        Err(Unbuilt::NoDeal) => Err(no_deal()),
+        Err(Unbuilt::TooLarge) => {
+            let (dealt, _) = pilot(samplers, restricted, known, LONG_PILOT);
+            if dealt >= LONG_PILOT_SUCCESSES {
+                Ok(Dealer::Redraw)
+            } else {
+                Err(too_tight(samplers, restricted, known))
+            }
+        }
+    }
+}
+
+/// The error of a Monte Carlo run that cannot deal the ranges: it names the
+/// players whose combos collide most often.
+fn too_tight(samplers: &[Sampler], restricted: &[usize], known: CardSet) -> EngineError {
+    let (dealt, blamed) = pilot(samplers, restricted, known, LONG_PILOT);
+    let most = blamed.iter().copied().max().unwrap_or(0);
+    let names: Vec<usize> = (0..blamed.len())
+        .filter(|&p| blamed[p] > 0 && blamed[p] * 10 >= most)
+        .collect();
+    EngineError::RuleOption(format!(
+        "Monte Carlo cannot deal these ranges: only {dealt} of {LONG_PILOT} random deals give every player a hand with no card twice; the ranges of {} are too tight together (narrow fewer of them, or use exact=True)",
+        players_named(&names)
+    ))
+}
+
 fn monte_carlo(
     problem: &Problem,
     samples: u64,
@@ -1049,21 +1355,31 @@ fn monte_carlo(
         .fold(known, |used, combos| used.union(combos[0].0.set()));
     // A range's combos that share a card with a known hand would always make the
     // deal be drawn again: dropping them first gives the same distribution.
-    let samplers: Vec<Sampler> = problem
+    let weighted: Vec<Vec<(Combo, f64)>> = problem
         .players
         .iter()
         .map(|combos| {
             if combos.len() == 1 {
-                return Sampler::new(combos);
+                return combos.clone();
             }
-            let live: Vec<(Combo, f64)> = combos
+            combos
                 .iter()
                 .copied()
                 .filter(|(c, _)| c.set().intersection(blocked).is_empty())
-                .collect();
-            Sampler::new(&live)
+                .collect()
         })
         .collect();
+    if weighted.iter().any(Vec::is_empty) {
+        return Err(no_deal());
+    }
+    let samplers: Vec<Sampler> = weighted.iter().map(|c| Sampler::new(c)).collect();
+    // Players whose range is every two live cards alike are dealt last, card by
+    // card from what the others leave: the other players' deal is then drawn
+    // as if they were absent (every deal leaves them the same number of ways).
+    let (any_two, restricted): (Vec<usize>, Vec<usize>) =
+        (0..n).partition(|&p| deals_any_two(&problem.players[p], known));
+    let dealer = choose_dealer(&weighted, &samplers, &restricted, known, cancel)?;
+    let stuck = AtomicBool::new(false);
     let board_key = HandKey::from_cards(&problem.board);
     let k = problem.missing();
     let chunks = samples.div_ceil(MC_CHUNK);
@@ -1104,7 +1420,8 @@ fn monte_carlo(
         if let Some(hands) = &fixed {
             let mut rng = CardRng::new(derive_seed(seed, i as u64));
             let mut deck = fixed_deck;
-            while left > 0 {
+            let mut scored = 0;
+            while left > 0 && !cancel.is_cancelled() {
                 let m = left.min(TRIAL_BLOCK);
                 left -= m;
                 for j in 0..m {
@@ -1123,48 +1440,46 @@ fn monte_carlo(
                     }
                 }
                 score.block(t, &full, &mut classes, m);
+                scored += m as u64;
             }
-            return score.into_tally(trials);
+            return score.into_tally(scored);
         }
         let mut rng = Draws::new(derive_seed(seed, i as u64));
         let mut hands = vec![HandKey::EMPTY; n];
-        while left > 0 {
+        let mut picks = vec![0; restricted.len()];
+        let mut scored = 0;
+        while left > 0 && !cancel.is_cancelled() {
             let m = left.min(TRIAL_BLOCK);
             left -= m;
             for j in 0..m {
-                // Rejection of the whole deal keeps the joint distribution of the
-                // ranges exact under card removal.
-                let mut used;
-                'deal: loop {
-                    used = known;
-                    for (p, sampler) in samplers.iter().enumerate() {
-                        let (set, key) = sampler.draw(&mut rng);
-                        if !set.intersection(used).is_empty() {
-                            continue 'deal;
-                        }
-                        used = used.union(set);
-                        hands[p] = key;
-                    }
-                    break;
+                let Some(mut used) = dealer.deal(
+                    &mut rng,
+                    &samplers,
+                    &restricted,
+                    known,
+                    &mut hands,
+                    &mut picks,
+                ) else {
+                    stuck.store(true, Ordering::Relaxed);
+                    return score.into_tally(scored);
+                };
+                for &p in &any_two {
+                    let a = draw_card(&mut rng, &mut used);
+                    let b = draw_card(&mut rng, &mut used);
+                    hands[p] = HandKey::EMPTY.with(a).with(b);
                 }
                 let mut board = board_key;
                 for _ in 0..k {
-                    let card = loop {
-                        let c = Card::from_index_unchecked(rng.below(52) as u8);
-                        if !used.contains(c) {
-                            break c;
-                        }
-                    };
-                    used.insert(card);
-                    board = board.with(card);
+                    board = board.with(draw_card(&mut rng, &mut used));
                 }
                 for (keys, &hand) in full.iter_mut().zip(&hands) {
                     keys[j] = board.union(hand);
                 }
             }
             score.block(t, &full, &mut classes, m);
+            scored += m as u64;
         }
-        score.into_tally(trials)
+        score.into_tally(scored)
     };
     let mut total = Tally::new(n);
     let trials_done = AtomicU64::new(0);
@@ -1188,6 +1503,9 @@ fn monte_carlo(
         cancel,
     );
     cancel.check()?;
+    if stuck.load(Ordering::Relaxed) {
+        return Err(too_tight(&samplers, &restricted, known));
+    }
     progress(1.0);
     Ok(EquityResult {
         players: total.result(false),
@@ -1429,7 +1747,7 @@ mod tests {
             6
         );
         // 16 x 6 deals minus the 0 sharing cards, in orbits of up to 24.
-        let orbits = problem(&["AK", "QQ"], "").deal_orbits();
+        let orbits = problem(&["AK", "QQ"], "").deal_orbits(&NEVER).unwrap();
         let weight: f64 = orbits.iter().map(|(_, w)| w).sum();
         assert_eq!(weight, 96.0);
         assert!(orbits.len() < 10, "{}", orbits.len());
@@ -1598,10 +1916,233 @@ mod tests {
         assert!(Problem::new(&ranges(&["AhAs"]), &[], &[]).is_err());
         assert!(Problem::new(&ranges(&["AhAs"; 11]), &[], &[]).is_err());
         assert!(Problem::new(&ranges(&["AhAs", "AhKd"]), &[], &[]).is_err());
+        assert!(Problem::new(&ranges(&["AA", "AA", "AA"]), &[], &[]).is_err());
         assert!(Problem::new(&ranges(&["AA", "KK"]), &cards("Ah As Ad"), &cards("Ac")).is_err());
         assert!(Problem::new(&ranges(&["AA", "KK"]), &cards("2c 2c"), &[]).is_err());
         assert!(Problem::new(&ranges(&["AA", "KK"]), &cards("2c3c4c5c6c7c"), &[]).is_err());
         let ok = Problem::new(&ranges(&["AA", "KK"]), &cards("Ah"), &cards("As"));
         assert!(ok.is_ok());
+    }
+
+    fn error(specs: &[&str], board: &str, dead: &str) -> String {
+        let cards = |t: &str| parse_cards(t).unwrap();
+        match Problem::new(&ranges(specs), &cards(board), &cards(dead)) {
+            Ok(_) => panic!("{specs:?} {board} {dead} is accepted"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    fn deck(skip: usize, take: usize) -> String {
+        (0..52)
+            .map(|i| Card::from_index_unchecked(i).to_string())
+            .skip(skip)
+            .take(take)
+            .collect()
+    }
+
+    #[test]
+    fn infeasible_problems_name_the_conflict() {
+        let all = deck(0, 48);
+        let e = error(&["random", "random"], "", &all);
+        assert!(
+            e.contains("5 board cards are still to come but only 0 live cards are left"),
+            "{e}"
+        );
+        let e = error(&["random"; 3], "", &deck(0, 46));
+        assert!(e.contains("only 0 live cards are left"), "{e}");
+        let e = error(&["random"; 10], "", &deck(0, 33));
+        assert!(
+            e.contains("10 players need 20 hole cards but only 19 live cards"),
+            "{e}"
+        );
+        let e = error(&["random"; 10], "AsAhAdAcKs", &deck(0, 29));
+        assert!(e.contains("only 18 live cards"), "{e}");
+        let e = error(&["random:0", "AhAs"], "", "");
+        assert!(e.contains("player 0") && e.contains("weight 0"), "{e}");
+        let e = error(&["AhAs", "AhKd"], "", "");
+        assert!(
+            e.contains("player 0's hand AsAh and player 1's hand AhKd both hold Ah"),
+            "{e}"
+        );
+        let e = error(&["AA", "AhKd"], "Ac", "Ad");
+        assert!(
+            e.contains("player 0's only possible hand AsAh and player 1's hand AhKd both hold Ah"),
+            "{e}"
+        );
+        let e = error(&["KdKc", "AhAs"], "Ts9s2h", "Ah");
+        assert!(
+            e.contains("player 1") && e.contains("Ah, which is a dead card"),
+            "{e}"
+        );
+        let e = error(&["random", "AA", "QQ", "AA", "AA"], "", "");
+        assert!(e.contains("players 1, 3 and 4 cannot"), "{e}");
+        assert!(e.contains("only 4 live cards; ranges AA)"), "{e}");
+        let e = error(&["AK,AQ,KQ,AJ,KJ,QJ"; 10], "", "");
+        assert!(e.contains("cannot all be dealt"), "{e}");
+        let long = format!("{}AA", "AA:0.5, ".repeat(40));
+        let e = error(&["AA", "AA", &long], "", "");
+        assert!(e.len() < 300 && e.contains("..."), "{e}");
+        // One live card, three missing: the CLI report of issue 13.
+        let cards = |t: &str| parse_cards(t).unwrap();
+        let dead: Vec<Card> = (0..52)
+            .map(Card::from_index_unchecked)
+            .filter(|c| !cards("AhAsKdKc2c3c4cAd").contains(c))
+            .collect();
+        let r = Problem::new(&ranges(&["AhAs", "KdKc"]), &cards("2c3c4c"), &dead);
+        let e = r.err().unwrap().to_string();
+        assert!(
+            e.contains("2 board cards are still to come but only 1 live card is left"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn tiny_weights_do_not_underflow() {
+        let problem = Problem::new(&ranges(&["AA:1e-300,KK:1e-300"; 4]), &[], &[]).unwrap();
+        let mc = Method::MonteCarlo {
+            samples: 20_000,
+            stderr: None,
+            seed: 1,
+        };
+        let r = equity(&problem, mc, Some(2), &|_| {}, &NEVER).unwrap();
+        assert!(r.players.iter().all(|p| p.equity > 0.1), "{r:?}");
+        let problem = Problem::new(&ranges(&["AA:1e-300", "KK:1e-300"]), &[], &[]).unwrap();
+        let r = equity(&problem, Method::Exact, Some(2), &|_| {}, &NEVER).unwrap();
+        assert!((r.players[0].equity - 0.819_460_5).abs() < 1e-6, "{r:?}");
+    }
+
+    #[test]
+    fn no_live_card_left_is_one_board() {
+        let cards = |t: &str| parse_cards(t).unwrap();
+        let dead: Vec<Card> = (0..52)
+            .map(Card::from_index_unchecked)
+            .filter(|c| !cards("AhAsKdKc2c3c4c5d9d").contains(c))
+            .collect();
+        let problem =
+            Problem::new(&ranges(&["AhAs", "KdKc"]), &cards("2c3c4c5d9d"), &dead).unwrap();
+        let r = equity(&problem, Method::Exact, Some(2), &|_| {}, &NEVER).unwrap();
+        assert_eq!(r.boards, 1);
+        assert!((r.players[0].equity - 1.0).abs() < 1e-12, "{r:?}");
+        let mc = Method::MonteCarlo {
+            samples: 1000,
+            stderr: None,
+            seed: 1,
+        };
+        let r = equity(&problem, mc, Some(2), &|_| {}, &NEVER).unwrap();
+        assert_eq!(r.players[0].equity, 1.0);
+    }
+
+    /// Exact and Monte Carlo equity of one problem agree within five standard errors.
+    fn assert_sampled_near_exact(specs: &[&str], board: &str, dead: &str) {
+        let cards = |t: &str| parse_cards(t).unwrap();
+        let problem = Problem::new(&ranges(specs), &cards(board), &cards(dead)).unwrap();
+        let exact = equity(&problem, Method::Exact, Some(2), &|_| {}, &NEVER).unwrap();
+        let mc = Method::MonteCarlo {
+            samples: 200_000,
+            stderr: None,
+            seed: 5,
+        };
+        let sampled = equity(&problem, mc, Some(2), &|_| {}, &NEVER).unwrap();
+        for (e, m) in exact.players.iter().zip(&sampled.players) {
+            assert!(
+                (e.equity - m.equity).abs() < 5.0 * m.stderr + 1e-9,
+                "{specs:?} {board}: {e:?} {m:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn tight_ranges_are_dealt_directly_and_match_exact() {
+        // Rejection would almost never deal these (1 deal in ~10^5 and worse):
+        // the direct sampler must give every deal its weight.
+        assert_sampled_near_exact(&["AA,KK,QQ"; 5], "2c3d4h5s9c", "");
+        assert_sampled_near_exact(
+            &["AA:0.3,KK", "AA,KK:0.5", "AA,KK", "AhAd,KK"],
+            "2c3d4h5s",
+            "",
+        );
+        // Tight ranges and any two cards from a small live deck.
+        let dead: String = (0..52)
+            .map(Card::from_index_unchecked)
+            .filter(|c| !"AhAsAdAcKhKsKdKc2c3c4c5c5d6c6d7c".contains(&c.to_string()))
+            .map(|c| c.to_string())
+            .collect();
+        assert_sampled_near_exact(
+            &["AA,KK", "AA,KK", "AA,KK", "AA,KK", "random"],
+            "2c3c4c",
+            &dead,
+        );
+        // Three players of any two cards and an eight-card deck left.
+        assert_sampled_near_exact(&["random"; 3], "2c3c4c", &deck(12, 38));
+    }
+
+    #[test]
+    fn crowded_tables_finish() {
+        for specs in [&["AA,KK,QQ"; 6][..], &["AA,KK,QQ,JJ"; 8]] {
+            let problem = Problem::new(&ranges(specs), &[], &[]).unwrap();
+            let mc = Method::MonteCarlo {
+                samples: 50_000,
+                stderr: None,
+                seed: 2,
+            };
+            let r = equity(&problem, mc, Some(2), &|_| {}, &NEVER).unwrap();
+            let sum: f64 = r.players.iter().map(|p| p.equity).sum();
+            assert!((sum - 1.0).abs() < 1e-9);
+            // Identical ranges: every seat has the same equity.
+            for p in &r.players {
+                let fair = 1.0 / specs.len() as f64;
+                assert!((p.equity - fair).abs() < 5.0 * p.stderr, "{r:?}");
+            }
+        }
+    }
+
+    /// Runs `method` on `problem` on 2 threads, cancels it after 300 ms and
+    /// returns how long the cancelled call took to return.
+    fn cancel_latency(problem: &Problem, method: Method) -> Duration {
+        let cancel = Cancel::new();
+        let (result, latency) = std::thread::scope(|scope| {
+            let run = scope.spawn(|| equity(problem, method, Some(2), &|_| {}, &cancel));
+            std::thread::sleep(Duration::from_millis(300));
+            let asked = std::time::Instant::now();
+            cancel.cancel();
+            let result = run.join().unwrap();
+            (result, asked.elapsed())
+        });
+        assert_eq!(result.unwrap_err(), EngineError::Cancelled);
+        latency
+    }
+
+    #[test]
+    fn long_runs_stop_soon_after_cancel() {
+        // One river board of three wide ranges (one chunk of ~10^9 showdowns),
+        // a wide exact flop, and ten players sampled. The bound is liveness only;
+        // the latencies print with --nocapture.
+        let river = Problem::new(
+            &ranges(&["random"; 3]),
+            &parse_cards("2c7d9hJsKc").unwrap(),
+            &[],
+        )
+        .unwrap();
+        let flop = Problem::new(
+            &ranges(&["22+,A2s+", "random", "QQ+"]),
+            &parse_cards("2c7d9h").unwrap(),
+            &[],
+        )
+        .unwrap();
+        let ten = Problem::new(&ranges(&["random"; 10]), &[], &[]).unwrap();
+        let mc = Method::MonteCarlo {
+            samples: u64::MAX / 2,
+            stderr: None,
+            seed: 1,
+        };
+        for (what, problem, method) in [
+            ("exact river, 3 x random", &river, Method::Exact),
+            ("exact flop, 3 ranges", &flop, Method::Exact),
+            ("Monte Carlo, 10 x random", &ten, mc),
+        ] {
+            let latency = cancel_latency(problem, method);
+            eprintln!("cancel latency, {what}: {latency:?}");
+            assert!(latency < Duration::from_secs(10), "{what}: {latency:?}");
+        }
     }
 }

@@ -11,9 +11,13 @@
 //! - `random` or `*`: all 1,326 combos;
 //! - `:w` after any token sets its weight, `0 <= w <= 1` (default 1); a combo named
 //!   twice keeps the weight of the last token that names it.
+//!
+//! An empty token (a comma at either end, or two commas in a row) is an error,
+//! as is a range of no tokens: a stray comma is more likely a typo than intent.
 
 use crate::cards::{Card, RANK_CHARS};
 use crate::cardset::CardSet;
+use crate::error::cut;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -26,7 +30,12 @@ pub struct RangeError {
 
 impl fmt::Display for RangeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid range token {:?}: {}", self.token, self.message)
+        write!(
+            f,
+            "invalid range token {:?}: {}",
+            cut(&self.token),
+            self.message
+        )
     }
 }
 
@@ -57,10 +66,19 @@ impl fmt::Display for Combo {
 }
 
 /// A weighted set of starting hands.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Range {
     /// Combos with a positive weight, in ascending combo order.
     combos: Vec<(Combo, f64)>,
+    /// The text it was parsed from (named in error messages).
+    text: String,
+}
+
+/// Ranges are equal when they weigh every combo alike, however they were written.
+impl PartialEq for Range {
+    fn eq(&self, other: &Range) -> bool {
+        self.combos == other.combos
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -122,6 +140,9 @@ fn class_combos(class: Class, out: &mut Vec<Combo>) {
         }
     }
 }
+
+/// Longest token body (without its weight) worth parsing as cards.
+const MAX_BODY: usize = 16;
 
 fn expand(body: &str) -> Result<Vec<Combo>, String> {
     let mut combos = Vec::new();
@@ -203,6 +224,11 @@ fn expand(body: &str) -> Result<Vec<Combo>, String> {
         class_combos(class, &mut combos);
         return Ok(combos);
     }
+    // Every valid token is short ("A5s-A2s", "10h9h"): a long one is refused
+    // before card parsing looks at it.
+    if body.len() > MAX_BODY {
+        return Err("not a hand class, span or combo".into());
+    }
     let cards = crate::cards::parse_cards(body).map_err(|_| "not a hand class, span or combo")?;
     match cards[..] {
         [a, b] if a != b && !a.is_joker() && !b.is_joker() => Ok(vec![Combo::new(a, b)]),
@@ -214,13 +240,27 @@ impl Range {
     /// Parse a range; the error names the first bad token.
     pub fn parse(text: &str) -> Result<Range, RangeError> {
         let mut weights: BTreeMap<Combo, f64> = BTreeMap::new();
-        let mut tokens = 0;
+        if text.trim().is_empty() {
+            return Err(RangeError {
+                token: text.to_string(),
+                message: "empty range".into(),
+            });
+        }
+        let mut at = 0;
         for raw in text.split(',') {
             let token = raw.trim();
+            let start = at;
+            at += raw.len() + 1;
             if token.is_empty() {
-                continue;
+                return Err(RangeError {
+                    token: String::new(),
+                    message: format!(
+                        "empty token at character {} of {:?} (a comma at either end or two commas in a row)",
+                        text[..start].chars().count() + 1,
+                        cut(text)
+                    ),
+                });
             }
-            tokens += 1;
             let error = |message: String| RangeError {
                 token: token.to_string(),
                 message,
@@ -228,10 +268,9 @@ impl Range {
             let (body, weight) = match token.split_once(':') {
                 None => (token, 1.0),
                 Some((body, w)) => {
-                    let w: f64 = w
-                        .trim()
-                        .parse()
-                        .map_err(|_| error(format!("weight {:?} is not a number", w.trim())))?;
+                    let w: f64 = w.trim().parse().map_err(|_| {
+                        error(format!("weight {:?} is not a number", cut(w.trim())))
+                    })?;
                     if !(0.0..=1.0).contains(&w) {
                         return Err(error(format!("weight {w} is outside 0..1")));
                     }
@@ -242,14 +281,9 @@ impl Range {
                 weights.insert(combo, weight);
             }
         }
-        if tokens == 0 {
-            return Err(RangeError {
-                token: text.to_string(),
-                message: "empty range".into(),
-            });
-        }
         Ok(Range {
             combos: weights.into_iter().filter(|&(_, w)| w > 0.0).collect(),
+            text: text.to_string(),
         })
     }
 
@@ -257,7 +291,13 @@ impl Range {
     pub fn single(combo: Combo) -> Range {
         Range {
             combos: vec![(combo, 1.0)],
+            text: combo.to_string(),
         }
+    }
+
+    /// The text the range was parsed from (the combo, for [`Range::single`]).
+    pub fn text(&self) -> &str {
+        &self.text
     }
 
     /// The weighted combos, ascending.
@@ -342,11 +382,27 @@ mod tests {
             ("AhAh", "AhAh"),
             ("22-A5o", "22-A5o"),
             ("", ""),
+            ("  ", "  "),
             ("Z+", "Z+"),
+            ("AA,,KK", ""),
+            (",", ""),
+            ("AA,", ""),
+            (", AA", ""),
         ] {
             let err = Range::parse(text).unwrap_err();
             assert_eq!(err.token, token, "{text}: {err}");
             assert!(err.to_string().contains(&format!("{token:?}")));
         }
+        let err = Range::parse("AA, ,KK").unwrap_err();
+        assert!(err.to_string().contains("character 4"), "{err}");
+    }
+
+    #[test]
+    fn messages_cut_long_input() {
+        let long = "A".repeat(5000);
+        let err = Range::parse(&long).unwrap_err();
+        assert!(err.to_string().len() < 200, "{err}");
+        let err = Range::parse(&format!("{},,", "AA,".repeat(2000))).unwrap_err();
+        assert!(err.to_string().len() < 300, "{err}");
     }
 }
