@@ -1,4 +1,5 @@
-"""Long calls stop on Ctrl-C (issue 13).
+"""Long calls stop on Ctrl-C (issue 13): equity, batch evaluation, the CLI, game
+searches, solvers, batch move generation and playouts.
 
 Each case runs a call whose budget would last minutes in a child Python, sends it
 SIGINT once it has started and checks that it stops with ``KeyboardInterrupt`` (or
@@ -26,12 +27,24 @@ LIVENESS = 10.0
 # Exit status of a child whose long call raised KeyboardInterrupt.
 INTERRUPTED = 99
 
+# The child counts its threads before the call and after the interrupt: every
+# worker a long call started must be gone once it has raised.
 _PRELUDE = """
-import sys
+import os, sys
+def _threads():
+    return len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else 0
+_before = _threads()
 try:
     print("started", flush=True)
 {body}
 except KeyboardInterrupt:
+    # a joined thread leaves /proc a moment after its join returns
+    import time
+    for _ in range(100):
+        if _threads() <= _before:
+            break
+        time.sleep(0.01)
+    print("threads", _before, _threads(), flush=True)
     sys.exit({interrupted})
 """
 
@@ -61,7 +74,7 @@ def _interrupted(code: str, setup: str = "", exit_code: int = INTERRUPTED) -> fl
     sent = time.monotonic()
     os.kill(proc.pid, signal.SIGINT)
     try:
-        _, err = proc.communicate(timeout=LIVENESS)
+        out, err = proc.communicate(timeout=LIVENESS)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
@@ -69,6 +82,10 @@ def _interrupted(code: str, setup: str = "", exit_code: int = INTERRUPTED) -> fl
     latency = time.monotonic() - sent
     assert proc.returncode == exit_code, f"exit {proc.returncode} after {latency:.3f} s: {err}"
     assert "Traceback" not in err, err
+    for line in out.splitlines():
+        if line.startswith("threads "):
+            before, after = map(int, line.split()[1:])
+            assert after == before, f"{after - before} worker threads still running"
     return latency
 
 
@@ -139,3 +156,90 @@ def test_progress_callback_error_stops_the_run() -> None:
     elapsed = time.monotonic() - started
     assert proc.returncode == 0, err
     assert "raised stop here" in out, f"{out} {err} after {elapsed:.3f} s"
+
+
+# ---------------------------------------------------------------------------
+# Games: searches, solvers, batch move generation and playouts. Budgets are the
+# largest each call accepts or far beyond what finishes in minutes (the batch
+# calls: seconds, as far as their output fits in memory).
+# ---------------------------------------------------------------------------
+
+#: Seat 0's view of a fresh deal of the 52-card pack: its hand and the rest.
+TRICK_VIEW = """
+import random
+cards = list(range(52))
+random.Random(5).shuffle(cards)
+hand = cards[:13]
+known = [sum(1 << c for c in hand), 0, 0, 0]
+unknown = sum(1 << c for c in cards[13:])
+"""
+
+FULL_DDZ = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR"
+
+#: name -> (setup, the long call).
+GAME_CASES: dict[str, tuple[str, str]] = {
+    "hearts_search": (
+        TRICK_VIEW + "from cardkit._core import hearts_search",
+        "hearts_search(0, known, unknown, [13] * 4, [0] * 4, 0, [], [0] * 4, False, 0,"
+        " hand, 2**32 - 1, 1)",
+    ),
+    "spades_search": (
+        TRICK_VIEW + "from cardkit._core import spades_search",
+        "spades_search(0, known, unknown, [13] * 4, [0] * 4, 0, [], 0, [3] * 4, [0] * 4,"
+        " [0, 0], False, hand, 2**32 - 1, 1)",
+    ),
+    "doudizhu_search": (
+        f"from cardkit._core import ClimbingView\n"
+        f"view = ClimbingView('doudizhu', 0, {FULL_DDZ[:20]!r}, [20, 17, 17],"
+        f" {FULL_DDZ[20:]!r})",
+        "view.search_move(2**32 - 1, 1)",
+    ),
+    "zhengshangyou_search": (
+        "from cardkit._core import ClimbingView\n"
+        "view = ClimbingView('zhengshangyou', 0, '33445566778899TJ', [16, 16, 16],"
+        " '33445566778899TTTJJJQQQQKKKKAAA2')",
+        "view.search_move(2**32 - 1, 1)",
+    ),
+    "chinese_poker_solve": (
+        "from cardkit.agents.chinese_poker import solve",
+        "solve('AsKsQsJs9h8h7h6d5d4d3c2c2d', samples=100_000, candidates=72_072)",
+    ),
+    "chinese_poker_solver_agent": (
+        "import cardkit\n"
+        "from cardkit.agents.chinese_poker import SolverAgent\n"
+        "state = cardkit.games.make('chinese_poker').new_state(seed=3)\n"
+        "agent = SolverAgent(seed=1, samples=100_000, candidates=72_072)\n"
+        "seat = state.current_player",
+        "agent.act(state.observation(seat), state.legal_actions())",
+    ),
+    "legal_action_ids_batch": (
+        # Every lead of a whole pack, on every core: ~0.5 ms a hand.
+        f"from cardkit.games.doudizhu import legal_action_ids_batch\n"
+        f"hands = [{FULL_DDZ!r}] * 20_000",
+        "legal_action_ids_batch(hands)",
+    ),
+    "legal_plays_batch": (
+        f"from cardkit.games.doudizhu import legal_plays_batch\nhands = [{FULL_DDZ!r}] * 20_000",
+        "legal_plays_batch(hands, threads=1)",
+    ),
+    "climbing_random_playouts": (
+        # The issue's reproducer: it used to abort on a 10**12-byte allocation.
+        "from cardkit._core import _bench_climbing_random_playouts",
+        "_bench_climbing_random_playouts('doudizhu', 10**12, 0, 'random')",
+    ),
+    "hearts_playouts": (
+        "from cardkit._core import _bench_hearts_playouts",
+        "_bench_hearts_playouts(10**15, 1, 0.1)",
+    ),
+    "spades_playouts": (
+        "from cardkit._core import _bench_spades_playouts",
+        "_bench_spades_playouts(10**15, 1)",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GAME_CASES))
+def test_game_call_stops_on_sigint(name: str) -> None:
+    setup, call = GAME_CASES[name]
+    latency = _interrupted(call, setup)
+    assert latency < LIVENESS, f"{name}: {latency:.3f} s"

@@ -606,37 +606,47 @@ fn run_chunks<T: Send>(
     let workers = threads.clamp(1, chunks.max(1));
     let caller = std::thread::current();
     std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                while !stop.load(Ordering::Relaxed) && !cancel.is_cancelled() {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= chunks {
-                        break;
-                    }
-                    let out = work(i);
-                    let Ok(mut guard) = state.lock() else { break };
-                    let m = &mut *guard;
-                    if m.stopped {
-                        break;
-                    }
-                    m.pending.insert(i, out);
-                    while let Some(out) = m.pending.remove(&m.merged) {
-                        m.merged += 1;
-                        if (m.merge)(out) {
-                            m.stopped = true;
-                            stop.store(true, Ordering::Relaxed);
-                            m.pending.clear();
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    while !stop.load(Ordering::Relaxed) && !cancel.is_cancelled() {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= chunks {
                             break;
                         }
+                        let out = work(i);
+                        let Ok(mut guard) = state.lock() else { break };
+                        let m = &mut *guard;
+                        if m.stopped {
+                            break;
+                        }
+                        m.pending.insert(i, out);
+                        while let Some(out) = m.pending.remove(&m.merged) {
+                            m.merged += 1;
+                            if (m.merge)(out) {
+                                m.stopped = true;
+                                stop.store(true, Ordering::Relaxed);
+                                m.pending.clear();
+                                break;
+                            }
+                        }
                     }
-                }
-                finished.fetch_add(1, Ordering::Release);
-                caller.unpark();
-            });
-        }
+                    finished.fetch_add(1, Ordering::Release);
+                    caller.unpark();
+                })
+            })
+            .collect();
         while finished.load(Ordering::Acquire) < workers {
             std::thread::park_timeout(Duration::from_millis(100));
             progress(done().min(1.0));
+        }
+        // The scope only waits for the closures to return; joining also waits for
+        // the threads to exit, so none outlives the call (a cancelled caller may
+        // count them).
+        for handle in handles {
+            if let Err(panic) = handle.join() {
+                std::panic::resume_unwind(panic);
+            }
         }
     });
 }
