@@ -238,7 +238,7 @@ def _snapshot(state: Any) -> tuple[Any, ...]:
         state.current_player,
         state.is_terminal,
         [str(a) for a in state.legal_actions()],
-        [json.dumps(state.observation(s), sort_keys=True) for s in seats],
+        [state.observation(s) for s in seats],
         state.returns() if state.is_terminal else None,
     )
 
@@ -246,9 +246,11 @@ def _snapshot(state: Any) -> tuple[Any, ...]:
 def _step(state: Any, action: Any) -> bool:
     """Apply ``action``; ``is_legal`` must predict the outcome, and a rejection must
     leave the state as it was. Returns whether the action was played."""
-    before = _snapshot(state)
     legal = state.is_legal(action)
     assert isinstance(legal, bool), legal
+    # A played action changes the state, so only a predicted rejection needs the
+    # snapshot; a surprise rejection fails the is_legal check below anyway.
+    before = None if legal else _snapshot(state)
     try:
         state.apply(action)
     except CardkitError:
@@ -265,6 +267,7 @@ def _check_round_trip(state: Any) -> None:
     rebuilt = state.game.state_from_json(state.to_json())
     assert _snapshot(rebuilt) == snapshot, state.to_json()
     assert _snapshot(state.clone()) == snapshot, state.to_json()
+    json.dumps(snapshot[4])  # observations are JSON-ready
     if state.is_terminal:
         json.dumps(state.score_breakdown())
         if state.game.zero_sum:
