@@ -107,8 +107,9 @@ class Provider:
 
 def known_bug(exc: Exception) -> str | None:
     """The issue-13 item ``exc`` is an instance of, or ``None`` for a new finding."""
-    files = {frame.filename.replace("\\", "/") for frame in traceback.extract_tb(exc.__traceback__)}
-    names = {frame.name for frame in traceback.extract_tb(exc.__traceback__)}
+    frames = traceback.extract_tb(exc.__traceback__)
+    files = {frame.filename.replace("\\", "/") for frame in frames}
+    names = {frame.name for frame in frames}
     if isinstance(exc, ValueError) and "integer string conversion" in str(exc):
         return "int conversion of a huge amount"
     if isinstance(exc, (TypeError, RecursionError)) and "state_from_json" in names:
