@@ -18,18 +18,15 @@ The targets read their bytes through :class:`Provider`, a small pure-Python read
 rather than atheris' ``FuzzedDataProvider``: the CI smoke test runs these same
 functions without atheris, and a corpus file must mean the same input in both places.
 
-Bugs already filed in issue 13 (being fixed elsewhere) are recognised by
-:func:`known_bug` and counted instead of stopping the run; remove an entry once its
-fix lands, so that the fuzzer guards the fix.
+Anything but a :class:`~cardkit.CardkitError` stops the run as a crash: the untyped
+errors issue 13 listed are fixed, so the fuzzers now guard those fixes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
-import sys
-import traceback
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -62,9 +59,6 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"players": 3, "variant": "mandarin", "shot": "add", "majority": "more_segments"},
     ],
 }
-
-#: How many times each known issue-13 bug was hit in this process.
-KNOWN: Counter[str] = Counter()
 
 
 class Provider:
@@ -105,37 +99,12 @@ class Provider:
         return chunk.decode("utf-8", "surrogateescape")
 
 
-def known_bug(exc: Exception) -> str | None:
-    """The issue-13 item ``exc`` is an instance of, or ``None`` for a new finding."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    files = {frame.filename.replace("\\", "/") for frame in frames}
-    names = {frame.name for frame in frames}
-    if isinstance(exc, ValueError) and "integer string conversion" in str(exc):
-        return "int conversion of a huge amount"
-    if isinstance(exc, (TypeError, RecursionError)) and "state_from_json" in names:
-        return "state_from_json untyped error"
-    if isinstance(exc, (IndexError, ValueError, TypeError)) and any(
-        f.endswith("cardkit/phh.py") for f in files
-    ):
-        return "phh.loads untyped error"
-    return None
-
-
 def _guard(target: Callable[[bytes], None]) -> Callable[[bytes], None]:
-    """``target`` with cardkit's typed errors accepted and known bugs counted."""
+    """``target`` with cardkit's typed errors accepted; anything else is a crash."""
 
     def run(data: bytes) -> None:
-        try:
+        with contextlib.suppress(CardkitError):
             target(data)
-        except CardkitError:
-            pass
-        except Exception as exc:
-            kind = known_bug(exc)
-            if kind is None:
-                raise
-            KNOWN[kind] += 1
-            if KNOWN[kind] == 1:
-                print(f"known issue-13 bug ({kind}): {exc!r:.200}", file=sys.stderr)
 
     run.__name__ = run.__qualname__ = target.__name__
     run.__doc__ = target.__doc__

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from typing import Any
 
 from cardkit._core import Card, deck, parse_cards
@@ -189,7 +190,11 @@ def _value(text: str, where: _Lines, number: int) -> Any:
     # TOML's ints, strings and arrays read as Python literals once booleans are mapped.
     mapped = text.replace("true", "True").replace("false", "False") if '"' not in text else text
     try:
-        return ast.literal_eval(mapped)
+        # The compile step warns (SyntaxWarning) on text such as "1in []" before it
+        # fails; the typed error below is the whole answer.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)
+            return ast.literal_eval(mapped)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as exc:
         # RecursionError: deeply nested brackets; ValueError: ints past 4300 digits.
         raise where.error(number, "cannot read the value") from exc
