@@ -266,6 +266,20 @@ def test_improper_set_in_a_game() -> None:
     assert state.returns() == [-4.0, 4.0]
 
 
+@pytest.mark.rule("CP-30", "CP-19")
+def test_an_improper_set_pays_its_four_to_a_declarer_too() -> None:
+    misordered = "AcAs2s / KcQdJh9c7h / TcTs8c8d4h"  # a pair of aces over a king high
+    sets = [f"declare six_pairs {SIX_PAIRS}", misordered, B]
+    # The declarer takes its automatic win (3) from both and the improper set's four;
+    # the player who set properly takes the four too.
+    assert score(sets) == [3 + 4 + 3, -3 - 4 - 4, -3 + 4]
+    assert score(sets, automatic_win_points=0) == [4, -8, 4]
+    pair = breakdown(sets)["pairs"][0]
+    assert pair == {"seats": [0, 1], "settled_by": "automatic_win", "net": 7}
+    also_misordered = "AhAc2h / KsQsJs9h7s / ThTc8s8h4s"  # the Dragon's cards are taken
+    assert score([f"declare dragon {DRAGON}", also_misordered]) == [13 + 4, -13 - 4]
+
+
 # -- variants ---------------------------------------------------------------------------
 
 

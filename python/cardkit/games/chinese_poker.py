@@ -221,12 +221,20 @@ def _automatic_points(rules: ChinesePokerRules, name: str) -> int:
     return rules.dragon_points if name == "dragon" else rules.automatic_win_points
 
 
+def _improper_net(a: _Entry, b: _Entry) -> int:
+    """What ``b`` pays ``a`` for improper sets alone: four from each improper set to
+    every other player (CP-30), so two improper sets exchange nothing."""
+    return (b.kind == "improper") * IMPROPER_PENALTY - (a.kind == "improper") * IMPROPER_PENALTY
+
+
 def _pair(
     rules: ChinesePokerRules, a: _Entry, b: _Entry, home_runs: tuple[bool, bool]
 ) -> dict[str, Any]:
     """How ``a`` and ``b`` settle; ``net`` is what ``b`` pays ``a``."""
     if a.declared is not None or b.declared is not None:
-        # A declaration settles the pair before the hands are opened (CP-19, CP-20).
+        # A declaration settles the pair before the hands are opened (CP-19, CP-20),
+        # and an improper set still pays its four to the declarer, one of "all of
+        # the other players" (CP-30): the declarer collects both.
         level_a = -1 if a.declared is None else int(a.declared == "dragon")
         level_b = -1 if b.declared is None else int(b.declared == "dragon")
         if level_a > level_b:
@@ -237,10 +245,9 @@ def _pair(
             net = -_automatic_points(rules, b.declared)
         else:
             net = 0  # equal declarations: the rules rank only the Dragon above the rest
-        return {"settled_by": "automatic_win", "net": net}
+        return {"settled_by": "automatic_win", "net": net + _improper_net(a, b)}
     if a.kind == "improper" or b.kind == "improper":
-        net = (b.kind == "improper") * IMPROPER_PENALTY - (a.kind == "improper") * IMPROPER_PENALTY
-        return {"settled_by": "improper_set", "net": net}
+        return {"settled_by": "improper_set", "net": _improper_net(a, b)}
     segments = []
     won_a: list[str] = []
     won_b: list[str] = []
