@@ -219,7 +219,24 @@ def test_three_of_three_nets_four() -> None:
     assert score([A, C]) == [4, -4]
 
 
-@pytest.mark.rule("CP-08", "CP-10", "CP-11")
+@pytest.mark.rule("CP-10")
+def test_each_game_gives_a_point_its_value() -> None:
+    sets = [A, B, C, D]
+    cheap = ChinesePoker().new_state(deal=_deal_for(sets))
+    dear = ChinesePoker(point_value=5).new_state(deal=_deal_for(sets))
+    for s in sets:
+        cheap.apply(f"set {s}")
+        dear.apply(f"set {s}")
+    assert cheap.returns() == [8.0, 4.0, -10.0, -2.0]
+    assert dear.returns() == [40.0, 20.0, -50.0, -10.0]
+    # The score itself stays in points; only what they are worth changes.
+    assert dear.score_breakdown() == cheap.score_breakdown()
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(RuleOptionError):
+            ChinesePoker(point_value=bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.rule("CP-08", "CP-11")
 def test_every_pair_is_compared_and_points_are_whole() -> None:
     assert score([A, B, C, D]) == [8, 4, -10, -2]
     pairs = breakdown([A, B, C, D])["pairs"]

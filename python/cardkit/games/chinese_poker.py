@@ -377,7 +377,8 @@ class ChinesePoker(BaseGame):
     [13]: what a declared automatic win takes from each opponent; ``majority``
     [two_of_three] or more_segments; ``western_bonus`` [False]: western also pays
     the eastern bonus hands; ``shot`` [multiply] or add: how the mandarin shot and
-    home run apply to the regular points.
+    home run apply to the regular points; ``point_value`` [1]: what one point is
+    worth in this game (CP-10), so ``returns()`` are points times it.
     """
 
     name = "chinese_poker"
@@ -393,6 +394,7 @@ class ChinesePoker(BaseGame):
         majority: str = "two_of_three",
         western_bonus: bool = False,
         shot: str = "multiply",
+        point_value: int = 1,
     ) -> None:
         self.num_players = check_int("players", players, 2, POSITIONS)
         self.variant = check_choice("variant", variant, VARIANTS)
@@ -405,6 +407,7 @@ class ChinesePoker(BaseGame):
             )
         self.western_bonus = western_bonus
         self.shot = check_choice("shot", shot, ("multiply", "add"))
+        self.point_value = check_int("point_value", point_value, 1, 1_000_000)
         self.rules = ChinesePokerRules(
             variant=self.variant,
             automatic_win_points=self.automatic_win_points,
@@ -430,6 +433,7 @@ class ChinesePoker(BaseGame):
             "majority": self.majority,
             "western_bonus": self.western_bonus,
             "shot": self.shot,
+            "point_value": self.point_value,
         }
 
     def new_state(
@@ -574,10 +578,12 @@ class ChinesePokerState(BaseState):
         return _settle(self._game.rules, self._entries())
 
     def returns(self) -> list[float]:
-        """Points per seat once every seat has acted (zero-sum), zeros before."""
+        """Points per seat times the game's ``point_value`` once every seat has
+        acted (zero-sum), zeros before."""
         if not self.is_terminal:
             return [0.0] * self._game.num_players
-        return [float(p) for p in self.score_breakdown()["points"]]
+        value = self._game.point_value
+        return [float(p * value) for p in self.score_breakdown()["points"]]
 
     def observation(self, seat: int) -> Observation:
         """The seat's own hand and set; the others' sets only once all have acted."""
