@@ -132,8 +132,8 @@ def test_wrong_counts_and_foreign_cards_are_rejected() -> None:
     assert state.current_player == 1
 
 
-@pytest.mark.rule("CP-11")
 def test_sets_are_simultaneous_in_observations() -> None:
+    # Not a clause: how the engine keeps simultaneous sets private until all have acted.
     state = ChinesePoker(players=3).new_state(deal=_deal_for([A, B, C]))
     state.apply(f"set {A}")
     obs1 = state.observation(1)
@@ -462,7 +462,7 @@ _OPTION_GRID = [
 ]
 
 
-@pytest.mark.rule("CP-08", "CP-30")
+# A guard of the Python/Rust scoring twins, not a clause test (the clauses have theirs).
 @pytest.mark.parametrize("options", _OPTION_GRID, ids=lambda o: "-".join(map(str, o.values())))
 def test_python_scoring_matches_rust_kernel_and_is_zero_sum(
     options: dict[str, Any], exhaustive: bool
@@ -505,8 +505,8 @@ def test_solver_greedy_and_random_sets_are_always_proper() -> None:
             assert chinese_poker_rank_set(*parse_set(action.text).segments)[3], action
 
 
-@pytest.mark.rule("CP-19", "CP-22")
 def test_solver_declares_when_it_pays_more() -> None:
+    # The solver's choice, not a clause: declaring itself is tested above.
     sol = solve(_cards(DRAGON), samples=40)
     assert sol.declare == "dragon" and sol.action == "declare dragon"
     assert sol.declare_value == 39.0
