@@ -1,9 +1,12 @@
 """The conformance suite: invariants every registered game must satisfy.
 
 Runs seeded random playouts of each game in ``cardkit.games.available()``. Cheap
-checks run at every step; costly ones (cloning every legal action, JSON round
-trips, observation leaks) at a sampled subset of steps so the whole suite stays
-fast. ``--exhaustive`` runs ten times as many playouts with every check at every step.
+checks run at every step, among them a state rebuilt from a save that plays along
+and must read the same (turn, legal actions, the acting seat's observation).
+Costly ones (rejected actions and moves on clones leaving every view of the state
+untouched, JSON round trips, observation leaks) run at a sampled subset of steps
+so the whole suite stays fast, and at every step of two single deals per game.
+``--exhaustive`` runs ten times as many playouts with every check at every step.
 """
 
 from __future__ import annotations
