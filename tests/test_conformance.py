@@ -350,24 +350,23 @@ def test_comparing_states_never_holds_two_locks() -> None:
     # comparison that held both locks at once could deadlock.
     game = games.make("spades")
     a, b = game.new_state(seed=1), game.new_state(seed=1)
-    stop = threading.Event()
 
     def compare(x: api.State, y: api.State) -> None:
-        while not stop.is_set():
+        for _ in range(2000):
             _ = x == y
 
     def move() -> None:
         for _ in range(40):
             b.apply(b.legal_actions()[0])
 
+    # Daemons, joined with a timeout: a deadlock fails the test instead of hanging it.
     workers = [
-        threading.Thread(target=compare, args=(a, b)),
-        threading.Thread(target=compare, args=(b, a)),
+        threading.Thread(target=compare, args=(a, b), daemon=True),
+        threading.Thread(target=compare, args=(b, a), daemon=True),
+        threading.Thread(target=move, daemon=True),
     ]
     for worker in workers:
         worker.start()
-    move()
-    stop.set()
     for worker in workers:
         worker.join(timeout=60)
         assert not worker.is_alive(), "a comparison deadlocked"
