@@ -132,8 +132,8 @@ def test_wrong_counts_and_foreign_cards_are_rejected() -> None:
     assert state.current_player == 1
 
 
-@pytest.mark.rule("CP-11")
 def test_sets_are_simultaneous_in_observations() -> None:
+    # Not a clause: how the engine keeps simultaneous sets private until all have acted.
     state = ChinesePoker(players=3).new_state(deal=_deal_for([A, B, C]))
     state.apply(f"set {A}")
     obs1 = state.observation(1)
@@ -219,7 +219,24 @@ def test_three_of_three_nets_four() -> None:
     assert score([A, C]) == [4, -4]
 
 
-@pytest.mark.rule("CP-08", "CP-10", "CP-11")
+@pytest.mark.rule("CP-10")
+def test_each_game_gives_a_point_its_value() -> None:
+    sets = [A, B, C, D]
+    cheap = ChinesePoker().new_state(deal=_deal_for(sets))
+    dear = ChinesePoker(point_value=5).new_state(deal=_deal_for(sets))
+    for s in sets:
+        cheap.apply(f"set {s}")
+        dear.apply(f"set {s}")
+    assert cheap.returns() == [8.0, 4.0, -10.0, -2.0]
+    assert dear.returns() == [40.0, 20.0, -50.0, -10.0]
+    # The score itself stays in points; only what they are worth changes.
+    assert dear.score_breakdown() == cheap.score_breakdown()
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(RuleOptionError):
+            ChinesePoker(point_value=bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.rule("CP-08", "CP-11")
 def test_every_pair_is_compared_and_points_are_whole() -> None:
     assert score([A, B, C, D]) == [8, 4, -10, -2]
     pairs = breakdown([A, B, C, D])["pairs"]
@@ -264,6 +281,20 @@ def test_improper_set_in_a_game() -> None:
     state.apply(f"set {B}")
     assert state.score_breakdown()["entries"][0]["status"] == "improper"
     assert state.returns() == [-4.0, 4.0]
+
+
+@pytest.mark.rule("CP-30", "CP-19")
+def test_an_improper_set_pays_its_four_to_a_declarer_too() -> None:
+    misordered = "AcAs2s / KcQdJh9c7h / TcTs8c8d4h"  # a pair of aces over a king high
+    sets = [f"declare six_pairs {SIX_PAIRS}", misordered, B]
+    # The declarer takes its automatic win (3) from both and the improper set's four;
+    # the player who set properly takes the four too.
+    assert score(sets) == [3 + 4 + 3, -3 - 4 - 4, -3 + 4]
+    assert score(sets, automatic_win_points=0) == [4, -8, 4]
+    pair = breakdown(sets)["pairs"][0]
+    assert pair == {"seats": [0, 1], "settled_by": "automatic_win", "net": 7}
+    also_misordered = "AhAc2h / KsQsJs9h7s / ThTc8s8h4s"  # the Dragon's cards are taken
+    assert score([f"declare dragon {DRAGON}", also_misordered]) == [13 + 4, -13 - 4]
 
 
 # -- variants ---------------------------------------------------------------------------
@@ -431,7 +462,7 @@ _OPTION_GRID = [
 ]
 
 
-@pytest.mark.rule("CP-08", "CP-30")
+# A guard of the Python/Rust scoring twins, not a clause test (the clauses have theirs).
 @pytest.mark.parametrize("options", _OPTION_GRID, ids=lambda o: "-".join(map(str, o.values())))
 def test_python_scoring_matches_rust_kernel_and_is_zero_sum(
     options: dict[str, Any], exhaustive: bool
@@ -474,8 +505,8 @@ def test_solver_greedy_and_random_sets_are_always_proper() -> None:
             assert chinese_poker_rank_set(*parse_set(action.text).segments)[3], action
 
 
-@pytest.mark.rule("CP-19", "CP-22")
 def test_solver_declares_when_it_pays_more() -> None:
+    # The solver's choice, not a clause: declaring itself is tested above.
     sol = solve(_cards(DRAGON), samples=40)
     assert sol.declare == "dragon" and sol.action == "declare dragon"
     assert sol.declare_value == 39.0

@@ -25,7 +25,7 @@ import pytest
 import cardkit
 from cardkit import Card, api, games
 
-from .test_conformance import _card_mentions
+from .test_conformance import _card_mentions, random_match_game
 
 GAMES = games.available()
 # A seed whose digits cannot turn up in a log by chance.
@@ -150,7 +150,7 @@ def test_single_deal_logs_hide_what_they_must(name: str, options: dict[str, Any]
 
 @pytest.mark.parametrize("name", GAMES)
 def test_match_logs_are_json_and_public_only_for_spectators(name: str) -> None:
-    game = games.make(name)
+    game = random_match_game(name)
     for seed in range(2):
         _playout(game, SEED - seed, one_deal=False, every=40)
 

@@ -186,6 +186,27 @@ def test_reshuffle_keeps_held_cards_aside() -> None:
     assert len(state.stock) == 1 + 2 + 2 - 2
 
 
+@pytest.mark.rule("OP-35")
+def test_the_stock_is_checked_once_before_both_draws() -> None:
+    # Two cards left: not fewer than two, so both players draw them, no reshuffle.
+    state = start("Ah 2c Kd 7s")
+    state.stock = [Card("5d"), Card("6d")]
+    state.discards = [Card("3h"), Card("4h")]
+    for action in ("lock Ah", "lock 2c", "check", "check"):
+        state.apply(action)
+    assert state.reshuffles == 0 and state.stock == []
+    assert sorted(state.hands[0] + state.hands[1]) == sorted(cardkit.parse_cards("Kd 7s 5d 6d"))
+    # The next deal finds the stock empty: one reshuffle, then both draw from it.
+    state.apply(f"lock {state.hands[state.current_player][0]}")
+    state.apply(f"lock {state.hands[state.current_player][0]}")
+    state.apply("check")
+    state.apply("check")
+    assert state.reshuffles == 1
+    # Four discards from the first deal and the two just played, less two drawn.
+    assert len(state.stock) == 4 + 2 - 2 and state.discards == []
+    assert all(len(hand) == 2 for hand in state.hands)
+
+
 @pytest.mark.rule("OP-36", "OP-05")
 def test_match_ends_when_a_stack_is_empty() -> None:
     game = games.make("onepoker")

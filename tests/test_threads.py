@@ -19,6 +19,8 @@ import pytest
 
 from cardkit import IllegalActionError, api, games
 
+from .test_conformance import random_match_game
+
 GAMES = games.available()
 THREADS = 6
 MOVES = 60
@@ -77,7 +79,7 @@ def _assert_same(game: api.Game, a: api.State, b: api.State) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_threads_sharing_a_state_take_turns(name: str) -> None:
-    game = games.make(name)
+    game = random_match_game(name)
     for seed in range(3):
         state = game.new_state(seed=seed)
         errors = _race(state, seed)

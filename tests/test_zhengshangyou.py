@@ -70,6 +70,26 @@ def test_must_beat_and_response_bomb_bonus() -> None:
     assert state.bomb_bonus == [-10, 20, -10]
 
 
+@pytest.mark.rule("ZSY-11")
+def test_responses_need_the_same_shape_and_size_and_a_higher_rank() -> None:
+    state = _state(SEAT0 + SEAT1 + SEAT2)
+    state.apply("play 3")  # seat 0's heart three
+    # Seat 1: an equal single, a pair and a triple of threes are all refused.
+    for bad in ("play 3", "play 33", "play 333"):
+        assert not state.is_legal(bad)
+        with pytest.raises(cardkit.IllegalActionError):
+            state.apply(bad)
+    state.apply("play K")
+    # Seat 2: a lower single, an equal one, a higher pair and a straight are refused.
+    for bad in ("play Q", "play K", "play AA", "play 56789"):
+        assert not state.is_legal(bad)
+        with pytest.raises(cardkit.IllegalActionError):
+            state.apply(bad)
+    assert state.is_legal("play A") and state.is_legal("play 2")
+    state.apply("play A")
+    assert state.current_player == 0
+
+
 @pytest.mark.rule("ZSY-13", "ZSY-21", "ZSY-28")
 def test_must_beat_with_a_bomb_and_beaten_bomb_earns_nothing() -> None:
     seat1 = SEAT1.replace("Ad", "Ts")

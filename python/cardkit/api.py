@@ -73,6 +73,15 @@ class State(Protocol):
     lock (one thread's check-and-apply never interleaves with another's), and the
     readers (``legal_actions``, ``observation``, ``events``, ``clone``,
     ``to_json`` ...) see the state between two moves.
+
+    States compare by value: two states are equal when they play the same game
+    (the same rules with the same options) from the same seed and fixed deal
+    through the same actions, so ``s == s.clone()`` and
+    ``game.state_from_json(s.to_json()) == s``; one more move makes them differ.
+    The lock and the event log are not part of the value, and a comparison holds
+    one state's lock at a time (never both, so it cannot deadlock). States are
+    mutable, so they are unhashable (``__hash__`` is ``None``): key a dict by
+    ``to_json()`` instead.
     """
 
     @property

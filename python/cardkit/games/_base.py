@@ -589,6 +589,28 @@ class BaseState(ABC):
             }
         )
 
+    def _identity(self) -> tuple[Any, ...]:
+        """What makes two states equal, read under this state's lock: a copy of the
+        history, so the other state is read after this lock is released."""
+        with self._lock:
+            return (type(self), self._game, self._seed, self._deal, list(self._history))
+
+    def __eq__(self, other: object) -> bool:
+        """Equal states play the same game (type and options) from the same seed and
+        fixed deal through the same actions; the lock and event log are not compared.
+
+        Each state's lock is taken in turn, never both at once, so two threads
+        comparing ``a == b`` and ``b == a`` cannot deadlock.
+        """
+        if other is self:
+            return True
+        if not isinstance(other, BaseState):
+            return NotImplemented
+        return self._identity() == other._identity()
+
+    # States are mutable: a hash would change with every move.
+    __hash__ = None  # type: ignore[assignment]
+
     def __repr__(self) -> str:
         return (
             f"<{type(self).__name__} seed={self._seed} moves={len(self._history)} "

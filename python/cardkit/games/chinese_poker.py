@@ -221,12 +221,20 @@ def _automatic_points(rules: ChinesePokerRules, name: str) -> int:
     return rules.dragon_points if name == "dragon" else rules.automatic_win_points
 
 
+def _improper_net(a: _Entry, b: _Entry) -> int:
+    """What ``b`` pays ``a`` for improper sets alone: four from each improper set to
+    every other player (CP-30), so two improper sets exchange nothing."""
+    return (b.kind == "improper") * IMPROPER_PENALTY - (a.kind == "improper") * IMPROPER_PENALTY
+
+
 def _pair(
     rules: ChinesePokerRules, a: _Entry, b: _Entry, home_runs: tuple[bool, bool]
 ) -> dict[str, Any]:
     """How ``a`` and ``b`` settle; ``net`` is what ``b`` pays ``a``."""
     if a.declared is not None or b.declared is not None:
-        # A declaration settles the pair before the hands are opened (CP-19, CP-20).
+        # A declaration settles the pair before the hands are opened (CP-19, CP-20),
+        # and an improper set still pays its four to the declarer, one of "all of
+        # the other players" (CP-30): the declarer collects both.
         level_a = -1 if a.declared is None else int(a.declared == "dragon")
         level_b = -1 if b.declared is None else int(b.declared == "dragon")
         if level_a > level_b:
@@ -237,10 +245,9 @@ def _pair(
             net = -_automatic_points(rules, b.declared)
         else:
             net = 0  # equal declarations: the rules rank only the Dragon above the rest
-        return {"settled_by": "automatic_win", "net": net}
+        return {"settled_by": "automatic_win", "net": net + _improper_net(a, b)}
     if a.kind == "improper" or b.kind == "improper":
-        net = (b.kind == "improper") * IMPROPER_PENALTY - (a.kind == "improper") * IMPROPER_PENALTY
-        return {"settled_by": "improper_set", "net": net}
+        return {"settled_by": "improper_set", "net": _improper_net(a, b)}
     segments = []
     won_a: list[str] = []
     won_b: list[str] = []
@@ -370,7 +377,8 @@ class ChinesePoker(BaseGame):
     [13]: what a declared automatic win takes from each opponent; ``majority``
     [two_of_three] or more_segments; ``western_bonus`` [False]: western also pays
     the eastern bonus hands; ``shot`` [multiply] or add: how the mandarin shot and
-    home run apply to the regular points.
+    home run apply to the regular points; ``point_value`` [1]: what one point is
+    worth in this game (CP-10), so ``returns()`` are points times it.
     """
 
     name = "chinese_poker"
@@ -386,6 +394,7 @@ class ChinesePoker(BaseGame):
         majority: str = "two_of_three",
         western_bonus: bool = False,
         shot: str = "multiply",
+        point_value: int = 1,
     ) -> None:
         self.num_players = check_int("players", players, 2, POSITIONS)
         self.variant = check_choice("variant", variant, VARIANTS)
@@ -398,6 +407,7 @@ class ChinesePoker(BaseGame):
             )
         self.western_bonus = western_bonus
         self.shot = check_choice("shot", shot, ("multiply", "add"))
+        self.point_value = check_int("point_value", point_value, 1, 1_000_000)
         self.rules = ChinesePokerRules(
             variant=self.variant,
             automatic_win_points=self.automatic_win_points,
@@ -423,6 +433,7 @@ class ChinesePoker(BaseGame):
             "majority": self.majority,
             "western_bonus": self.western_bonus,
             "shot": self.shot,
+            "point_value": self.point_value,
         }
 
     def new_state(
@@ -567,10 +578,12 @@ class ChinesePokerState(BaseState):
         return _settle(self._game.rules, self._entries())
 
     def returns(self) -> list[float]:
-        """Points per seat once every seat has acted (zero-sum), zeros before."""
+        """Points per seat times the game's ``point_value`` once every seat has
+        acted (zero-sum), zeros before."""
         if not self.is_terminal:
             return [0.0] * self._game.num_players
-        return [float(p) for p in self.score_breakdown()["points"]]
+        value = self._game.point_value
+        return [float(p * value) for p in self.score_breakdown()["points"]]
 
     def observation(self, seat: int) -> Observation:
         """The seat's own hand and set; the others' sets only once all have acted."""

@@ -8,7 +8,8 @@ first player first; then one no-limit betting round (minimum bet 1, totals for
 the round excluding the ante). The locked cards are compared A high, except that
 a 2 beats an A; ties split. The played cards are discarded, each keeps the other
 card and draws one; the stock is reshuffled with the discards when fewer than two
-cards remain. Seat 0 locks and acts first in the opening deal, then the previous
+cards remain before the draws (checked once: a stock of exactly two is drawn
+empty). Seat 0 locks and acts first in the opening deal, then the previous
 winner, and after a tie the other player. The match ends when a stack is empty,
 or after ``MAX_DEALS`` (10,000) deals, the stacks deciding the returns.
 """
@@ -279,9 +280,11 @@ class OnePokerState(BaseState):
             self.phase = "over"
             return
         self.deal_number += 1
+        # OP-35 and the Chinese text (牌堆不足两张时 ... 重新洗合后补牌): the stock is
+        # checked once, before both draws: a stock of exactly two is drawn empty.
+        if len(self.stock) < 2:
+            self._reshuffle()
         for seat in (self.first, 1 - self.first):
-            if len(self.stock) < 2:
-                self._reshuffle()
             self.hands[seat].append(self.stock.pop(0))
         self._begin_deal()
 

@@ -14,9 +14,11 @@ first team to ``target`` (500) with the higher score wins; an equal score contin
 Where the seed is silent (rule options): ``dealer`` deals first (default 3, so
 seat 0, on the dealer's left, bids and leads first), the deal passes clockwise
 (``rotate_dealer``), ``first_lead`` is the player on the dealer's left (or the
-holder of 2♣, who leads it), and ``lose_at`` (-200) ends the match when a team
+holder of 2♣, who leads it). ``lose_at`` (default ``None``: the seed's rule, only
+``target`` ends a match, SPD-10) is a house rule: a match also ends when a team
 falls to it, the higher score winning, so that hopeless matches end. A match
-also ends after ``MAX_DEALS`` (10,000) deals (scores can stay tied for ever).
+also ends after ``MAX_DEALS`` (10,000) deals (scores can stay tied or sink for
+ever).
 
 ``returns()``: each seat's team score minus the other team's (the match totals,
 or the deal's points when ``match=False``), so returns are zero-sum.
@@ -107,7 +109,7 @@ class Spades(BaseGame):
         self,
         match: bool = True,
         target: int = 500,
-        lose_at: int | None = -200,
+        lose_at: int | None = None,
         dealer: int = 3,
         rotate_dealer: bool = True,
         first_lead: str = "left_of_dealer",
