@@ -477,6 +477,33 @@ def test_python_scoring_matches_rust_kernel_and_is_zero_sum(
         assert chinese_poker_score(entries, rules) == points
 
 
+# A guard of the same twins for declarations: every pairing of a declaration with
+# another declaration, a proper set and an improper set, in both orders.
+def test_python_and_rust_score_declarations_alike() -> None:
+    # Four hands of one deck: the Dragon, six pairs, and two hands of what is left.
+    proper = "2h2d3s / 4s4h4d5s5h / 6h6d6c7s7d"
+    misordered = "8s8h8d / AcKcQdJcTc / 9c7c5c3d3c"  # trips over a straight over a pair
+    python_entry = {
+        "dragon": f"declare dragon {DRAGON}",
+        "six_pairs": f"declare six_pairs {SIX_PAIRS}",
+        "set": proper,
+        "improper": misordered,
+    }
+    rust_entry: dict[str, Any] = {
+        "dragon": "dragon",
+        "six_pairs": "six_pairs",
+        "set": tuple(proper.split(" / ")),
+        "improper": tuple(misordered.split(" / ")),
+    }
+    rules = ChinesePokerRules()
+    for a in python_entry:
+        for b in python_entry:
+            if a == b:
+                continue  # one deck cannot deal a hand twice
+            points = score([python_entry[a], python_entry[b]])
+            assert chinese_poker_score([rust_entry[a], rust_entry[b]], rules) == points, (a, b)
+
+
 def test_rust_kernel_handles_declarations() -> None:
     rules = ChinesePokerRules()
     assert chinese_poker_score(["dragon", "six_pairs", tuple(A.split(" / "))], rules) == [

@@ -229,11 +229,14 @@ fn automatic_points(rules: &Rules, win: AutomaticWin) -> i32 {
 ///
 /// A declared automatic win settles the pair before the hands are opened: it takes
 /// its points from a player who did not declare (set properly or not), a Dragon
-/// beats any other declaration, and equal declarations exchange nothing. Otherwise
-/// an improperly set hand pays four to a properly set one, two improper hands
-/// exchange nothing, and two proper hands are compared segment by segment.
+/// beats any other declaration, and equal declarations exchange nothing. An
+/// improperly set hand pays four to every other player (CP-30), a declarer too, on
+/// top of the automatic win; two improper hands exchange nothing, and two proper
+/// hands are compared segment by segment.
 pub fn pair(rules: &Rules, a: &Entry, b: &Entry, home_run: [bool; 2]) -> i32 {
     match (a, b) {
+        (Entry::Declared(x), Entry::Improper) => automatic_points(rules, *x) + IMPROPER_PENALTY,
+        (Entry::Improper, Entry::Declared(y)) => -automatic_points(rules, *y) - IMPROPER_PENALTY,
         (Entry::Declared(x), Entry::Declared(y)) => match x.level().cmp(&y.level()) {
             std::cmp::Ordering::Greater => automatic_points(rules, *x),
             std::cmp::Ordering::Less => -automatic_points(rules, *y),
@@ -413,16 +416,18 @@ mod tests {
             Entry::Improper,
             Entry::Declared(AutomaticWin::Dragon),
         ];
-        // Six pairs: +3 (set) +3 (improper) -13 (dragon) = -7.
-        // Set: -3 +4 -13 = -12. Improper: -3 -4 -13 = -20. Dragon: 13 * 3 = 39.
-        assert_eq!(score_table(&r, &table), [-7, -12, -20, 39]);
+        // An improper hand pays its four to declarers too (CP-30: all other players).
+        // Six pairs: +3 (set) +3+4 (improper) -13 (dragon) = -3.
+        // Set: -3 +4 -13 = -12. Improper: -7 -4 -17 = -28. Dragon: 13 * 3 + 4 = 43.
+        assert_eq!(score_table(&r, &table), [-3, -12, -28, 43]);
         let tie = [
             Entry::Declared(AutomaticWin::ThreeFlushes),
             Entry::Declared(AutomaticWin::ThreeStraights),
             Entry::Improper,
             Entry::Improper,
         ];
-        assert_eq!(score_table(&r, &tie), [6, 6, -6, -6]);
+        // Each declarer: +3 and +4 from each improper hand; each improper: -14.
+        assert_eq!(score_table(&r, &tie), [14, 14, -14, -14]);
     }
 
     #[test]
