@@ -212,7 +212,6 @@ __all__ += [
     "climbing_classify",
     "climbing_leads",
     "climbing_responses",
-    "climbing_type_names",
     "doudizhu_action_space_size",
     "doudizhu_legal_ids_batch",
     "doudizhu_play_id",
@@ -330,7 +329,6 @@ def climbing_responses(
     game: str, hand: _Ranks, table: Combination | _Ranks, opening: bool = False
 ) -> list[Combination]: ...
 def climbing_beats(game: str, play: Combination, table: Combination) -> bool: ...
-def climbing_type_names() -> list[str]: ...
 def doudizhu_action_space_size() -> int: ...
 def doudizhu_legal_ids_batch(
     hands: Sequence[str],

@@ -10,7 +10,7 @@ use cardkit_engine::climbing::cardplay::CardPlay;
 use cardkit_engine::climbing::doudizhu::KeyHasher;
 use cardkit_engine::climbing::playout::{self, Deal, Game, Move, Policy};
 use cardkit_engine::climbing::{
-    climbing_rank, doudizhu as ddz, zhengshangyou as zsy, Combination, Kind, Ranks, RANK_CHARS,
+    climbing_rank, doudizhu as ddz, zhengshangyou as zsy, Combination, Ranks, RANK_CHARS,
 };
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::{Cancel, CardSet, EngineError};
@@ -1008,12 +1008,6 @@ impl PyClimbingDeal {
     }
 }
 
-/// Names of every combination type.
-#[pyfunction]
-fn climbing_type_names() -> Vec<&'static str> {
-    Kind::ALL.iter().map(|k| k.name()).collect()
-}
-
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCombination>()?;
     m.add_class::<PyClimbingView>()?;
@@ -1023,7 +1017,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(climbing_leads, m)?)?;
     m.add_function(wrap_pyfunction!(climbing_responses, m)?)?;
     m.add_function(wrap_pyfunction!(climbing_beats, m)?)?;
-    m.add_function(wrap_pyfunction!(climbing_type_names, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_action_space_size, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_play_id, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_play_of_id, m)?)?;

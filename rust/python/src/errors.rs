@@ -6,12 +6,21 @@
 use cardkit_engine::EngineError;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyType;
 
-fn class_name(err: &EngineError) -> Option<&'static str> {
+/// The `cardkit.errors` classes, looked up once: some batch loops raise (and catch
+/// in Python) an error per bad row, and an import plus attribute lookup each time
+/// cost more than the error itself.
+static INVALID_CARD: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static ILLEGAL_ACTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static RULE_OPTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+fn class_of(err: &EngineError) -> Option<(&'static PyOnceLock<Py<PyType>>, &'static str)> {
     match err {
-        EngineError::InvalidCard(_) => Some("InvalidCardError"),
-        EngineError::IllegalAction(_) => Some("IllegalActionError"),
-        EngineError::RuleOption(_) => Some("RuleOptionError"),
+        EngineError::InvalidCard(_) => Some((&INVALID_CARD, "InvalidCardError")),
+        EngineError::IllegalAction(_) => Some((&ILLEGAL_ACTION, "IllegalActionError")),
+        EngineError::RuleOption(_) => Some((&RULE_OPTION, "RuleOptionError")),
         EngineError::Cancelled => None,
     }
 }
@@ -22,11 +31,10 @@ fn class_name(err: &EngineError) -> Option<&'static str> {
 /// on Ctrl-C or on a raising callback, and they return that error themselves.
 pub fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
     let message = err.to_string();
-    let Some(name) = class_name(&err) else {
+    let Some((cell, name)) = class_of(&err) else {
         return PyKeyboardInterrupt::new_err(message);
     };
-    let class = py.import("cardkit.errors").and_then(|m| m.getattr(name));
-    match class {
+    match cell.import(py, "cardkit.errors", name) {
         Ok(cls) => match cls.call1((message.clone(),)) {
             Ok(instance) => PyErr::from_value(instance),
             Err(e) => e,
