@@ -10,7 +10,7 @@
 //! the uncalled excess returned, pots layered by contribution and settled one by
 //! one with the odd chips going clockwise from a given seat.
 //!
-//! Texas Hold'em drives this core through the Python `Betting` binding because
+//! Texas Hold'em drives this core through the `BettingCore` binding because
 //! random playouts and simulations spend most of their time in the betting
 //! loop; `tests/test_betting_rust.py` plays both implementations on the same
 //! seeds and asserts identical states, listed actions, reasons and pots.

@@ -560,7 +560,8 @@ fn card_play_game(py: Python<'_>, rules: Rules, landlord: u8, bid: u8) -> PyResu
     }
 }
 
-fn card_count_error(py: Python<'_>, what: &str) -> PyErr {
+/// A view whose seats or card counts do not fit together.
+fn inconsistent_view(py: Python<'_>, what: &str) -> PyErr {
     to_py(py, EngineError::IllegalAction(what.to_string()))
 }
 
@@ -596,7 +597,7 @@ impl PyClimbingView {
     ) -> PyResult<Self> {
         let rules = rules(py, game)?;
         if seat > 2 || table_owner > 2 || landlord > 2 {
-            return Err(card_count_error(py, "seats are 0, 1 and 2"));
+            return Err(inconsistent_view(py, "seats are 0, 1 and 2"));
         }
         let hand = extract_ranks(hand)?;
         let unknown = extract_ranks(unknown)?;
@@ -605,7 +606,7 @@ impl PyClimbingView {
             .map(|s| counts[s as usize] as usize)
             .sum();
         if hand.len() != counts[seat as usize] as usize || unknown.len() != others {
-            return Err(card_count_error(
+            return Err(inconsistent_view(
                 py,
                 "hand and unknown cards must match the card counts",
             ));

@@ -204,7 +204,7 @@ impl HandRank {
     }
 
     /// The ranks that decide ties, most significant first (0 = deuce .. 12 = ace):
-    /// e.g. `[13 = K, 3 = 5]` for kings full of fives; a straight gives its top card
+    /// e.g. `[11 = K, 3 = 5]` for kings full of fives; a straight gives its top card
     /// (a five for A-2-3-4-5). Front hands list only the ranks they hold.
     pub fn tiebreak_ranks(self) -> Vec<u8> {
         let shape = if self.is_front() {
