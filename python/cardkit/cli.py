@@ -26,7 +26,9 @@ def _deal(args: argparse.Namespace) -> int:
         raise CardkitError(
             f"cannot deal {per_seat} cards to {args.players} players from {len(cards)} cards"
         )
-    # Block dealing (seat 0 takes the first cards), matching every game's deal order.
+    # Block dealing: seat 0 takes the first cards. This is the deck shuffled by the
+    # seed itself; a game's new_state(seed) shuffles by derive_seed(seed, deal) and
+    # deals in its own order, so the two show different hands for one seed.
     hands = [
         sorted(cards[s * per_seat : (s + 1) * per_seat], reverse=True) for s in range(args.players)
     ]
@@ -168,7 +170,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"cardkit {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    deal = sub.add_parser("deal", help="shuffle a named deck from a seed and deal it")
+    deal = sub.add_parser(
+        "deal",
+        help="shuffle a named deck from a seed and deal it in blocks "
+        "(not the hands a game deals for that seed)",
+    )
     deal.add_argument("deck", choices=deck_names())
     deal.add_argument("--players", type=int, default=4)
     deal.add_argument("--seed", type=int, default=0, help="0..2**64-1")
