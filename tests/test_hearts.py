@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cardkit
 from cardkit import IllegalActionError, RuleOptionError, games
-from cardkit._core import trick_winner
+from cardkit._core import hearts_deal_points, trick_winner
 from cardkit.agents import RandomAgent
 from cardkit.api import Action
-from cardkit.games.hearts import PASS_DIRECTIONS, Hearts, HeartsState, penalty_points
+from cardkit.games.hearts import (
+    PASS_DIRECTIONS,
+    Hearts,
+    HeartsState,
+    deal_points,
+    penalty_points,
+)
 
 # Worked example deal (seat 0's 13 cards, then seats 1, 2, 3): trick 1 is
 # 2c Kc 5c Kd, won by seat 1, who leads the seed's trick Ac 3c 2h Qs.
@@ -292,3 +301,24 @@ def test_clone_is_independent() -> None:
     copy.apply(copy.legal_actions()[0])
     assert state.history == [] and len(copy.history) == 1
     assert state.observation(0)["my_pass"] == []
+
+
+# A guard of the deal-scoring twins (the Python flow and the Rust search), not a clause
+# test: random splits of the pack, and splits where one seat took every penalty card.
+@given(st.randoms(use_true_random=False), st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_python_and_rust_deal_points_agree(rng: random.Random, moon: bool) -> None:
+    cards = list(range(52))
+    rng.shuffle(cards)
+    owners = [rng.randrange(4) for _ in cards]
+    if moon:
+        shooter = rng.randrange(4)
+        for i, card in enumerate(cards):
+            if card % 4 == 2 or card == 10 * 4 + 3:  # every heart and Q♠
+                owners[i] = shooter
+    taken = [0, 0, 0, 0]
+    for card, owner in zip(cards, owners, strict=True):
+        taken[owner] |= 1 << card
+    python = deal_points([penalty_points(t) for t in taken])
+    assert hearts_deal_points(taken) == python
+    assert (26 in [penalty_points(t) for t in taken]) == (sorted(python) == [0, 26, 26, 26])

@@ -46,7 +46,7 @@ from cardkit.games._tricks import (
     names_of,
 )
 
-__all__ = ["PASS_DIRECTIONS", "PASS_ONE", "Hearts", "HeartsState", "penalty_points"]
+__all__ = ["PASS_DIRECTIONS", "PASS_ONE", "Hearts", "HeartsState", "deal_points", "penalty_points"]
 
 #: Pass direction of deal ``n`` is ``PASS_DIRECTIONS[n % 4]``: (name, seat offset).
 #: Seats sit clockwise, so the player to the left of seat ``s`` is ``s + 1``.
@@ -61,6 +61,15 @@ _PASS_CACHE: dict[int, Action] = {}
 def penalty_points(mask: int) -> int:
     """Penalty points of the cards in bitset ``mask``: 1 per heart, 13 for Q♠."""
     return (mask & _HEARTS).bit_count() + (13 if mask >> _QUEEN_OF_SPADES & 1 else 0)
+
+
+def deal_points(taken: list[int]) -> list[int]:
+    """Each seat's points for a deal from the penalty points it took: those points,
+    unless one seat took all 26 (shot the moon): then 0 for it and 26 for the others."""
+    if 26 not in taken:
+        return list(taken)
+    shooter = taken.index(26)
+    return [0 if s == shooter else 26 for s in range(4)]
 
 
 def _pass_action(a: int, b: int, c: int) -> Action:
@@ -316,7 +325,7 @@ class HeartsState(TrickState):
     def _end_deal(self) -> None:
         taken = [penalty_points(t) for t in self._taken()]
         shooter = taken.index(26) if 26 in taken else None
-        points = taken if shooter is None else [0 if s == shooter else 26 for s in range(4)]
+        points = deal_points(taken)
         for seat in range(4):
             self._scores[seat] += points[seat]
         self._deals.append(
