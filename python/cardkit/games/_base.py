@@ -303,8 +303,12 @@ def _locked_clone(method: _F) -> _F:
 
     @functools.wraps(method)
     def clone(self: BaseState) -> BaseState:
-        with self._lock:
+        lock = self._lock
+        lock.acquire()
+        try:
             twin: BaseState = method(self)
+        finally:
+            lock.release()
         # _own_lock inlined: clones are the hot path of search agents.
         twin._lock = _thread.RLock()
         twin._events = None

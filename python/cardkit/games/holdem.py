@@ -363,11 +363,11 @@ def _hand_events(log: _HandLog) -> list[tuple[dict[str, Any], tuple[int, ...] | 
     events.extend((street, None) for street, at in streets if at == len(log.actions))
     if log.finishing_stacks:
         if log.ranks:
-            shown = [
+            revealed = [
                 {"seat": s, "cards": [str(c) for c in log.holes[s]], "hand": r.describe()}
                 for s, r in sorted(log.ranks.items())
             ]
-            events.append(({"type": "showdown", "hands": shown}, None))
+            events.append(({"type": "showdown", "hands": revealed}, None))
         pots = [
             {
                 "amount": r.amount,
