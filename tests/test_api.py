@@ -114,6 +114,16 @@ def test_simulation_is_reproducible_and_worker_independent() -> None:
         simulate("doudizhu", 5, agents=[RandomAgent])
 
 
+def test_simulation_refuses_factories_workers_cannot_rebuild() -> None:
+    from cardkit.sim import simulate
+
+    local = [lambda seed: RandomAgent(seed)] * 3
+    with pytest.raises(RuleOptionError, match="seat 0's agent factory"):
+        simulate("doudizhu", 8, workers=2, agents=local)
+    # one process needs no pickling, so the same factories run there
+    assert simulate("doudizhu", 8, workers=1, agents=local).games == 8
+
+
 def test_cli_simulate(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "doudizhu", "--games", "20", "--workers", "1"]) == 0
     assert "20 games from seed 0" in capsys.readouterr().out

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import pickle
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -88,6 +89,19 @@ def _play_range(
     return out
 
 
+def _check_picklable(factories: Sequence[AgentFactory]) -> None:
+    """Worker processes rebuild each factory from its pickle: refuse one that has none
+    up front, with the seat named, instead of a pickling traceback from the pool."""
+    for seat, factory in enumerate(factories):
+        try:
+            pickle.dumps(factory)
+        except Exception as err:  # pickle raises several unrelated types
+            raise RuleOptionError(
+                f"seat {seat}'s agent factory {shown(factory)} cannot be sent to worker "
+                "processes (use a module-level function or class, or workers=1)"
+            ) from err
+
+
 def simulate(
     name: str,
     games: int,
@@ -101,7 +115,9 @@ def simulate(
 
     ``agents`` holds one factory per seat (default: :class:`RandomAgent`); factories
     must be picklable (module-level functions or classes) when ``workers > 1``.
-    ``workers`` defaults to every core; ``1`` runs in this process.
+    ``workers`` defaults to every core; ``1`` runs in this process. Workers are
+    started with the ``spawn`` method on every platform, so a script that calls
+    this with ``workers > 1`` needs the usual ``if __name__ == "__main__":`` guard.
     """
     if options is not None and not isinstance(options, dict):
         raise RuleOptionError(f"options must be a dict, got {shown(options)}")
@@ -129,7 +145,11 @@ def simulate(
     if workers == 1 or len(jobs) == 1:
         parts = [_play_range(job) for job in jobs]
     else:
-        with multiprocessing.get_context("fork").Pool(min(workers, len(jobs))) as pool:
+        _check_picklable(factories)
+        # spawn is the one start method every platform has (fork is missing on Windows
+        # and unsafe on macOS), and it gives each worker a clean interpreter rather
+        # than a copy of the caller's threads and locks.
+        with multiprocessing.get_context("spawn").Pool(min(workers, len(jobs))) as pool:
             parts = pool.map(_play_range, jobs)
     seconds = time.perf_counter() - started
     results = [r for part in parts for r in part]
