@@ -5,19 +5,16 @@ names no card another seat hides, no card still in the stock, and never the seed
 The card-swap checks replay one action sequence on two deals that differ only in
 cards a seat cannot see (its observations stay equal throughout) and require the
 seat's event logs to stay equal too. The spectator log (``seat=None``) is exactly
-the events every seat's log holds. The docs' event examples run here as doctests.
+the events every seat's log holds. The docs' event examples run in test_docs_examples.py.
 """
 
 from __future__ import annotations
 
 import copy
-import doctest
 import json
 import pickle
 import random
-import re
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,7 +27,6 @@ from .test_conformance import _card_mentions, random_match_game
 GAMES = games.available()
 # A seed whose digits cannot turn up in a log by chance.
 SEED = 9_187_654_321_987_654_321
-DOCS = Path(__file__).resolve().parent.parent / "docs"
 # Zones no seat sees: undealt cards, burns, the Dou Dizhu bottom before it is shown.
 _HIDDEN_ZONES = ("stock", "burn", "bottom")
 
@@ -263,26 +259,3 @@ def test_swapping_unseen_cards_leaves_the_log_unchanged(name: str, options: dict
     rng = random.Random(name)
     compared = sum(_swap_checks(game, SEED - seed, rng) for seed in range(10))
     assert compared >= 10, f"only {compared} swaps kept the observations equal"
-
-
-# -- the docs ------------------------------------------------------------------------
-
-
-def _event_section(page: Path) -> str:
-    text = page.read_text(encoding="utf-8")
-    found = re.search(r"^## Event log\n(.*?)(?=^## |\Z)", text, re.MULTILINE | re.DOTALL)
-    assert found, f"{page.name} has no '## Event log' section"
-    return found.group(1)
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_docs_event_examples_run(name: str) -> None:
-    section = _event_section(DOCS / f"{name}.md")
-    blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
-    assert blocks and all(">>>" in b for b in blocks)
-    parser = doctest.DocTestParser()
-    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
-    for i, block in enumerate(blocks):
-        test = parser.get_doctest(block, {}, f"{name}.md[{i}]", f"docs/{name}.md", 0)
-        result = runner.run(test)
-        assert result.failed == 0, f"docs/{name}.md event example {i} failed"
