@@ -474,7 +474,8 @@ def chinese_poker_rank_set(
         wins; the front ranks as three cards), ``categories`` are the
         ``HandRank.category`` names, ``made`` the bonus classes (``plain``,
         ``trips``, ``full_house``, ``quads``, ``straight_flush``), and ``proper``
-        says whether the set is in ranking order (back >= middle >= front).
+        says whether the set is in ranking order (the back at least the middle,
+        the middle above the front).
 
     Raises:
         InvalidCardError: If a card does not parse or is a joker.
@@ -711,11 +712,14 @@ class ClimbingView:
     def search_move(self, samples: int, seed: int) -> str | None:
         """The search's move after ``samples`` determinized deals (seeded): rank text or None.
 
-        Each sample deals ``unknown`` to the other seats (respecting ``pinned``) and
-        plays every legal move out with the rule policy. Runs without the GIL.
+        Each sample deals ``unknown`` to the other seats (``pinned`` cards stay with
+        their seat), plays each candidate move and finishes the deal with the rule
+        policy (a random move one time in 32); the move with the best total score
+        for the seat wins. Runs without the GIL.
 
         Args:
-            samples: Determinized deals to play out, an int in 0..2**32-1.
+            samples: Determinized deals to play out, an int in 0..2**32-1 (0 counts
+                as 1).
             seed: The sampling seed, an int in 0..2**64-1.
 
         Returns:
