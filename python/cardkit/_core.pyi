@@ -1,4 +1,11 @@
-"""Type stubs of the Rust extension ``cardkit._core`` (checked by ``stubtest``)."""
+"""Type stubs of the Rust extension ``cardkit._core`` (checked by ``stubtest``).
+
+Every public name has a docstring whose first line is the first line of the
+binding's runtime ``__doc__`` (its Rust ``///`` comment; ``tests/test_core_stub.py``
+holds the two together), then ``Args:``, ``Returns:`` and ``Raises:`` sections. The
+error classes are those of :mod:`cardkit.errors`. Calls that can run long stop on
+Ctrl-C with ``KeyboardInterrupt`` (with every worker thread stopped).
+"""
 
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, final
@@ -45,23 +52,50 @@ __version__: str
 
 @final
 class Card:
-    """A card of the French 54-card pack (immutable, hashable, ordered by index)."""
+    """A card of the French 54-card pack (immutable, hashable, ordered by index).
+
+    ``Card(card)`` parses a card string or copies a ``Card``.
+
+    Args:
+        card: A ``Card``, or a card string: rank then suit, as ``"As"``, ``"10h"``,
+            ``"Th"`` or ``"A♠"``, or ``"BJ"`` / ``"RJ"`` for the black and red jokers.
+
+    Raises:
+        InvalidCardError: If ``card`` is neither a ``Card`` nor a string naming a card.
+    """
 
     def __new__(cls, card: Card | str) -> Card: ...
     @staticmethod
-    def from_index(index: int) -> Card: ...
+    def from_index(index: int) -> Card:
+        """The card with index 0..=53 (see ``Card.index``).
+
+        Args:
+            index: An int in 0..=53 (a bool is refused).
+
+        Returns:
+            The card whose ``index`` is ``index``.
+
+        Raises:
+            InvalidCardError: If ``index`` is not an int in 0..=53.
+        """
     @property
-    def rank(self) -> str: ...
+    def rank(self) -> str:
+        """The rank as text: 2 to 9, T, J, Q, K, A, or BJ/RJ for the jokers."""
     @property
-    def rank_index(self) -> int: ...
+    def rank_index(self) -> int:
+        """Rank number: 0 (deuce) .. 12 (ace), 13 black joker, 14 red joker."""
     @property
-    def suit(self) -> str | None: ...
+    def suit(self) -> str | None:
+        """Suit letter ``c``, ``d``, ``h`` or ``s``; ``None`` for jokers."""
     @property
-    def index(self) -> int: ...
+    def index(self) -> int:
+        """Index 0..=53: ``rank * 4 + suit`` (suits c, d, h, s), then BJ = 52, RJ = 53."""
     @property
-    def is_joker(self) -> bool: ...
+    def is_joker(self) -> bool:
+        """True for the two jokers."""
     @property
-    def pretty(self) -> str: ...
+    def pretty(self) -> str:
+        """Display form with suit symbols: ``A♠``, ``10♥``, ``BJ``."""
     def __hash__(self) -> int: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
@@ -71,27 +105,117 @@ class Card:
     def __ge__(self, other: Card, /) -> bool: ...
     def __reduce__(self) -> tuple[type[Card], tuple[str]]: ...
 
-def parse_cards(cards: str | Iterable[Card | str]) -> list[Card]: ...
-def deck(name: str) -> list[Card]: ...
-def shuffled_deck(name: str, seed: int) -> list[Card]: ...
-def derive_seed(seed: int, stream: int) -> int: ...
-def deck_names() -> list[str]: ...
+def parse_cards(cards: str | Iterable[Card | str]) -> list[Card]:
+    """Parse a string of cards or an iterable of cards and card strings into ``Card``s.
+
+    A string may pack or separate its cards: ``"As Kd Th"``, ``"AsKdTh"``, ``"As,Kd"``.
+
+    Args:
+        cards: A string of cards, or an iterable (even an endless one) of ``Card``
+            objects and card strings.
+
+    Returns:
+        The cards in the order given (repeats are kept).
+
+    Raises:
+        InvalidCardError: If a card does not parse, an item is neither a ``Card`` nor a
+            string, ``cards`` is neither a string nor iterable, or it holds more than
+            108 cards (the largest deck).
+    """
+
+def deck(name: str) -> list[Card]:
+    """The cards of a named deck in ascending order, pack after pack.
+
+    The names: ``standard52``, ``french54``, ``double104``, ``double108``, ``zhengshangyou48``.
+
+    Args:
+        name: One of ``deck_names()``.
+
+    Returns:
+        The deck's cards, ascending by index within each pack.
+
+    Raises:
+        RuleOptionError: If ``name`` is not a str or names no deck.
+    """
+
+def shuffled_deck(name: str, seed: int) -> list[Card]:
+    """The named deck shuffled by the portable ChaCha8 stream of ``seed`` (0..2**64).
+
+    The same name and seed give the same order on every platform.
+
+    Args:
+        name: One of ``deck_names()``.
+        seed: An int in 0..2**64-1 (a bool is refused).
+
+    Returns:
+        The deck's cards in shuffled order.
+
+    Raises:
+        RuleOptionError: If ``name`` is not a str or names no deck, or ``seed`` is not
+            an int in 0..2**64-1.
+    """
+
+def derive_seed(seed: int, stream: int) -> int:
+    """Sub-seed number ``stream`` of ``seed`` (per deal, per worker), platform independent.
+
+    Args:
+        seed: The parent seed, an int in 0..2**64-1.
+        stream: The number of the sub-stream, an int in 0..2**64-1.
+
+    Returns:
+        A seed in 0..2**64-1; different streams of one seed give unrelated seeds.
+
+    Raises:
+        RuleOptionError: If ``seed`` or ``stream`` is not an int in 0..2**64-1 (bools
+            are refused).
+    """
+
+def deck_names() -> list[str]:
+    """The names accepted by ``deck`` and ``shuffled_deck``.
+
+    Returns:
+        ``["standard52", "french54", "double104", "double108", "zhengshangyou48"]``.
+    """
 
 # Poker hand evaluation (rust/python/src/poker.rs)
 
 @final
 class HandRank:
-    """The strength of a poker hand: totally ordered (higher is better), hashable."""
+    """The strength of a poker hand: totally ordered (higher is better), hashable.
+
+    Hands that split the pot are equal. Made by ``poker_evaluate``; ``str()`` gives
+    ``describe()``.
+    """
 
     @property
-    def value(self) -> int: ...
+    def value(self) -> int:
+        """The numeric strength: higher is better, equal values tie.
+
+        Five-card hands are multiples of 256; three-card front hands lie between them.
+        """
     @property
-    def category(self) -> str: ...
+    def category(self) -> str:
+        """The category name, from ``straight_flush`` down to ``high_card``.
+
+        One of ``straight_flush``, ``four_of_a_kind``, ``full_house``, ``flush``,
+        ``straight``, ``three_of_a_kind``, ``two_pair``, ``one_pair``, ``high_card``.
+        """
     @property
-    def best_five(self) -> list[Card]: ...
+    def best_five(self) -> list[Card]:
+        """The five cards that make the hand, most significant first.
+
+        A three-card front hand gives its three cards. Ties between equal fives go to
+        the one with the highest cards, so the result never depends on input order.
+        """
     @property
-    def is_front(self) -> bool: ...
-    def describe(self) -> str: ...
+    def is_front(self) -> bool:
+        """True for a three-card (Chinese Poker front) hand."""
+    def describe(self) -> str:
+        """The hand in words: "Full House, Kings full of Fives", "Straight, Five high".
+
+        Returns:
+            The category and the ranks that decide it, in English.
+        """
     def __hash__(self) -> int: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
@@ -100,11 +224,57 @@ class HandRank:
     def __gt__(self, other: HandRank, /) -> bool: ...
     def __ge__(self, other: HandRank, /) -> bool: ...
 
-def poker_evaluate(cards: str | Iterable[Card | str]) -> HandRank: ...
-def poker_compare(a: str | Iterable[Card | str], b: str | Iterable[Card | str]) -> int: ...
+def poker_evaluate(cards: str | Iterable[Card | str]) -> HandRank:
+    """Evaluate a poker hand of 3 (Chinese Poker front), 5, 6 or 7 cards.
+
+    Six and seven cards rank as their best five.
+
+    Args:
+        cards: A string such as ``"AsKsQsJsTs"`` or ``"As Ks Qs Js Ts"``, or an iterable
+            of ``Card`` objects and card strings.
+
+    Returns:
+        The hand's rank.
+
+    Raises:
+        InvalidCardError: If a card does not parse, a card repeats, a joker is among
+            them, or there are not 3, 5, 6 or 7 cards.
+    """
+
+def poker_compare(a: str | Iterable[Card | str], b: str | Iterable[Card | str]) -> int:
+    """-1, 0 or 1 as hand ``a`` is worse than, ties with or beats hand ``b``.
+
+    Args:
+        a: A hand of 3, 5, 6 or 7 cards, as for ``poker_evaluate``.
+        b: Another hand, read the same way (it may share cards with ``a``).
+
+    Returns:
+        -1, 0 or 1.
+
+    Raises:
+        InvalidCardError: If either hand is not a valid poker hand.
+    """
+
 def poker_winners(
     hands: Iterable[str | Iterable[Card | str]], board: str | Iterable[Card | str] | None = None
-) -> list[int]: ...
+) -> list[int]:
+    """Indices of the best hands (all of them on a tie).
+
+    Each hand is combined with the shared ``board``; no card may appear twice among
+    all hands and the board.
+
+    Args:
+        hands: The players' cards, each as for ``parse_cards``.
+        board: The shared cards, or ``None`` for none.
+
+    Returns:
+        The indices into ``hands`` of the winning hands, ascending; empty when
+        ``hands`` is.
+
+    Raises:
+        InvalidCardError: If a card does not parse or appears twice, or a hand with the
+            board is not 3, 5, 6 or 7 cards without jokers.
+    """
 
 @final
 class Range:
@@ -112,15 +282,36 @@ class Range:
 
     Tokens are separated by commas; an empty token (a comma at either end or two
     commas in a row, as in ``"AA,,KK"``) and an empty text raise ``InvalidRangeError``,
-    whose message names the bad token or the position of the empty one.
+    whose message names the bad token or the position of the empty one. ``len()``
+    is the number of combos with a positive weight.
+
+    Args:
+        text: The range text.
+
+    Raises:
+        InvalidRangeError: If ``text`` is not a str or does not parse.
     """
 
     def __new__(cls, text: str) -> Range: ...
     @property
-    def text(self) -> str: ...
+    def text(self) -> str:
+        """The text the range was parsed from."""
     def combos(
         self, dead: str | Iterable[Card | str] | None = None
-    ) -> list[tuple[Card, Card, float]]: ...
+    ) -> list[tuple[Card, Card, float]]:
+        """Every live combo of the range as ``(card, card, weight)``, higher card first.
+
+        Live: a positive weight and no card of ``dead``; in ascending combo order.
+
+        Args:
+            dead: Cards no combo may use (as for ``parse_cards``), or ``None``.
+
+        Returns:
+            One ``(high card, low card, weight)`` per live combo.
+
+        Raises:
+            InvalidCardError: If ``dead`` does not parse as cards.
+        """
     def __len__(self) -> int: ...
 
 def poker_equity(
@@ -134,18 +325,93 @@ def poker_equity(
     seed: int | None = None,
     threads: int | None = None,
     progress: Callable[[float], object] | None = None,
-) -> tuple[list[tuple[float, float, float, float]], bool, int, int]: ...
+) -> tuple[list[tuple[float, float, float, float]], bool, int, int]:
+    """Equity of 2 to 10 players (hands or ranges); see ``cardkit.poker.equity``.
+
+    A player's equity is their expected share of the pot (``win`` from outright
+    wins plus ``tie`` from split pots); the equities sum to 1. Runs without the GIL;
+    Ctrl-C stops it.
+
+    Args:
+        players: Each player's ``Range``, range text (a hand such as ``"AhAs"`` is a
+            one-combo range) or two cards.
+        board: Up to 5 board cards, or ``None``.
+        dead: Cards no one can receive, or ``None``.
+        exact: ``True`` enumerates every board, ``False`` samples (Monte Carlo),
+            ``None`` enumerates when that takes about a second or less and neither
+            ``samples`` nor ``stderr`` is given.
+        samples: The most Monte Carlo trials (default 100,000,000); at least 1.
+        stderr: Stop once every player's standard error is at most this (default
+            5e-4 when ``samples`` is not given either); a positive number.
+        seed: The Monte Carlo seed, an int in 0..2**64-1 (default 0).
+        threads: Worker threads (``None`` or 0: every core; at most 256).
+        progress: Called with the fraction done (0 to 1) about ten times a second
+            and once at the end; an exception it raises stops the run and propagates.
+
+    Returns:
+        ``(players, exact, samples, boards)``: ``(equity, win, tie, stderr)`` per
+        player (``stderr`` is 0 when exact), whether the answer is exact, the
+        Monte Carlo trials run (0 when exact) and the boards enumerated (0 for
+        Monte Carlo).
+
+    Raises:
+        InvalidRangeError: If a range text does not parse.
+        InvalidCardError: If a card does not parse or repeats among the board and dead
+            cards, a player given as cards is not two different cards, the board
+            holds more than 5 cards, or no deal gives every player a hand.
+        RuleOptionError: If there are not 2 to 10 players, ``exact=True`` comes with
+            ``samples`` or ``stderr`` or the enumeration is too large, ``samples`` is 0,
+            ``stderr`` is not positive, or Monte Carlo cannot deal the ranges.
+        KeyboardInterrupt: On Ctrl-C during the run.
+    """
+
 def poker_evaluate_batch(
     cards: npt.NDArray[np.uint8],
     threads: int | None = None,
     out: npt.NDArray[np.uint32] | None = None,
-) -> npt.NDArray[np.uint32]: ...
+) -> npt.NDArray[np.uint32]:
+    """Rank each row of an ``(N, 5|6|7)`` uint8 array of card indices into a uint32 array.
+
+    The ``HandRank.value``s go into ``out`` (length N, written in place and returned)
+    or a new array. Runs without the GIL on ``threads`` threads; a large batch stops
+    on Ctrl-C with ``KeyboardInterrupt``.
+
+    Args:
+        cards: An ``(N, 5)``, ``(N, 6)`` or ``(N, 7)`` uint8 array of card indices
+            0..=51 (``Card.index``), distinct within each row.
+        threads: Worker threads (``None`` or 0: every core; at most 256).
+        out: A writable, contiguous uint32 array of length N to fill, or ``None``.
+
+    Returns:
+        ``out``, or a new uint32 array of length N.
+
+    Raises:
+        InvalidCardError: If rows are not 5, 6 or 7 wide, or a row has an index above
+            51 or a repeated card (the message names the first such row).
+        RuleOptionError: If ``out`` is not writable, not contiguous or not of length N.
+        KeyboardInterrupt: On Ctrl-C during a batch of 2**23 rows or more.
+    """
 
 # -- Chinese Poker (rust/python/src/chinese_poker.rs) ---------------------------
 
 @final
 class ChinesePokerRules:
-    """The scoring rules of a Chinese Poker table (immutable)."""
+    """The scoring rules of a Chinese Poker table (immutable).
+
+    Args:
+        variant: The point system: ``basic``, ``eastern``, ``western`` or ``mandarin``.
+        automatic_win_points: Points a declared automatic win other than the Dragon
+            takes from each opponent, 0..=1000.
+        dragon_points: Points a declared Dragon takes from each opponent, 0..=1000.
+        majority: Who earns the majority point: ``two_of_three`` or ``more_segments``.
+        western_bonus: Whether the western variant also pays the eastern bonus hands.
+        shot: How the mandarin shot and home run apply to the regular value:
+            ``multiply`` or ``add``.
+
+    Raises:
+        RuleOptionError: If ``variant``, ``majority`` or ``shot`` is not one of its
+            names, or a points value is outside 0..=1000.
+    """
 
     def __new__(
         cls,
@@ -157,24 +423,66 @@ class ChinesePokerRules:
         shot: str = "multiply",
     ) -> ChinesePokerRules: ...
     @property
-    def variant(self) -> str: ...
+    def variant(self) -> str:
+        """The point system: basic, eastern, western or mandarin."""
     @property
-    def automatic_win_points(self) -> int: ...
+    def automatic_win_points(self) -> int:
+        """Points a declared automatic win other than the Dragon takes from each opponent."""
     @property
-    def dragon_points(self) -> int: ...
+    def dragon_points(self) -> int:
+        """Points a declared Dragon takes from each opponent."""
     @property
-    def majority(self) -> str: ...
+    def majority(self) -> str:
+        """Who earns the majority point: two_of_three or more_segments."""
     @property
-    def western_bonus(self) -> bool: ...
+    def western_bonus(self) -> bool:
+        """Whether the western variant also pays the eastern bonus hands."""
     @property
-    def shot(self) -> str: ...
+    def shot(self) -> str:
+        """How the mandarin shot and home run apply: multiply or add."""
 
-def chinese_poker_automatic_wins(hand: str | Iterable[Card | str]) -> list[str]: ...
+def chinese_poker_automatic_wins(hand: str | Iterable[Card | str]) -> list[str]:
+    """The automatic wins a 13-card hand qualifies for, strongest first.
+
+    The names: ``dragon``, ``six_pairs``, ``three_flushes``, ``three_straights``.
+
+    Args:
+        hand: 13 distinct cards of the 52-card pack, as for ``parse_cards``.
+
+    Returns:
+        The names of the automatic wins the hand qualifies for (empty if none).
+
+    Raises:
+        InvalidCardError: If a card does not parse or is a joker.
+        IllegalActionError: If the hand is not 13 distinct cards.
+    """
+
 def chinese_poker_rank_set(
     front: str | Iterable[Card | str],
     middle: str | Iterable[Card | str],
     back: str | Iterable[Card | str],
-) -> tuple[list[int], list[str], list[str], bool]: ...
+) -> tuple[list[int], list[str], list[str], bool]:
+    """Rank a set: ``(values, categories, made, proper)`` for front, middle and back.
+
+    Args:
+        front: The 3 front cards.
+        middle: The 5 middle cards.
+        back: The 5 back cards.
+
+    Returns:
+        ``(values, categories, made, proper)``: ``values`` share one scale (higher
+        wins; the front ranks as three cards), ``categories`` are the
+        ``HandRank.category`` names, ``made`` the bonus classes (``plain``,
+        ``trips``, ``full_house``, ``quads``, ``straight_flush``), and ``proper``
+        says whether the set is in ranking order (the back at least the middle,
+        the middle above the front).
+
+    Raises:
+        InvalidCardError: If a card does not parse or is a joker.
+        IllegalActionError: If the segments are not 3, 5 and 5 cards or a card
+            repeats.
+    """
+
 def chinese_poker_score(
     entries: Iterable[
         str
@@ -185,14 +493,81 @@ def chinese_poker_score(
         ]
     ],
     rules: ChinesePokerRules,
-) -> list[int]: ...
+) -> list[int]:
+    """Points per player for a table of entries (the Rust scoring kernel).
+
+    Each entry is a ``(front, middle, back)`` tuple or a declared automatic win's
+    name (the caller has checked that it qualifies). The points sum to zero. A set
+    of 13 distinct cards that is misordered or has the wrong segment sizes is
+    scored as improperly set.
+
+    Args:
+        entries: 2 to 4 entries, one per player (any iterable; reading stops at
+            the fifth).
+        rules: The table's scoring rules.
+
+    Returns:
+        Each player's points, in entry order.
+
+    Raises:
+        RuleOptionError: If there are not 2 to 4 entries.
+        IllegalActionError: If an entry is neither a name nor a 3-tuple, a name is no
+            automatic win, or a set is not 13 distinct cards.
+        InvalidCardError: If a card does not parse or is a joker.
+    """
+
 def chinese_poker_sample_sets(
     hand: str | Iterable[Card | str], count: int, improper: bool = False
-) -> list[tuple[str, str, str]]: ...
-def chinese_poker_greedy_set(hand: str | Iterable[Card | str]) -> tuple[str, str, str]: ...
-def chinese_poker_random_set(
-    hand: str | Iterable[Card | str], seed: int
-) -> tuple[str, str, str]: ...
+) -> list[tuple[str, str, str]]:
+    """Up to ``count`` properly set splits of a hand, spread evenly over all of them.
+
+    Each is ``(front, middle, back)`` card strings; with ``improper``, one misordered
+    split follows.
+
+    Args:
+        hand: 13 distinct cards of the 52-card pack.
+        count: The most properly set splits to return (0 for none).
+        improper: Whether to append one misordered split.
+
+    Returns:
+        ``(front, middle, back)`` card strings per split, properly set ones first.
+
+    Raises:
+        InvalidCardError: If a card does not parse or is a joker.
+        IllegalActionError: If the hand is not 13 distinct cards.
+    """
+
+def chinese_poker_greedy_set(hand: str | Iterable[Card | str]) -> tuple[str, str, str]:
+    """The greedy set: the strongest back, the strongest middle of the rest, the rest in front.
+
+    When that is misordered, the best properly set split instead.
+
+    Args:
+        hand: 13 distinct cards of the 52-card pack.
+
+    Returns:
+        ``(front, middle, back)`` card strings.
+
+    Raises:
+        InvalidCardError: If a card does not parse or is a joker.
+        IllegalActionError: If the hand is not 13 distinct cards.
+    """
+
+def chinese_poker_random_set(hand: str | Iterable[Card | str], seed: int) -> tuple[str, str, str]:
+    """A uniformly random properly set split, drawn with the stream of ``seed``.
+
+    Args:
+        hand: 13 distinct cards of the 52-card pack.
+        seed: An int in 0..2**64-1.
+
+    Returns:
+        ``(front, middle, back)`` card strings.
+
+    Raises:
+        InvalidCardError: If a card does not parse or is a joker.
+        IllegalActionError: If the hand is not 13 distinct cards.
+    """
+
 def chinese_poker_solve(
     hand: str | Iterable[Card | str],
     rules: ChinesePokerRules,
@@ -200,7 +575,35 @@ def chinese_poker_solve(
     samples: int = 200,
     candidates: int = 64,
     seed: int = 0,
-) -> tuple[str | None, tuple[str, str, str], float, float, int]: ...
+) -> tuple[str | None, tuple[str, str, str], float, float, int]:
+    """Solve a hand: ``(declare, (front, middle, back), expected, declare_value, proper)``.
+
+    ``declare`` names the automatic win to declare instead of setting, or is None.
+    Every properly set split is screened; the best ``candidates`` are scored exactly
+    against ``samples`` sampled deals of greedy opponents. A long solve runs
+    without the GIL and stops on Ctrl-C.
+
+    Args:
+        hand: 13 distinct cards of the 52-card pack.
+        rules: The table's scoring rules.
+        players: Players at the table, 2..=4.
+        samples: Sampled deals of the unseen cards, 1..=100,000.
+        candidates: Splits kept from screening for exact scoring, 1..=72,072.
+        seed: The sampling seed, an int in 0..2**64-1.
+
+    Returns:
+        ``(declare, (front, middle, back), expected, declare_value, proper)``: the
+        automatic win to declare or ``None``, the best properly set arrangement, its
+        mean points per deal against all sampled opponents together, what declaring
+        the best qualifying automatic win pays (0 when none qualifies), and the
+        number of properly set splits of the hand.
+
+    Raises:
+        InvalidCardError: If a card does not parse or is a joker.
+        IllegalActionError: If the hand is not 13 distinct cards.
+        RuleOptionError: If ``players``, ``samples`` or ``candidates`` is out of range.
+        KeyboardInterrupt: On Ctrl-C during a long solve.
+    """
 
 # -- climbing games (Dou Dizhu, Zheng Shangyou) ---------------------------------
 
@@ -224,27 +627,63 @@ _Ranks = str | Iterable[Card | str]
 
 @final
 class Combination:
-    """One reading of a play: type, main rank, length and cards (rank text)."""
+    """One reading of a play: ``type``, ``main_rank``, ``length`` and ``cards`` (rank text).
+
+    Rank text writes each card as its rank, weakest first: ``3``..``9``, ``T``,
+    ``J``, ``Q``, ``K``, ``A``, ``2``, ``B`` (black joker), ``R`` (red joker).
+    Combinations compare and hash by value.
+    """
 
     @property
-    def type(self) -> str: ...
+    def type(self) -> str:
+        """The type name: ``single``, ``pair``, ..., ``airplane_singles``, ``bomb``, ``rocket``."""
     @property
-    def main_rank(self) -> str: ...
+    def main_rank(self) -> str:
+        """The rank that decides strength (the highest core rank of runs and airplanes)."""
     @property
-    def length(self) -> int: ...
+    def length(self) -> int:
+        """Consecutive core ranks (run and airplane length; 1 otherwise)."""
     @property
-    def cards(self) -> str: ...
+    def cards(self) -> str:
+        """The ranks played, weakest first: ``"33344456"``."""
     @property
-    def size(self) -> int: ...
+    def size(self) -> int:
+        """Number of cards."""
     @property
-    def is_bomb(self) -> bool: ...
+    def is_bomb(self) -> bool:
+        """True for bombs (and the rocket): they answer any ordinary combination."""
     def __hash__(self) -> int: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
 
 @final
 class ClimbingView:
-    """A card-play position as one seat sees it, for the rule policy and search."""
+    """A card-play position as one seat sees it, for the rule policy and the search.
+
+    Args:
+        game: ``"doudizhu"`` or ``"zhengshangyou"``.
+        seat: The seat to move, 0..=2.
+        hand: The seat's cards (rank text or cards).
+        counts: Every seat's card count.
+        unknown: Every card ``seat`` cannot see (rank text or cards), split among the
+            other seats by the search.
+        table: The combination to beat, or ``None`` when ``seat`` leads.
+        table_owner: The seat that played ``table``, 0..=2.
+        passes: Consecutive passes since ``table`` was played.
+        plays: Plays each seat has made.
+        landlord: Dou Dizhu's landlord, 0..=2.
+        bid: Dou Dizhu's settled bid, 1..=3.
+        bombs: Dou Dizhu's bombs played so far.
+        opening: Zheng Shangyou: the next play is the deal's opening play.
+        pending_bomb: Zheng Shangyou: ``table`` is a response bomb not yet settled.
+        pinned: Per seat, rank text of cards known to be in that hand, or ``None``.
+
+    Raises:
+        RuleOptionError: If ``game`` is unknown or a Dou Dizhu ``bid`` is not 1..=3.
+        IllegalActionError: If a seat is not 0..=2 or ``hand`` and ``unknown`` do not
+            match ``counts``.
+        InvalidCardError: If ``hand``, ``unknown`` or ``pinned`` does not read as ranks.
+    """
 
     def __new__(
         cls,
@@ -264,19 +703,78 @@ class ClimbingView:
         pending_bomb: bool = False,
         pinned: Sequence[str] | None = None,
     ) -> ClimbingView: ...
-    def rule_move(self) -> str | None: ...
-    def search_move(self, samples: int, seed: int) -> str | None: ...
-    def legal(self) -> list[str | None]: ...
+    def rule_move(self) -> str | None:
+        """The rule-based policy's move: rank text, or None to pass.
+
+        Returns:
+            The rank text of the play, or ``None`` to pass.
+        """
+    def search_move(self, samples: int, seed: int) -> str | None:
+        """The search's move after ``samples`` determinized deals (seeded): rank text or None.
+
+        Each sample deals ``unknown`` to the other seats (``pinned`` cards stay with
+        their seat), plays each candidate move and finishes the deal with the rule
+        policy (a random move one time in 32); the move with the best total score
+        for the seat wins. Runs without the GIL.
+
+        Args:
+            samples: Determinized deals to play out, an int in 0..2**32-1 (0 counts
+                as 1).
+            seed: The sampling seed, an int in 0..2**64-1.
+
+        Returns:
+            The rank text of the chosen play, or ``None`` to pass.
+
+        Raises:
+            KeyboardInterrupt: On Ctrl-C during a long search.
+        """
+    def legal(self) -> list[str | None]:
+        """The seat's legal moves as rank texts (pass as None).
+
+        Returns:
+            Rank text per legal play, ``None`` for the pass.
+        """
 
 @final
 class ClimbingActions:
-    """The shared action objects of a climbing game: pass and one per play."""
+    """The shared action objects of a climbing game: pass and one per play.
+
+    One game family's canonical objects, shared by all its deals: ``pass`` and one
+    object per play (keyed by its ranks), made once by ``make(rank_text)``, so that
+    listing the legal actions of a turn builds no strings and no objects.
+
+    Args:
+        make: Called once per distinct play with its rank text; returns its action.
+        pass_action: The action object of a pass.
+    """
 
     def __new__(cls, make: Callable[[str], Any], pass_action: Any) -> ClimbingActions: ...
 
 @final
 class ClimbingDeal:
-    """The card play of one climbing deal, stepped one move at a time."""
+    """The card play of one climbing deal, stepped one move at a time.
+
+    Dou Dizhu after the bidding, or Zheng Shangyou, stepped from Python: legal
+    actions as shared action objects, apply by action, and the hands, table, plays
+    and bonuses for observations and scoring.
+
+    Args:
+        game: ``"doudizhu"`` or ``"zhengshangyou"``.
+        hands: The three seats' cards (``Card`` objects or card strings).
+        leader: The seat that leads first, 0..=2.
+        actions: The game's shared action objects.
+        landlord: Dou Dizhu's landlord, 0..=2.
+        bid: Dou Dizhu's settled bid, 1..=3.
+        plays: Plays each seat made before (for positions set up mid-deal); a Zheng
+            Shangyou deal is at its opening play while nobody has played.
+
+    Raises:
+        RuleOptionError: If ``game`` is unknown, or a Dou Dizhu ``landlord`` is not
+            0..=2 or ``bid`` not 1..=3.
+        InvalidCardError: If a card does not parse or is in a hand twice or in two
+            hands.
+        IllegalActionError: If ``leader`` is not 0..=2.
+    """
 
     def __new__(
         cls,
@@ -288,80 +786,376 @@ class ClimbingDeal:
         bid: int = 1,
         plays: Sequence[int] = ...,
     ) -> ClimbingDeal: ...
-    def legal_actions(self) -> list[Any]: ...
-    def apply(self, action: object) -> Any | None: ...
-    @property
-    def to_move(self) -> int | None: ...
-    @property
-    def winner(self) -> int | None: ...
-    @property
-    def over(self) -> bool: ...
-    @property
-    def table(self) -> Combination | None: ...
-    @property
-    def table_owner(self) -> int: ...
-    @property
-    def passes(self) -> int: ...
-    @property
-    def plays(self) -> list[int]: ...
-    @property
-    def card_counts(self) -> list[int]: ...
-    @property
-    def opening(self) -> bool: ...
-    @property
-    def pending_bomb(self) -> bool: ...
-    @property
-    def bombs(self) -> int: ...
-    @property
-    def rockets(self) -> int: ...
-    @property
-    def bonus(self) -> list[int]: ...
-    def hand(self, seat: int) -> list[Card]: ...
-    def hand_ranks(self, seat: int) -> str: ...
-    def played(self, seat: int) -> list[Card]: ...
-    def played_ranks(self, seat: int) -> str: ...
-    def log(self) -> list[tuple[int, str]]: ...
-    def bonus_log(self) -> list[tuple[int, str]]: ...
-    def copy(self) -> ClimbingDeal: ...
+    def legal_actions(self) -> list[Any]:
+        """The legal actions of the seat to act (plays, then pass); empty once over.
 
-def climbing_classify(game: str, cards: _Ranks, opening: bool = False) -> list[Combination]: ...
-def climbing_leads(game: str, hand: _Ranks, opening: bool = False) -> list[Combination]: ...
+        Returns:
+            The shared action objects of the legal moves.
+
+        Raises:
+            Exception: Whatever ``make`` raises when it builds a new play's action.
+        """
+    def apply(self, action: object) -> Any | None:
+        """Apply ``action`` and return its listed object; ``None`` (no change) if illegal.
+
+        ``action`` is a listed action object or its canonical text.
+
+        Args:
+            action: An object ``legal_actions()`` listed, or its text: ``"pass"`` or
+                ``"play "`` and the ranks weakest first (``"play 33344"``).
+
+        Returns:
+            The listed action object applied, or ``None`` when ``action`` names no
+            legal move now.
+
+        Raises:
+            Exception: Whatever ``make`` raises when it builds a new play's action.
+        """
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, or None once a hand is empty."""
+    @property
+    def winner(self) -> int | None:
+        """The seat that went out, or None."""
+    @property
+    def over(self) -> bool:
+        """True once a hand is empty."""
+    @property
+    def table(self) -> Combination | None:
+        """The combination to beat, or None when the seat to act leads."""
+    @property
+    def table_owner(self) -> int:
+        """The seat that played the table (the last leader when the table is empty)."""
+    @property
+    def passes(self) -> int:
+        """Consecutive passes since the table was played."""
+    @property
+    def plays(self) -> list[int]:
+        """Plays (not passes) each seat has made."""
+    @property
+    def card_counts(self) -> list[int]:
+        """Cards left in each hand."""
+    @property
+    def opening(self) -> bool:
+        """Zheng Shangyou: the next play is the deal's opening play."""
+    @property
+    def pending_bomb(self) -> bool:
+        """Zheng Shangyou: the table is a response bomb whose bonus is not settled yet."""
+    @property
+    def bombs(self) -> int:
+        """Dou Dizhu: four-card bombs played."""
+    @property
+    def rockets(self) -> int:
+        """Dou Dizhu: rockets played."""
+    @property
+    def bonus(self) -> list[int]:
+        """Zheng Shangyou: settled bomb bonuses per seat."""
+    def hand(self, seat: int) -> list[Card]:
+        """The cards of ``seat``'s hand, weakest rank first.
+
+        Args:
+            seat: 0, 1 or 2.
+
+        Returns:
+            The cards, weakest rank first, then by card index.
+
+        Raises:
+            RuleOptionError: If ``seat`` is 3 or more.
+        """
+    def hand_ranks(self, seat: int) -> str:
+        """The ranks of ``seat``'s hand as rank text, weakest first.
+
+        Args:
+            seat: 0, 1 or 2.
+
+        Returns:
+            The hand's rank text.
+
+        Raises:
+            RuleOptionError: If ``seat`` is 3 or more.
+        """
+    def played(self, seat: int) -> list[Card]:
+        """The cards ``seat`` has played, in play order.
+
+        Args:
+            seat: 0, 1 or 2.
+
+        Returns:
+            Every card the seat has played this deal.
+
+        Raises:
+            RuleOptionError: If ``seat`` is 3 or more.
+        """
+    def played_ranks(self, seat: int) -> str:
+        """The ranks ``seat`` has played, weakest first.
+
+        Args:
+            seat: 0, 1 or 2.
+
+        Returns:
+            The rank text of every card the seat has played.
+
+        Raises:
+            RuleOptionError: If ``seat`` is 3 or more.
+        """
+    def log(self) -> list[tuple[int, str]]:
+        """Every card-play move so far as (seat, action text).
+
+        Returns:
+            ``(seat, "pass")`` or ``(seat, "play <ranks>")`` per move, in order.
+        """
+    def bonus_log(self) -> list[tuple[int, str]]:
+        """Zheng Shangyou: (owner, ranks) of every response bomb whose bonus was settled.
+
+        Returns:
+            ``(owner seat, rank text)`` per settled bomb, in order.
+        """
+    def copy(self) -> ClimbingDeal:
+        """An independent copy (the action table is shared).
+
+        Returns:
+            A deal that can be stepped without changing this one.
+        """
+
+def climbing_classify(game: str, cards: _Ranks, opening: bool = False) -> list[Combination]:
+    """Every reading of ``cards`` as one combination of ``game`` (empty if none).
+
+    ``opening``: Zheng Shangyou's first play, where four threes are the heavenly bomb.
+
+    Args:
+        game: ``"doudizhu"`` or ``"zhengshangyou"``.
+        cards: Rank text (``"33344BR"``) or an iterable of cards and card strings.
+        opening: Whether this is Zheng Shangyou's opening play.
+
+    Returns:
+        Every combination the cards can be read as.
+
+    Raises:
+        RuleOptionError: If ``game`` is unknown.
+        InvalidCardError: If ``cards`` does not read as ranks.
+    """
+
+def climbing_leads(game: str, hand: _Ranks, opening: bool = False) -> list[Combination]:
+    """Every legal lead from ``hand``.
+
+    Args:
+        game: ``"doudizhu"`` or ``"zhengshangyou"``.
+        hand: Rank text or an iterable of cards and card strings.
+        opening: Whether this is Zheng Shangyou's opening play.
+
+    Returns:
+        Every combination ``hand`` may lead.
+
+    Raises:
+        RuleOptionError: If ``game`` is unknown.
+        InvalidCardError: If ``hand`` does not read as ranks.
+    """
+
 def climbing_responses(
     game: str, hand: _Ranks, table: Combination | _Ranks, opening: bool = False
-) -> list[Combination]: ...
-def climbing_beats(game: str, play: Combination, table: Combination) -> bool: ...
-def doudizhu_action_space_size() -> int: ...
+) -> list[Combination]:
+    """Every play from ``hand`` that beats ``table`` (pass not included).
+
+    Args:
+        game: ``"doudizhu"`` or ``"zhengshangyou"``.
+        hand: Rank text or an iterable of cards and card strings.
+        table: The combination to beat, or its ranks (read as their first reading).
+        opening: Whether ``table`` is read as Zheng Shangyou's opening play.
+
+    Returns:
+        Every combination of ``hand`` that beats ``table``.
+
+    Raises:
+        RuleOptionError: If ``game`` is unknown.
+        InvalidCardError: If ``hand`` or ``table`` does not read as ranks.
+        IllegalActionError: If the ranks of ``table`` are no combination.
+    """
+
+def climbing_beats(game: str, play: Combination, table: Combination) -> bool:
+    """Whether ``play`` beats ``table``.
+
+    Args:
+        game: ``"doudizhu"`` or ``"zhengshangyou"``.
+        play: The combination played.
+        table: The combination to beat.
+
+    Returns:
+        True if ``play`` may answer ``table`` under ``game``'s rules.
+
+    Raises:
+        RuleOptionError: If ``game`` is unknown.
+    """
+
+def doudizhu_action_space_size() -> int:
+    """Size of the Dou Dizhu action space: pass, bids 1-3 and every play.
+
+    Returns:
+        The number of action-index ids.
+    """
+
 def doudizhu_legal_ids_batch(
     hands: Sequence[str],
     tables: Sequence[Combination | None] | None = None,
     threads: int | None = None,
-) -> list[bytes]: ...
+) -> list[bytes]:
+    """The action-index ids of every legal Dou Dizhu move of each hand, a buffer a hand.
+
+    For each hand (rank text) and its table (``None``: leading), the fixed
+    action-index ids of every legal move (pass, id 0, included when following) as
+    little-endian ``u16``s: ``numpy.frombuffer(b, "<u2")``. Runs without the GIL on
+    ``threads`` threads (default: every core).
+
+    Args:
+        hands: A list (or other sequence) of rank texts.
+        tables: The table each hand answers (``None``: it leads), one to one with
+            ``hands``; ``None`` for every hand leading.
+        threads: Worker threads (``None`` or 0: every core; at most 256).
+
+    Returns:
+        One bytes buffer of ``u16`` ids per hand; plays outside the index (hands of
+        more than 20 cards) are left out.
+
+    Raises:
+        InvalidCardError: If ``hands`` is not a list of rank strings or a hand does
+            not read as ranks.
+        IllegalActionError: If ``tables`` is not a list of combinations and ``None``
+            matching ``hands`` one to one.
+        RuleOptionError: If the hands have more legal moves in all than one call may
+            list (1 GiB of output): split the batch.
+        KeyboardInterrupt: On Ctrl-C while a long batch is read or listed.
+    """
+
 def doudizhu_plays_batch(
     hands: Sequence[str],
     tables: Sequence[Combination | None] | None = None,
     threads: int | None = None,
-) -> tuple[bytes, bytes]: ...
-def doudizhu_play_id(cards: _Ranks) -> int | None: ...
-def doudizhu_play_of_id(id: int) -> Combination | None: ...
+) -> tuple[bytes, bytes]:
+    """Every legal Dou Dizhu move of every hand, as two buffers ``(plays, ends)``.
+
+    Each hand (rank text) plays against its table (``None``: leading); the buffers
+    are built without the GIL on ``threads`` threads (default: every core).
+
+    Args:
+        hands: A list (or other sequence) of rank texts.
+        tables: The table each hand answers (``None``: it leads), one to one with
+            ``hands``; ``None`` for every hand leading.
+        threads: Worker threads (``None`` or 0: every core; at most 256).
+
+    Returns:
+        ``(plays, ends)``: ``plays`` holds each move as a little-endian ``u64``
+        rank-count key (four bits per rank, the 3 in the lowest bits, then 4 ... A,
+        2, B, R; pass is 0 and is listed when following); ``ends`` holds
+        ``len(hands) + 1`` little-endian ``u64``s: hand ``i``'s moves are keys
+        ``ends[i]..ends[i + 1]``.
+
+    Raises:
+        InvalidCardError: If ``hands`` is not a list of rank strings or a hand does
+            not read as ranks.
+        IllegalActionError: If ``tables`` is not a list of combinations and ``None``
+            matching ``hands`` one to one.
+        RuleOptionError: If the hands have more legal moves in all than one call may
+            list (1 GiB of output): split the batch.
+        KeyboardInterrupt: On Ctrl-C while a long batch is read or listed.
+    """
+
+def doudizhu_play_id(cards: _Ranks) -> int | None:
+    """The action-index id of the Dou Dizhu play with these ranks, or None.
+
+    Args:
+        cards: Rank text or an iterable of cards and card strings.
+
+    Returns:
+        The play's id, or ``None`` when the ranks are no Dou Dizhu play.
+
+    Raises:
+        InvalidCardError: If ``cards`` does not read as ranks.
+    """
+
+def doudizhu_play_of_id(id: int) -> Combination | None:
+    """The Dou Dizhu play with action-index id ``id`` (None for pass, bids, out of range).
+
+    Args:
+        id: An action-index id.
+
+    Returns:
+        The play, or ``None`` when ``id`` is the pass, a bid or no id.
+    """
 
 # -- trick-taking core (trick.rs) -------------------------------------------------
+# Card sets cross as ints: bit i set = the card with ``Card.index`` i (0..=51).
 
-def trick_winner(cards: list[Card | str], trump: str | None = None) -> int: ...
+def trick_winner(cards: list[Card | str], trump: str | None = None) -> int:
+    """The position (0-based, in play order) of the card that wins ``cards``.
+
+    The highest trump wins, else the highest card of the suit led.
+
+    Args:
+        cards: The trick's cards in play order (``Card`` objects or card strings).
+        trump: The trump suit, ``"c"``, ``"d"``, ``"h"`` or ``"s"``, or ``None``.
+
+    Returns:
+        The index into ``cards`` of the winning card.
+
+    Raises:
+        InvalidCardError: If a card does not parse.
+        RuleOptionError: If ``trump`` is not a suit letter or ``None``, or ``cards`` is
+            empty or holds a joker.
+    """
 
 @final
 class ActionTable:
-    """One action per card index of the 52-card pack, listed by bitset."""
+    """One action per card index of the 52-card pack, listed by bitset.
+
+    Listing a bitset of cards builds no new object: the legal-move lists of the
+    per-move path. ``len()`` is 52.
+
+    Args:
+        actions: The 52 action objects, by card index.
+
+    Raises:
+        RuleOptionError: If ``actions`` does not hold exactly 52 items.
+    """
 
     def __new__(cls, actions: Sequence[Action]) -> ActionTable: ...
-    def of(self, cards: int) -> list[Action]: ...
+    def of(self, cards: int) -> list[Action]:
+        """The objects of the cards in bitset ``cards``, in index order.
+
+        Args:
+            cards: A bitset of the 52-card pack.
+
+        Returns:
+            The action of each card in ``cards``, lowest index first.
+
+        Raises:
+            RuleOptionError: If ``cards`` has a bit above 51.
+        """
     def __len__(self) -> int: ...
 
 @final
 class TrickDeal:
-    """The play phase of a Hearts or Spades deal, stepped one card at a time."""
+    """The play phase of a Hearts or Spades deal, stepped one card at a time.
+
+    The Python State API steps it: hands, the trick in progress, legal plays,
+    completed tricks. ``legal_actions`` lists entries of ``actions``, so the
+    per-move path builds no Python objects. Made by ``TrickDeal.hearts`` or
+    ``TrickDeal.spades``; seats are 0..=3.
+    """
 
     @staticmethod
-    def hearts(hands: Sequence[int], actions: ActionTable) -> TrickDeal: ...
+    def hearts(hands: Sequence[int], actions: ActionTable) -> TrickDeal:
+        """A Hearts deal after the pass: the holder of 2♣ leads it.
+
+        Args:
+            hands: The four seats' hands as bitsets, disjoint and of one size.
+            actions: The game's action per card.
+
+        Returns:
+            The deal before its first card.
+
+        Raises:
+            RuleOptionError: If a hand has bits above 51, hands share cards or their
+                sizes differ.
+        """
     @staticmethod
     def spades(
         hands: Sequence[int],
@@ -369,28 +1163,89 @@ class TrickDeal:
         leader: int,
         actions: ActionTable,
         two_of_clubs_leads: bool = False,
-    ) -> TrickDeal: ...
-    def legal(self) -> int: ...
-    def legal_actions(self) -> list[Action]: ...
-    def play(self, card: int) -> bool | None: ...
+    ) -> TrickDeal:
+        """A Spades deal after the bidding, with ``leader`` to lead.
+
+        With ``two_of_clubs_leads``, a leader holding 2♣ must lead it.
+
+        Args:
+            hands: The four seats' hands as bitsets, disjoint and of one size.
+            bids: Each seat's bid, 0..=13 (0 is nil).
+            leader: The seat that leads the first trick, 0..=3.
+            actions: The game's action per card.
+            two_of_clubs_leads: The house rule that 2♣ opens the deal.
+
+        Returns:
+            The deal before its first card.
+
+        Raises:
+            RuleOptionError: If ``leader`` is not 0..=3, a bid is above 13, a hand has
+                bits above 51, hands share cards or their sizes differ.
+        """
+    def legal(self) -> int:
+        """Bitset of the cards the seat to act may play (0 once the deal is over).
+
+        Returns:
+            The legal cards as a bitset.
+        """
+    def legal_actions(self) -> list[Action]:
+        """The ``actions`` entries of the cards the seat to act may play, in index order.
+
+        Returns:
+            The shared action objects of the legal cards (empty once over).
+        """
+    def play(self, card: int) -> bool | None:
+        """Play the card of index ``card`` for the seat to act.
+
+        Returns ``None`` (and changes nothing) when the rules do not allow it now,
+        else whether it ended the deal.
+
+        Args:
+            card: A card index (``Card.index``).
+
+        Returns:
+            ``None`` if the card may not be played now (or is no card of the pack),
+            else True when it was the deal's last card.
+
+        Raises:
+            IllegalActionError: If ``card`` is not an int.
+        """
     @property
-    def to_act(self) -> int: ...
+    def to_act(self) -> int:
+        """The seat whose turn it is."""
     @property
-    def leader(self) -> int: ...
+    def leader(self) -> int:
+        """The seat that leads (or led) the current trick."""
     @property
-    def hands(self) -> list[int]: ...
+    def hands(self) -> list[int]:
+        """Each seat's remaining cards as bitsets."""
     @property
-    def trick(self) -> list[int]: ...
+    def trick(self) -> list[int]:
+        """Card indices of the current trick, in play order."""
     @property
-    def broken(self) -> bool: ...
+    def broken(self) -> bool:
+        """Whether the suit that may not be led early (hearts, spades) is broken."""
     @property
-    def tricks_played(self) -> int: ...
+    def tricks_played(self) -> int:
+        """Completed tricks."""
     @property
-    def taken(self) -> list[int]: ...
+    def taken(self) -> list[int]:
+        """The cards each seat has won, as bitsets."""
     @property
-    def won(self) -> list[int]: ...
-    def tricks(self) -> list[tuple[int, list[int], int]]: ...
-    def copy(self) -> TrickDeal: ...
+    def won(self) -> list[int]:
+        """Tricks each seat has won."""
+    def tricks(self) -> list[tuple[int, list[int], int]]:
+        """Completed tricks in order: ``(leader, card indices in play order, winner)``.
+
+        Returns:
+            One ``(leader, cards, winner)`` per completed trick.
+        """
+    def copy(self) -> TrickDeal:
+        """An independent copy (the action table is shared).
+
+        Returns:
+            A deal that can be stepped without changing this one.
+        """
 
 def hearts_search(
     seat: int,
@@ -407,7 +1262,43 @@ def hearts_search(
     worlds: int,
     seed: int,
     epsilon: float = 0.1,
-) -> list[float]: ...
+) -> list[float]:
+    """Average ``mean(points) - points[seat]`` of each Hearts candidate over sampled deals.
+
+    Each world deals the unseen cards consistently with what ``seat`` knows, then
+    plays each candidate and finishes the deal with the playout policy; every
+    candidate meets the same worlds. Runs without the GIL.
+
+    Args:
+        seat: The searching seat, the seat to act (0..=3).
+        known: Per seat, a bitset of the cards known to be in its hand.
+        unknown: A bitset of the unseen cards whose holder is unknown.
+        sizes: How many cards each seat holds, at most 13.
+        voids: Per seat, a 4-bit mask of the suits it has shown out of (bit s for
+            suit s in c, d, h, s order).
+        leader: The seat that led the current trick, 0..=3.
+        trick: Card indices of the current trick in play order (0 to 3 cards).
+        taken: Per seat, a bitset of the cards it has won.
+        broken: Whether hearts are broken.
+        tricks_played: Completed tricks, 0..=12.
+        candidates: Card indices of ``seat``'s hand to evaluate, without repeats.
+        worlds: Sampled deals, an int in 0..2**32-1.
+        seed: The sampling seed, an int in 0..2**64-1.
+        epsilon: The playouts' chance of a random move, 0..=1 (1: random playouts).
+
+    Returns:
+        Each candidate's average value, in ``candidates`` order (higher is better).
+
+    Raises:
+        RuleOptionError: If the position is inconsistent: a bitset or index outside
+            the 52-card pack, ``seat``/``leader`` outside 0..=3, a trick of 4 cards,
+            voids above 15, sizes above 13 or not adding up to the unplayed cards,
+            cards in two places, ``seat`` not the seat to act, candidates that are not
+            distinct cards of its hand, ``tricks_played`` above 12, or ``epsilon``
+            outside 0..=1.
+        KeyboardInterrupt: On Ctrl-C during a long search.
+    """
+
 def spades_search(
     seat: int,
     known: list[int],
@@ -425,71 +1316,372 @@ def spades_search(
     worlds: int,
     seed: int,
     epsilon: float = 0.1,
-) -> list[float]: ...
-def spades_team_score(bids: list[int], tricks: list[int], bags: int) -> tuple[int, int]: ...
-def hearts_deal_points(taken: list[int]) -> list[int]: ...
+) -> list[float]:
+    """Average (own team's deal points - the other team's) of each Spades candidate.
+
+    Each world deals the unseen cards consistently with what ``seat`` knows, then
+    plays each candidate and finishes the deal with the playout policy; every
+    candidate meets the same worlds. Runs without the GIL.
+
+    Args:
+        seat: The searching seat, the seat to act (0..=3); its team is ``seat % 2``.
+        known: Per seat, a bitset of the cards known to be in its hand.
+        unknown: A bitset of the unseen cards whose holder is unknown.
+        sizes: How many cards each seat holds, at most 13.
+        voids: Per seat, a 4-bit mask of the suits it has shown out of (bit s for
+            suit s in c, d, h, s order).
+        leader: The seat that led the current trick, 0..=3.
+        trick: Card indices of the current trick in play order (0 to 3 cards).
+        played: A bitset of the cards of the completed tricks.
+        bids: Each seat's bid, 0..=13 (0 is nil).
+        tricks: Tricks each seat has won (at most 12 in all).
+        bags: Each team's bags carried into the deal, 0..=9.
+        broken: Whether spades are broken.
+        candidates: Card indices of ``seat``'s hand to evaluate, without repeats.
+        worlds: Sampled deals, an int in 0..2**32-1.
+        seed: The sampling seed, an int in 0..2**64-1.
+        epsilon: The playouts' chance of a random move, 0..=1 (1: random playouts).
+
+    Returns:
+        Each candidate's average value, in ``candidates`` order (higher is better).
+
+    Raises:
+        RuleOptionError: If the position is inconsistent: a bitset or index outside
+            the 52-card pack, ``seat``/``leader`` outside 0..=3, a trick of 4 cards,
+            voids above 15, sizes above 13 or not adding up to the unplayed cards,
+            cards in two places, ``seat`` not the seat to act, candidates that are not
+            distinct cards of its hand, a bid above 13, more than 12 tricks won,
+            bags above 9, or ``epsilon`` outside 0..=1.
+        KeyboardInterrupt: On Ctrl-C during a long search.
+    """
+
+def spades_team_score(bids: list[int], tricks: list[int], bags: int) -> tuple[int, int]:
+    """Deal score of one partnership: ``(points, bags after)`` for its two bids and tricks.
+
+    The nonzero bids form the contract: made, 10 a bid trick plus 1 an overtrick
+    (a bag); failed, -10 a bid trick. A nil scores +100 when its bidder took no
+    trick, else -100 (its tricks count as bags). Every 10 bags cost 100.
+
+    Args:
+        bids: The two partners' bids, 0..=13.
+        tricks: The two partners' tricks, 0..=13.
+        bags: The team's bags before the deal, 0..=9.
+
+    Returns:
+        ``(points, bags)``: the deal's points (bag penalty included) and the bags
+        carried on (below 10).
+
+    Raises:
+        RuleOptionError: If a bid or trick count is above 13 or ``bags`` above 9.
+    """
+
+def hearts_deal_points(taken: list[int]) -> list[int]:
+    """Hearts deal points for the cards each seat took (bitsets of the 52-card pack).
+
+    The search's scoring, exposed so a test can hold it to ``cardkit.games.hearts``.
+
+    Args:
+        taken: Per seat, a bitset of the cards it took.
+
+    Returns:
+        Each seat's points for the deal (shooting the moon included).
+
+    Raises:
+        RuleOptionError: If the bitsets overlap or have bits above 51.
+    """
 
 # -- No-limit betting core (rust/python/src/betting.rs) ---------------------------
 
 @final
 class BettingCore:
-    """The chips and turn order of one no-limit hand (Texas Hold'em's fast path): 2 to
-    12 seats of at most 2**50 chips each.
+    """The chips and turn order of one no-limit hand (see ``cardkit.games._betting``).
 
-    Listed actions are codes: -1 fold, -2 check, -3 call, ``2*N`` for ``bet N`` and
-    ``2*N + 1`` for ``raise N``.
+    Listed actions are integer codes: -1 fold, -2 check, -3 call, ``2*N`` for
+    ``bet N`` and ``2*N + 1`` for ``raise N`` (N is the seat's total for the round).
+    Texas Hold'em's fast path; every method that takes a seat raises
+    ``RuleOptionError`` unless it is an int below ``n``.
+
+    Args:
+        stacks: Each seat's chips, 2 to 12 seats of 0..=2**50 chips.
+        in_hand: Per seat, whether it plays this hand (false: it sits out).
+        min_bet: The minimum opening bet (the big blind in Hold'em), 1..=2**50.
+
+    Raises:
+        RuleOptionError: If ``stacks`` is not a list of ints in 0..=2**50, there are
+            not 2 to 12 seats, ``in_hand`` is not a list of bools of the same length,
+            or ``min_bet`` is not in 1..=2**50.
     """
 
     def __new__(
         cls, stacks: Sequence[int], in_hand: Sequence[bool], min_bet: int
     ) -> BettingCore: ...
-    def copy(self) -> BettingCore: ...
+    def copy(self) -> BettingCore:
+        """An independent copy.
+
+        Returns:
+            A hand that can be played on without changing this one.
+        """
     def __copy__(self) -> BettingCore: ...
     def __deepcopy__(self, memo: object, /) -> BettingCore: ...
     @property
-    def n(self) -> int: ...
+    def n(self) -> int:
+        """The number of seats."""
     @property
-    def stacks(self) -> list[int]: ...
+    def stacks(self) -> list[int]:
+        """Each seat's chips behind."""
     @property
-    def bets(self) -> list[int]: ...
+    def bets(self) -> list[int]:
+        """Each seat's bet in the current round."""
     @property
-    def committed(self) -> list[int]: ...
+    def committed(self) -> list[int]:
+        """Everything each seat put in this hand."""
     @property
-    def folded(self) -> list[bool]: ...
+    def folded(self) -> list[bool]:
+        """Whether each seat folded (or sits out)."""
     @property
-    def returned(self) -> list[int]: ...
+    def returned(self) -> list[int]:
+        """Uncalled chips handed back to each seat this hand."""
     @property
-    def min_bet(self) -> int: ...
+    def min_bet(self) -> int:
+        """The minimum opening bet."""
     @property
-    def current_bet(self) -> int: ...
+    def current_bet(self) -> int:
+        """The round's highest bet."""
     @property
-    def full_raise(self) -> int: ...
+    def full_raise(self) -> int:
+        """The increment a raise must at least add."""
     @property
-    def to_act(self) -> int | None: ...
+    def to_act(self) -> int | None:
+        """The seat to act, or ``None`` when the round is closed."""
     @property
-    def pot(self) -> int: ...
+    def pot(self) -> int:
+        """Every chip put in this hand so far, current bets included."""
     @property
-    def idle_turns(self) -> list[tuple[int, int]]: ...
+    def idle_turns(self) -> list[tuple[int, int]]:
+        """``(move number, seat)`` for every seat passed over this hand after that move.
+
+        A seat is passed over when it owes nothing and cannot raise; moves count from 1.
+        """
     @property
-    def moves(self) -> int: ...
-    def live(self) -> list[int]: ...
-    def live_count(self) -> int: ...
-    def can_bet(self, seat: int) -> bool: ...
-    def betting_possible(self) -> bool: ...
-    def to_call(self, seat: int) -> int: ...
-    def raise_range(self, seat: int) -> tuple[int, int] | None: ...
-    def can_raise(self, seat: int) -> bool: ...
-    def post_blind(self, seat: int, amount: int) -> int: ...
-    def post_ante(self, seat: int, amount: int) -> int: ...
-    def start_round(self, first: int) -> int | None: ...
-    def end_round(self) -> int: ...
-    def close_round(self) -> int: ...
-    def next_round(self, first: int) -> int | None: ...
-    def illegal_reason(self, text: str) -> str | None: ...
-    def apply(self, text: str) -> int | None: ...
-    def act(self, code: int) -> int | None: ...
-    def listed(self, pot_fractions: Sequence[float]) -> tuple[int, ...]: ...
-    def pots(self) -> list[tuple[int, list[int]]]: ...
+    def moves(self) -> int:
+        """Moves applied so far this hand."""
+    def live(self) -> list[int]:
+        """Seats still contesting the hand.
+
+        Returns:
+            The seats that have not folded (or sat out), ascending.
+        """
+    def live_count(self) -> int:
+        """How many seats are still contesting the hand.
+
+        Returns:
+            ``len(live())``.
+        """
+    def can_bet(self, seat: int) -> bool:
+        """Whether ``seat`` is in the hand with chips behind.
+
+        Args:
+            seat: A seat of the table.
+
+        Returns:
+            True unless the seat folded or is all-in.
+
+        Raises:
+            RuleOptionError: If ``seat`` is not a seat of the table.
+        """
+    def betting_possible(self) -> bool:
+        """Whether a further round could see any betting.
+
+        Returns:
+            True while two live seats have chips behind.
+        """
+    def to_call(self, seat: int) -> int:
+        """Chips ``seat`` must add to call (capped at its stack).
+
+        Args:
+            seat: A seat of the table.
+
+        Returns:
+            The chips to call; a short stack calls all-in.
+
+        Raises:
+            RuleOptionError: If ``seat`` is not a seat of the table.
+        """
+    def raise_range(self, seat: int) -> tuple[int, int] | None:
+        """The legal (min, max) total of a bet or raise by ``seat``, or ``None``.
+
+        Args:
+            seat: A seat of the table.
+
+        Returns:
+            ``(min, max)`` round totals, or ``None`` when the seat may not bet or raise.
+
+        Raises:
+            RuleOptionError: If ``seat`` is not a seat of the table.
+        """
+    def can_raise(self, seat: int) -> bool:
+        """Whether ``seat`` may bet or raise now.
+
+        Args:
+            seat: A seat of the table.
+
+        Returns:
+            ``raise_range(seat) is not None``.
+
+        Raises:
+            RuleOptionError: If ``seat`` is not a seat of the table.
+        """
+    def post_blind(self, seat: int, amount: int) -> int:
+        """Post a blind (a live bet, the whole stack if shorter); returns the chips paid.
+
+        Args:
+            seat: The seat that posts.
+            amount: The blind, 0..=2**50 chips.
+
+        Returns:
+            The chips paid.
+
+        Raises:
+            RuleOptionError: If ``seat`` is not a seat of the table or ``amount`` is not
+                an int in 0..=2**50.
+            IllegalActionError: If a betting round is open.
+        """
+    def post_ante(self, seat: int, amount: int) -> int:
+        """Post an ante (dead chips); returns the chips paid.
+
+        The ante goes to the pot, not toward the round's bet; a short stack pays all.
+
+        Args:
+            seat: The seat that posts.
+            amount: The ante, 0..=2**50 chips.
+
+        Returns:
+            The chips paid.
+
+        Raises:
+            RuleOptionError: If ``seat`` is not a seat of the table or ``amount`` is not
+                an int in 0..=2**50.
+            IllegalActionError: If a betting round is open.
+        """
+    def start_round(self, first: int) -> int | None:
+        """Open a betting round from ``first`` clockwise; returns the seat to act.
+
+        ``None`` when nobody has a decision to make.
+
+        Args:
+            first: The first seat asked to act (the first able to act from it acts).
+
+        Returns:
+            The seat to act, or ``None``.
+
+        Raises:
+            RuleOptionError: If ``first`` is not a seat of the table.
+        """
+    def end_round(self) -> int:
+        """Close the round; returns the uncalled chips handed back.
+
+        Returns:
+            The uncalled chips returned to the seat that bet them.
+        """
+    def close_round(self) -> int:
+        """Close the round and return how many seats still contest the hand.
+
+        Uncalled chips go back and the bets clear.
+
+        Returns:
+            ``live_count()`` after the round.
+        """
+    def next_round(self, first: int) -> int | None:
+        """Open the next round from ``first`` if betting is possible; returns the seat to act.
+
+        ``None`` when the board should run out.
+
+        Args:
+            first: The first seat asked to act.
+
+        Returns:
+            The seat to act, or ``None`` when no further betting can happen.
+
+        Raises:
+            RuleOptionError: If ``first`` is not a seat of the table.
+        """
+    def illegal_reason(self, text: str) -> str | None:
+        """Why the canonical betting action ``text`` is illegal for the seat to act, or ``None``.
+
+        Args:
+            text: ``"fold"``, ``"check"``, ``"call"``, ``"bet N"`` or ``"raise N"``.
+
+        Returns:
+            A human-readable reason, or ``None`` when the action is legal.
+        """
+    def apply(self, text: str) -> int | None:
+        """Play the canonical betting action ``text``; returns the next seat to act.
+
+        An illegal action raises ``IllegalActionError`` and changes nothing.
+
+        Args:
+            text: ``"fold"``, ``"check"``, ``"call"``, ``"bet N"`` or ``"raise N"``.
+
+        Returns:
+            The next seat to act, or ``None`` when the round is closed.
+
+        Raises:
+            IllegalActionError: If ``text`` is no betting action or is illegal now.
+        """
+    def act(self, code: int) -> int | None:
+        """Play the action with listed code ``code``; returns the next seat to act.
+
+        An illegal code raises ``IllegalActionError`` and changes nothing.
+
+        Args:
+            code: A listed-action code (see the class docstring).
+
+        Returns:
+            The next seat to act, or ``None`` when the round is closed.
+
+        Raises:
+            IllegalActionError: If ``code`` is no action code or its action is illegal
+                now.
+        """
+    def listed(self, pot_fractions: Sequence[float]) -> tuple[int, ...]:
+        """The codes of the seat to act's listed actions.
+
+        Fold/check/call, the minimum bet or raise, the given fractions of the pot and
+        all-in.
+
+        Args:
+            pot_fractions: Bet sizes as fractions of the pot after calling: ``f`` bets
+                or raises to the round's current bet plus ``f`` times that pot. Sizes
+                not between the minimum and all-in, or not above the size before,
+                are left out.
+
+        Returns:
+            The codes, or ``()`` when no seat is to act.
+        """
+    def pots(self) -> list[tuple[int, list[int]]]:
+        """The main pot then the side pots: ``(amount, eligible seats)``.
+
+        Returns:
+            ``(amount, eligible seats)`` per pot, main pot first.
+        """
     def award(
         self, strength: Sequence[int], first: int
-    ) -> list[tuple[int, list[int], list[int], list[tuple[int, int]]]]: ...
+    ) -> list[tuple[int, list[int], list[int], list[tuple[int, int]]]]:
+        """Settle every pot; returns per pot ``(amount, eligible, winners, [(seat, chips)])``.
+
+        The eligible seats with the highest ``strength`` (one per seat) win, odd chips
+        clockwise from ``first``.
+
+        Args:
+            strength: One hand strength per seat, ints in 0..2**32-1 (higher wins).
+            first: The seat from which odd chips go clockwise.
+
+        Returns:
+            Per pot ``(amount, eligible seats, winners, [(seat, chips won), ...])``;
+            the winnings are added to ``stacks``.
+
+        Raises:
+            RuleOptionError: If ``strength`` is not one int in 0..2**32-1 per seat or
+                ``first`` is not a seat of the table.
+            IllegalActionError: If a pot has no live seat to win it (nothing is paid).
+        """

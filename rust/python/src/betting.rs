@@ -233,8 +233,9 @@ impl PyBettingCore {
         self.inner.post_ante(seat, amount).py_err(py)
     }
 
-    /// Open a betting round from `first` clockwise; returns the seat to act (`None`
-    /// when nobody has a decision to make).
+    /// Open a betting round from `first` clockwise; returns the seat to act.
+    ///
+    /// `None` when nobody has a decision to make.
     fn start_round(&mut self, py: Python<'_>, first: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
         let first = self.seat(first)?;
         self.inner.start_round(first).py_err(py)
@@ -253,8 +254,9 @@ impl PyBettingCore {
         }
     }
 
-    /// Play the canonical betting action `text` for the seat to act; illegal ->
-    /// `IllegalActionError` and nothing changes. Returns the next seat to act.
+    /// Play the canonical betting action `text`; returns the next seat to act.
+    ///
+    /// An illegal action raises `IllegalActionError` and changes nothing.
     fn apply(&mut self, py: Python<'_>, text: &str) -> PyResult<Option<usize>> {
         let mv = Move::parse(text).ok_or_else(|| {
             to_py(
@@ -266,8 +268,9 @@ impl PyBettingCore {
         Ok(self.inner.to_act)
     }
 
-    /// Play the action with listed code `code`; illegal -> `IllegalActionError` and
-    /// nothing changes. Returns the next seat to act.
+    /// Play the action with listed code `code`; returns the next seat to act.
+    ///
+    /// An illegal code raises `IllegalActionError` and changes nothing.
     fn act(&mut self, py: Python<'_>, code: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
         let mv = code
             .extract::<i64>()
@@ -287,8 +290,10 @@ impl PyBettingCore {
         Ok(self.inner.to_act)
     }
 
-    /// The codes of the seat to act's listed actions: fold/check/call, the minimum
-    /// bet or raise, the given fractions of the pot and all-in.
+    /// The codes of the seat to act's listed actions.
+    ///
+    /// Fold/check/call, the minimum bet or raise, the given fractions of the pot and
+    /// all-in.
     fn listed<'py>(
         &self,
         py: Python<'py>,
@@ -297,8 +302,9 @@ impl PyBettingCore {
         PyTuple::new(py, self.inner.listed(&pot_fractions))
     }
 
-    /// `(move number, seat)` for every seat passed over this hand (owing nothing,
-    /// unable to raise) after that move; moves count from 1.
+    /// `(move number, seat)` for every seat passed over this hand after that move.
+    ///
+    /// A seat is passed over when it owes nothing and cannot raise; moves count from 1.
     #[getter]
     fn idle_turns(&self) -> Vec<(usize, usize)> {
         self.inner.idle_turns.clone()
@@ -310,15 +316,17 @@ impl PyBettingCore {
         self.inner.moves
     }
 
-    /// Close the round (uncalled chips go back, bets clear) and return how many
-    /// seats still contest the hand.
+    /// Close the round and return how many seats still contest the hand.
+    ///
+    /// Uncalled chips go back and the bets clear.
     fn close_round(&mut self) -> usize {
         self.inner.end_round();
         self.inner.folded.iter().filter(|&&f| !f).count()
     }
 
-    /// Open the next round from `first` when betting is still possible; returns the
-    /// seat to act, or `None` when the board should run out.
+    /// Open the next round from `first` if betting is possible; returns the seat to act.
+    ///
+    /// `None` when the board should run out.
     fn next_round(&mut self, py: Python<'_>, first: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
         let first = self.seat(first)?;
         if !self.inner.betting_possible() {
@@ -336,9 +344,10 @@ impl PyBettingCore {
             .collect()
     }
 
-    /// Settle every pot: the eligible seats with the highest `strength` (one per
-    /// seat) win, odd chips clockwise from `first`. Returns per pot
-    /// `(amount, eligible, winners, [(seat, chips), ...])`.
+    /// Settle every pot; returns per pot `(amount, eligible, winners, [(seat, chips)])`.
+    ///
+    /// The eligible seats with the highest `strength` (one per seat) win, odd chips
+    /// clockwise from `first`.
     fn award(
         &mut self,
         py: Python<'_>,

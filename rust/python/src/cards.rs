@@ -70,7 +70,7 @@ impl PyCard {
         Card::from_index(i).py_err(py).map(PyCard)
     }
 
-    /// Rank character: `2`..`9`, `T`, `J`, `Q`, `K`, `A`, or `BJ`/`RJ` for jokers.
+    /// The rank as text: 2 to 9, T, J, Q, K, A, or BJ/RJ for the jokers.
     #[getter]
     fn rank(&self) -> &'static str {
         RANK_NAMES[self.0.rank() as usize]
@@ -204,15 +204,17 @@ pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     Ok(out)
 }
 
-/// Parse a string of cards (`"As Kd Th"`, `"AsKdTh"`, `"As,Kd"`) or an iterable of
-/// cards and card strings into a list of `Card`.
+/// Parse a string of cards or an iterable of cards and card strings into `Card`s.
+///
+/// A string may pack or separate its cards: `"As Kd Th"`, `"AsKdTh"`, `"As,Kd"`.
 #[pyfunction]
 pub fn parse_cards(cards: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
     Ok(extract_cards(cards)?.into_iter().map(PyCard).collect())
 }
 
-/// The cards of a named deck in ascending order, pack after pack:
-/// `standard52`, `french54`, `double104`, `double108`, `zhengshangyou48`.
+/// The cards of a named deck in ascending order, pack after pack.
+///
+/// The names: `standard52`, `french54`, `double104`, `double108`, `zhengshangyou48`.
 #[pyfunction]
 pub fn deck(py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
     Ok(decks::deck(&extract_deck_name(name)?)

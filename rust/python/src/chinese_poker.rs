@@ -176,8 +176,9 @@ fn made_name(m: Made) -> &'static str {
     }
 }
 
-/// The automatic wins a 13-card hand qualifies for, strongest first
-/// (`dragon`, `six_pairs`, `three_flushes`, `three_straights`).
+/// The automatic wins a 13-card hand qualifies for, strongest first.
+///
+/// The names: `dragon`, `six_pairs`, `three_flushes`, `three_straights`.
 #[pyfunction]
 fn chinese_poker_automatic_wins(
     py: Python<'_>,
@@ -191,6 +192,7 @@ fn chinese_poker_automatic_wins(
 }
 
 /// Rank a set: `(values, categories, made, proper)` for front, middle and back.
+///
 /// `values` share one scale (higher wins; the front ranks as three cards),
 /// `categories` are the evaluator's category names, `made` the bonus classes
 /// (plain, trips, full_house, quads, straight_flush) and `proper` says whether
@@ -267,9 +269,10 @@ fn entry_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Entry> {
     }
 }
 
-/// Points per player for a table of entries (the Rust scoring kernel). Each
-/// entry is a `(front, middle, back)` tuple or a declared automatic win's name
-/// (the caller has checked that it qualifies). Sums to zero.
+/// Points per player for a table of entries (the Rust scoring kernel).
+///
+/// Each entry is a `(front, middle, back)` tuple or a declared automatic win's
+/// name (the caller has checked that it qualifies). The points sum to zero.
 #[pyfunction]
 fn chinese_poker_score(
     py: Python<'_>,
@@ -313,8 +316,10 @@ fn bench_chinese_poker_count_sets(
     Ok((cp::splits::NUM_SPLITS, py.detach(|| table.count_proper())))
 }
 
-/// Up to `count` properly set splits spread over the table, then (if
-/// `improper`) one misordered split: `(front, middle, back)` card strings.
+/// Up to `count` properly set splits of a hand, spread evenly over all of them.
+///
+/// Each is `(front, middle, back)` card strings; with `improper`, one misordered
+/// split follows.
 #[pyfunction]
 #[pyo3(signature = (hand, count, improper = false))]
 fn chinese_poker_sample_sets(
@@ -334,8 +339,9 @@ fn chinese_poker_sample_sets(
         .collect())
 }
 
-/// The greedy set: the strongest back, the strongest middle of the rest, the
-/// last three in front (or the best properly set split if that is misordered).
+/// The greedy set: the strongest back, the strongest middle of the rest, the rest in front.
+///
+/// When that is misordered, the best properly set split instead.
 #[pyfunction]
 fn chinese_poker_greedy_set(
     py: Python<'_>,
@@ -363,6 +369,7 @@ fn chinese_poker_random_set(
 }
 
 /// Solve a hand: `(declare, (front, middle, back), expected, declare_value, proper)`.
+///
 /// `declare` names the automatic win to declare instead of setting, or is None.
 #[pyfunction]
 #[pyo3(signature = (hand, rules, players = 4, samples = 200, candidates = 64, seed = 0))]

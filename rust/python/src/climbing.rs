@@ -159,6 +159,7 @@ fn wrap(v: Vec<Combination>) -> Vec<PyCombination> {
 }
 
 /// Every reading of `cards` as one combination of `game` (empty if none).
+///
 /// `opening`: Zheng Shangyou's first play, where four threes are the heavenly bomb.
 #[pyfunction]
 #[pyo3(signature = (game, cards, opening = false))]
@@ -421,10 +422,12 @@ fn ddz_batch<T: Send>(
     })
 }
 
+/// The action-index ids of every legal Dou Dizhu move of each hand, a buffer a hand.
+///
 /// For each hand (rank text) and its table (`None`: leading), the fixed action-index
-/// ids of every legal Dou Dizhu move (pass, id 0, included when following) as
-/// little-endian `u16`s: `numpy.frombuffer(b, "<u2")`. Runs without the GIL on
-/// `threads` threads (default: every core).
+/// ids of every legal move (pass, id 0, included when following) as little-endian
+/// `u16`s: `numpy.frombuffer(b, "<u2")`. Runs without the GIL on `threads` threads
+/// (default: every core).
 #[pyfunction]
 #[pyo3(signature = (hands, tables=None, threads=None))]
 fn doudizhu_legal_ids_batch(
@@ -455,12 +458,13 @@ fn doudizhu_legal_ids_batch(
     Ok(out)
 }
 
-/// Every legal Dou Dizhu move of every hand (rank text) against its table (`None`:
-/// leading) in two buffers, built without the GIL on `threads` threads (default:
-/// every core): `plays`, each move as a little-endian `u64` rank-count key (four
-/// bits per rank, the 3 in the lowest bits, then 4 ... A, 2, B, R; pass is 0 and is
-/// listed when following), and `ends`, little-endian `u64`: hand `i`'s moves are
-/// keys `ends[i]..ends[i + 1]`.
+/// Every legal Dou Dizhu move of every hand, as two buffers `(plays, ends)`.
+///
+/// Each hand (rank text) plays against its table (`None`: leading); the buffers are
+/// built without the GIL on `threads` threads (default: every core). `plays` holds
+/// each move as a little-endian `u64` rank-count key (four bits per rank, the 3 in
+/// the lowest bits, then 4 ... A, 2, B, R; pass is 0 and is listed when following),
+/// `ends` little-endian `u64`s: hand `i`'s moves are keys `ends[i]..ends[i + 1]`.
 #[pyfunction]
 #[pyo3(signature = (hands, tables=None, threads=None))]
 fn doudizhu_plays_batch(
@@ -684,9 +688,11 @@ impl PyClimbingView {
     }
 }
 
-/// The canonical action objects of one game family, shared by all its deals: `pass`
-/// and one object per play (keyed by its ranks), made once by `make(rank_text)`, so
-/// that listing the legal actions of a turn builds no strings and no objects.
+/// The shared action objects of a climbing game: pass and one per play.
+///
+/// One game family's canonical objects, shared by all its deals: `pass` and one
+/// object per play (keyed by its ranks), made once by `make(rank_text)`, so that
+/// listing the legal actions of a turn builds no strings and no objects.
 #[pyclass(frozen, module = "cardkit._core", name = "ClimbingActions")]
 pub struct PyClimbingActions {
     make: Py<PyAny>,
@@ -745,9 +751,11 @@ impl PyClimbingActions {
     }
 }
 
-/// The card play of one deal (Dou Dizhu after the bidding, or Zheng Shangyou), stepped
-/// from Python one move at a time: legal actions as shared action objects, apply by
-/// action, and the hands, table, plays and bonuses for observations and scoring.
+/// The card play of one climbing deal, stepped one move at a time.
+///
+/// Dou Dizhu after the bidding, or Zheng Shangyou, stepped from Python: legal
+/// actions as shared action objects, apply by action, and the hands, table, plays
+/// and bonuses for observations and scoring.
 #[pyclass(module = "cardkit._core", name = "ClimbingDeal")]
 pub struct PyClimbingDeal {
     play: CardPlay,
@@ -857,8 +865,9 @@ impl PyClimbingDeal {
         PyList::new(py, listed.iter().map(|o| o.bind(py)))
     }
 
-    /// Apply `action` (a listed action or its canonical text) and return the listed
-    /// action object; `None`, with nothing changed, when it is not a legal move.
+    /// Apply `action` and return its listed object; `None` (no change) if illegal.
+    ///
+    /// `action` is a listed action object or its canonical text.
     fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Option<Py<PyAny>>> {
         let Some(i) = self.find(py, action)? else {
             return Ok(None);

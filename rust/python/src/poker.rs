@@ -14,8 +14,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-/// The strength of a poker hand: totally ordered (higher is better), hashable,
-/// equal for hands that split the pot.
+/// The strength of a poker hand: totally ordered (higher is better), hashable.
+///
+/// Hands that split the pot are equal.
 #[pyclass(frozen, freelist = 64, module = "cardkit._core", name = "HandRank")]
 pub struct PyHandRank {
     rank: HandRank,
@@ -30,13 +31,16 @@ fn evaluate_cards(py: Python<'_>, cards: Vec<Card>) -> PyResult<PyHandRank> {
 
 #[pymethods]
 impl PyHandRank {
-    /// The numeric strength: higher is better, equal values tie. Five-card hands
-    /// are multiples of 256; three-card front hands lie between them.
+    /// The numeric strength: higher is better, equal values tie.
+    ///
+    /// Five-card hands are multiples of 256; three-card front hands lie between them.
     #[getter]
     fn value(&self) -> u32 {
         self.rank.value()
     }
 
+    /// The category name, from `straight_flush` down to `high_card`.
+    ///
     /// One of `straight_flush`, `four_of_a_kind`, `full_house`, `flush`, `straight`,
     /// `three_of_a_kind`, `two_pair`, `one_pair`, `high_card`.
     #[getter]
@@ -44,8 +48,9 @@ impl PyHandRank {
         self.rank.category().as_str()
     }
 
-    /// The cards that make the hand, most significant first (the three cards of a
-    /// front hand).
+    /// The five cards that make the hand, most significant first.
+    ///
+    /// A three-card front hand gives its three cards.
     #[getter]
     fn best_five(&self, py: Python<'_>) -> PyResult<Vec<PyCard>> {
         let (_, best) = poker::best_five(&self.cards).py_err(py)?;
@@ -89,9 +94,11 @@ impl PyHandRank {
     }
 }
 
-/// Evaluate 3 (Chinese Poker front), 5, 6 or 7 cards: a string such as
-/// `"AsKsQsJsTs"` or `"As Ks Qs Js Ts"`, or an iterable of `Card`s / card strings.
-/// Duplicates, jokers and other counts raise `InvalidCardError`.
+/// Evaluate a poker hand of 3 (Chinese Poker front), 5, 6 or 7 cards.
+///
+/// The cards are a string such as `"AsKsQsJsTs"` or `"As Ks Qs Js Ts"`, or an
+/// iterable of `Card`s / card strings. Duplicates, jokers and other counts raise
+/// `InvalidCardError`.
 #[pyfunction]
 fn poker_evaluate(py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<PyHandRank> {
     evaluate_cards(py, extract_cards(cards)?)
@@ -105,8 +112,10 @@ fn poker_compare(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> 
     Ok(ra.cmp(&rb) as i32)
 }
 
-/// Indices of the best hands (all of them on a tie). Each hand is combined with
-/// the shared `board`; no card may appear twice among all hands and the board.
+/// Indices of the best hands (all of them on a tie).
+///
+/// Each hand is combined with the shared `board`; no card may appear twice among
+/// all hands and the board.
 #[pyfunction]
 #[pyo3(signature = (hands, board = None))]
 fn poker_winners(
@@ -190,8 +199,9 @@ impl PyRange {
         self.range.text()
     }
 
-    /// `(card, card, weight)` for every combo with a positive weight that uses no
-    /// card of `dead`, higher card first, in ascending combo order.
+    /// Every live combo of the range as `(card, card, weight)`, higher card first.
+    ///
+    /// Live: a positive weight and no card of `dead`; in ascending combo order.
     #[pyo3(signature = (dead = None))]
     fn combos(&self, dead: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<(PyCard, PyCard, f64)>> {
         let dead = match dead {
@@ -325,10 +335,11 @@ fn poker_equity(
 /// thread would add its start-up, several milliseconds on a busy machine.
 const WATCHED_ROWS: usize = 1 << 23;
 
-/// Rank every row of a `(N, 5|6|7)` uint8 array of card indices into the
-/// `HandRank.value`s of a uint32 array: `out` (length N, written in place and
-/// returned) or a new one. Runs without the GIL on `threads` threads; a large
-/// batch stops on Ctrl-C with `KeyboardInterrupt`.
+/// Rank each row of an `(N, 5|6|7)` uint8 array of card indices into a uint32 array.
+///
+/// The `HandRank.value`s go into `out` (length N, written in place and returned)
+/// or a new array. Runs without the GIL on `threads` threads; a large batch stops
+/// on Ctrl-C with `KeyboardInterrupt`.
 #[pyfunction]
 #[pyo3(signature = (cards, threads = None, out = None))]
 fn poker_evaluate_batch<'py>(

@@ -368,8 +368,9 @@ fn spades_team_score(
     Ok((s.points, s.bags))
 }
 
-/// Hearts deal points for the cards each seat took (bitsets of the 52-card pack): the
-/// search's scoring, exposed so a test can hold it to `cardkit.games.hearts`.
+/// Hearts deal points for the cards each seat took (bitsets of the 52-card pack).
+///
+/// The search's scoring, exposed so a test can hold it to `cardkit.games.hearts`.
 #[pyfunction]
 fn hearts_deal_points(py: Python<'_>, taken: [u64; 4]) -> PyResult<[i32; 4]> {
     let all = taken.iter().fold(0u64, |seen, &t| seen | t);
@@ -399,8 +400,9 @@ macro_rules! each_game {
     };
 }
 
-/// One object per card index of the 52-card pack (a game's actions), listed for a
-/// bitset of cards without building any new object: the legal-move lists of the
+/// One action per card index of the 52-card pack, listed by bitset.
+///
+/// Listing a bitset of cards builds no new object: the legal-move lists of the
 /// per-move path.
 #[pyclass(frozen, module = "cardkit._core", name = "ActionTable")]
 pub struct PyActionTable {
@@ -443,9 +445,10 @@ impl PyActionTable {
     }
 }
 
-/// The play phase of a Hearts or Spades deal, stepped one card at a time by the
-/// Python State API: hands, the trick in progress, legal plays, completed tricks.
-/// `legal_actions` lists entries of `actions`, so the per-move path builds no
+/// The play phase of a Hearts or Spades deal, stepped one card at a time.
+///
+/// The Python State API steps it: hands, the trick in progress, legal plays,
+/// completed tricks. `legal_actions` lists entries of `actions`, so the per-move path builds no
 /// Python objects.
 #[pyclass(module = "cardkit._core", name = "TrickDeal")]
 pub struct PyTrickDeal {
@@ -494,8 +497,9 @@ impl PyTrickDeal {
         })
     }
 
-    /// A Spades deal after the bidding; `leader` leads, with 2♣ when
-    /// `two_of_clubs_leads` and it holds it.
+    /// A Spades deal after the bidding, with `leader` to lead.
+    ///
+    /// With `two_of_clubs_leads`, a leader holding 2♣ must lead it.
     #[staticmethod]
     #[pyo3(signature = (hands, bids, leader, actions, two_of_clubs_leads = false))]
     fn spades(
@@ -527,8 +531,10 @@ impl PyTrickDeal {
         self.actions.get().list(py, CardSet(self.legal()))
     }
 
-    /// Play the card of index `card` for the seat to act: `None` (and no change)
-    /// when the rules do not allow it now, else whether it ended the deal.
+    /// Play the card of index `card` for the seat to act.
+    ///
+    /// Returns `None` (and changes nothing) when the rules do not allow it now,
+    /// else whether it ended the deal.
     fn play(&mut self, py: Python<'_>, card: &Bound<'_, PyAny>) -> PyResult<Option<bool>> {
         let Ok(index) = card.extract::<i64>() else {
             return Err(to_py(
