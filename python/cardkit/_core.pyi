@@ -27,7 +27,6 @@ __all__ = [
     "deck",
     "deck_names",
     "derive_seed",
-    "hearts_deal_points",
     "hearts_search",
     "parse_cards",
     "poker_compare",
@@ -427,7 +426,6 @@ def spades_search(
     epsilon: float = 0.1,
 ) -> list[float]: ...
 def spades_team_score(bids: list[int], tricks: list[int], bags: int) -> tuple[int, int]: ...
-def hearts_deal_points(taken: list[int]) -> list[int]: ...
 
 # -- No-limit betting core (rust/python/src/betting.rs) ---------------------------
 
