@@ -18,12 +18,12 @@ from cardkit._core import (
     BettingCore,
     ChinesePokerRules,
     ClimbingView,
+    _test_spades_team_score,
     chinese_poker_score,
     climbing_classify,
     climbing_leads,
     hearts_search,
     spades_search,
-    spades_team_score,
 )
 from cardkit.agents.chinese_poker import MAX_CANDIDATES, MAX_SAMPLES, SolverAgent
 
@@ -187,6 +187,6 @@ def test_spades_bag_carries_past_nine_are_refused() -> None:
     assert len(spades_search(*args, [0] * 4, [9, 9], False, view["candidates"], 2, 1)) == 13
     with pytest.raises(RuleOptionError, match="bags"):
         spades_search(*args, [0] * 4, [2**32 - 1, 0], False, view["candidates"], 2, 1)
-    assert spades_team_score([3, 2], [4, 2], 9) == (51 - 100, 0)
+    assert _test_spades_team_score([3, 2], [4, 2], 9) == (51 - 100, 0)
     with pytest.raises(RuleOptionError, match="bags"):
-        spades_team_score([3, 2], [4, 2], 10)
+        _test_spades_team_score([3, 2], [4, 2], 10)

@@ -9,9 +9,22 @@ from collections import Counter
 import pytest
 
 import cardkit
+from cardkit.agents._climbing import FULL_RANKS
 from cardkit.games import doudizhu, zhengshangyou
 
-DDZ_DECK = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR"
+DDZ_DECK = FULL_RANKS["doudizhu"]
+
+
+@pytest.mark.rule("DDZ-06", "ZSY-06")
+def test_packs_are_read_from_the_named_decks() -> None:
+    # Written out here once as the rule texts give them: the code reads the packs
+    # from `cardkit.cards.deck`.
+    assert Counter(FULL_RANKS["doudizhu"]) == Counter(
+        {**dict.fromkeys("3456789TJQKA2", 4), "B": 1, "R": 1}
+    )
+    assert Counter(FULL_RANKS["zhengshangyou"]) == Counter(
+        {**dict.fromkeys("3456789TJQK", 4), "A": 3, "2": 1}
+    )
 
 
 def _types(cards: str) -> list[tuple[str, str, int]]:

@@ -34,7 +34,6 @@ __all__ = [
     "deck",
     "deck_names",
     "derive_seed",
-    "hearts_deal_points",
     "hearts_search",
     "parse_cards",
     "poker_compare",
@@ -44,7 +43,6 @@ __all__ = [
     "poker_winners",
     "shuffled_deck",
     "spades_search",
-    "spades_team_score",
     "trick_winner",
 ]
 
@@ -1353,41 +1351,6 @@ def spades_search(
             distinct cards of its hand, a bid above 13, more than 12 tricks won,
             bags above 9, or ``epsilon`` outside 0..=1.
         KeyboardInterrupt: On Ctrl-C during a long search.
-    """
-
-def spades_team_score(bids: list[int], tricks: list[int], bags: int) -> tuple[int, int]:
-    """Deal score of one partnership: ``(points, bags after)`` for its two bids and tricks.
-
-    The nonzero bids form the contract: made, 10 a bid trick plus 1 an overtrick
-    (a bag); failed, -10 a bid trick. A nil scores +100 when its bidder took no
-    trick, else -100 (its tricks count as bags). Every 10 bags cost 100.
-
-    Args:
-        bids: The two partners' bids, 0..=13.
-        tricks: The two partners' tricks, 0..=13.
-        bags: The team's bags before the deal, 0..=9.
-
-    Returns:
-        ``(points, bags)``: the deal's points (bag penalty included) and the bags
-        carried on (below 10).
-
-    Raises:
-        RuleOptionError: If a bid or trick count is above 13 or ``bags`` above 9.
-    """
-
-def hearts_deal_points(taken: list[int]) -> list[int]:
-    """Hearts deal points for the cards each seat took (bitsets of the 52-card pack).
-
-    The search's scoring, exposed so a test can hold it to ``cardkit.games.hearts``.
-
-    Args:
-        taken: Per seat, a bitset of the cards it took.
-
-    Returns:
-        Each seat's points for the deal (shooting the moon included).
-
-    Raises:
-        RuleOptionError: If the bitsets overlap or have bits above 51.
     """
 
 # -- No-limit betting core (rust/python/src/betting.rs) ---------------------------

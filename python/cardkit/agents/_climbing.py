@@ -6,17 +6,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from cardkit._core import Card, ClimbingView, Combination, climbing_classify
+from cardkit._core import Card, ClimbingView, Combination, climbing_classify, deck
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError
 from cardkit.games._climbing import rank_text
 
 __all__ = ["FULL_RANKS", "choose", "view_of"]
 
-#: Every rank of each game's pack, as rank text.
+#: Every rank of each game's pack, as rank text, read from its named deck.
 FULL_RANKS = {
-    "doudizhu": "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR",
-    "zhengshangyou": "3333444455556666777788889999TTTTJJJJQQQQKKKKAAA2",
+    "doudizhu": rank_text(deck("french54")),
+    "zhengshangyou": rank_text(deck("zhengshangyou48")),
 }
 
 

@@ -758,7 +758,7 @@ impl PyClimbingActions {
 /// and bonuses for observations and scoring.
 #[pyclass(module = "cardkit._core", name = "ClimbingDeal")]
 pub struct PyClimbingDeal {
-    play: CardPlay,
+    pub(crate) play: CardPlay,
     actions: Py<PyClimbingActions>,
     /// The action objects of `play.legal()`, in the same order, once listed.
     legal: Option<Vec<Py<PyAny>>>,

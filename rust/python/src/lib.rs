@@ -12,6 +12,7 @@ mod climbing;
 mod errors;
 mod interrupt;
 mod poker;
+mod testing;
 mod trick;
 
 #[pymodule]
@@ -23,5 +24,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     climbing::register(m)?;
     trick::register(m)?;
     betting::register(m)?;
+    testing::register(m)?;
     Ok(())
 }

@@ -20,7 +20,7 @@ use cardkit_engine::EngineError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
-fn rule_error(py: Python<'_>, why: String) -> PyErr {
+pub(crate) fn rule_error(py: Python<'_>, why: String) -> PyErr {
     to_py(py, EngineError::RuleOption(why))
 }
 
@@ -40,7 +40,7 @@ fn suit_index(py: Python<'_>, suit: Option<&str>) -> PyResult<Option<u8>> {
     }
 }
 
-fn card_set(py: Python<'_>, name: &str, bits: u64) -> PyResult<CardSet> {
+pub(crate) fn card_set(py: Python<'_>, name: &str, bits: u64) -> PyResult<CardSet> {
     if bits >> 52 != 0 {
         return Err(rule_error(
             py,
@@ -342,7 +342,7 @@ fn bench_spades_playouts(
 
 /// Bags a partnership carries into a deal: every 10 cost 100 and are dropped, so
 /// 0..9 (a larger carry would only make the scores wrong).
-fn check_bags(py: Python<'_>, bags: &[u32]) -> PyResult<()> {
+pub(crate) fn check_bags(py: Python<'_>, bags: &[u32]) -> PyResult<()> {
     match bags.iter().find(|&&b| b > 9) {
         Some(b) => Err(rule_error(
             py,
@@ -350,37 +350,6 @@ fn check_bags(py: Python<'_>, bags: &[u32]) -> PyResult<()> {
         )),
         None => Ok(()),
     }
-}
-
-/// Deal score of one partnership: `(points, bags after)` for its two bids and tricks.
-#[pyfunction]
-fn spades_team_score(
-    py: Python<'_>,
-    bids: [u8; 2],
-    tricks: [u8; 2],
-    bags: u32,
-) -> PyResult<(i32, u32)> {
-    if bids.iter().chain(tricks.iter()).any(|&x| x > 13) {
-        return Err(rule_error(py, "bids and tricks must be 0..13".into()));
-    }
-    check_bags(py, &[bags])?;
-    let s = cardkit_engine::trick::spades::team_score(bids, tricks, bags);
-    Ok((s.points, s.bags))
-}
-
-/// Hearts deal points for the cards each seat took (bitsets of the 52-card pack).
-///
-/// The search's scoring, exposed so a test can hold it to `cardkit.games.hearts`.
-#[pyfunction]
-fn hearts_deal_points(py: Python<'_>, taken: [u64; 4]) -> PyResult<[i32; 4]> {
-    let all = taken.iter().fold(0u64, |seen, &t| seen | t);
-    if taken.iter().map(|t| t.count_ones()).sum::<u32>() != all.count_ones() {
-        return Err(rule_error(py, "taken cards must be disjoint".into()));
-    }
-    card_set(py, "taken", all)?;
-    Ok(cardkit_engine::trick::hearts::deal_points(
-        &taken.map(CardSet),
-    ))
 }
 
 /// A deal under one game's rules, stepped from Python.
@@ -643,8 +612,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trick_winner, m)?)?;
     m.add_function(wrap_pyfunction!(hearts_search, m)?)?;
     m.add_function(wrap_pyfunction!(spades_search, m)?)?;
-    m.add_function(wrap_pyfunction!(spades_team_score, m)?)?;
-    m.add_function(wrap_pyfunction!(hearts_deal_points, m)?)?;
     // Unstable bench helpers, kept out of `__all__` (see `climbing::register`).
     m.setattr(
         "_bench_hearts_playouts",

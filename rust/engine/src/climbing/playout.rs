@@ -676,22 +676,25 @@ pub fn random_playouts(
     Ok(wins)
 }
 
+/// The climbing rank of every card of a game's pack, weakest first: read from its
+/// named deck (`crate::deck`, the one place the packs are written out).
+fn pack_ranks(game_is_ddz: bool) -> Vec<u8> {
+    let name = if game_is_ddz {
+        "french54"
+    } else {
+        "zhengshangyou48"
+    };
+    // Both names are in `DECK_NAMES`; the tests pin each pack's rank counts.
+    let cards = crate::deck::deck(name).unwrap_or_default();
+    let mut ranks: Vec<u8> = cards.into_iter().map(super::climbing_rank).collect();
+    ranks.sort_unstable();
+    ranks
+}
+
 /// A fresh random Dou Dizhu card play (bidding skipped: a random landlord bids 1)
 /// or Zheng Shangyou deal, dealt from `rng`; used by benches and tests.
 pub fn random_deal(game_is_ddz: bool, rng: &mut CardRng) -> Deal {
-    let mut pack: Vec<u8> = Vec::with_capacity(54);
-    if game_is_ddz {
-        for r in 0..=TWO {
-            pack.extend([r; 4]);
-        }
-        pack.extend([BLACK_JOKER, RED_JOKER]);
-    } else {
-        for r in THREE..ACE {
-            pack.extend([r; 4]);
-        }
-        pack.extend([ACE; 3]);
-        pack.push(TWO);
-    }
+    let mut pack = pack_ranks(game_is_ddz);
     rng.shuffle(&mut pack);
     let mut hands = [Ranks::default(); 3];
     let per = if game_is_ddz { 17 } else { 16 };
@@ -720,6 +723,25 @@ mod tests {
 
     fn r(s: &str) -> Ranks {
         Ranks::parse(s).unwrap()
+    }
+
+    #[test]
+    fn packs_come_from_the_named_decks() {
+        let counts = |ranks: Vec<u8>| {
+            let mut out = Ranks::default();
+            for rank in ranks {
+                out.add(rank, 1);
+            }
+            out
+        };
+        // DDZ-06: 54 cards, both jokers included.
+        let ddz = pack_ranks(true);
+        assert!(ddz.windows(2).all(|w| w[0] <= w[1]));
+        let full = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR";
+        assert_eq!(counts(ddz), r(full));
+        // ZSY-06: no jokers, three aces (no heart ace) and the spade two alone.
+        let zsy = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAA2";
+        assert_eq!(counts(pack_ranks(false)), r(zsy));
     }
 
     #[test]
