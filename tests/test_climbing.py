@@ -176,8 +176,9 @@ def _douzero_leads(hand: str) -> set[str]:
 
 
 def _outside_our_rules(move: str) -> bool:
-    """The documented differences: DouZero lets the single wings of an airplane hold
-    a core rank, a triple, a bomb or both jokers, and four-with-two take both jokers."""
+    """The documented differences: DouZero lets the single wings of an airplane be a
+    triple, a bomb or both jokers, and four-with-two take both jokers (its generator
+    never puts a core rank in the wings, so that needs no exception)."""
     counts = Counter(move)
     both_jokers = counts["B"] > 0 and counts["R"] > 0
     if len(move) == 6 and 4 in counts.values():
@@ -189,7 +190,7 @@ def _outside_our_rules(move: str) -> bool:
         core = _ORDER[top + 1 - length : top + 1]
         if all(counts[r] >= 3 for r in core):
             wings = counts - Counter(core * 3)
-            if both_jokers or any(wings[r] for r in core) or any(n >= 3 for n in wings.values()):
+            if both_jokers or any(n >= 3 for n in wings.values()):
                 return True
     return False
 
