@@ -70,7 +70,7 @@ def test_button_blinds_and_preflop_order() -> None:
     order.append(state.current_player)
     assert order == [3, 0, 1, 2]  # clockwise, the big blind last
     state.apply("check")
-    assert state.street == 1
+    assert state.street == "flop"
     state.apply("bet 20")
     for _ in range(3):
         state.apply("fold")
@@ -135,7 +135,7 @@ def test_bet_sizes_are_round_totals() -> None:
     state.apply("raise 777")
     assert state.betting.stacks[1] == 223 and state.betting.bets[1] == 777
     play(state, "fold", "call")
-    assert state.street == 1
+    assert state.street == "flop"
     assert state.bet_range() == (20, 223)  # post-flop minimum opening bet: the big blind
     assert state.legal_actions() == ["check", "bet 20", "bet 223"]
 
@@ -148,7 +148,7 @@ def test_short_all_in_in_a_hand() -> None:
     assert state.current_player == 0 and state.bet_range() is None
     assert [str(a) for a in state.legal_actions()] == ["fold", "call"]
     play(state, "call", "call")
-    assert state.street == 1 and state.bet_range() == (20, 870)
+    assert state.street == "flop" and state.bet_range() == (20, 870)
 
 
 @pytest.mark.rule("NLH-28", "NLH2-07")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -11,7 +12,7 @@ import cardkit
 from cardkit import IllegalActionError, RuleOptionError, games
 from cardkit._core import _test_spades_team_score, trick_winner
 from cardkit.agents import RandomAgent
-from cardkit.games.spades import Spades, SpadesState, team_score
+from cardkit.games.spades import Phase, Spades, SpadesState, team_score
 
 # Seat 1 holds every spade and no heart: the seed's trick Ah 2s Kh 3h.
 EXAMPLE = [
@@ -29,6 +30,13 @@ def one_deal(hands: list[str], **options: object) -> SpadesState:
 def bid_all(state: SpadesState, bids: list[int]) -> None:
     for b in bids:
         state.apply(f"bid {b}")
+
+
+def end_deal(state: SpadesState, won: list[int]) -> None:
+    """White-box: end the deal as if its tricks went ``won`` (no cards played)."""
+    state._play_deal = SimpleNamespace(won=won)  # type: ignore[assignment]
+    state._phase = Phase.PLAY
+    state._advance()
 
 
 @pytest.mark.rule("SPD-01")
@@ -143,13 +151,13 @@ def test_match_to_500_and_equal_scores_continue() -> None:
     state = games.make("spades").new_state(seed=5)
     state._scores = [480, 481]  # white-box: a deal that ends 505-505
     state._bids = [1, 1, 1, 1]
-    state._end_deal([3, 3, 4, 3])
+    end_deal(state, [3, 3, 4, 3])
     assert state.scores == [505, 505]
     assert not state.is_terminal
     assert state.observation(0)["deal"] == 1
     assert state.bags == [5, 4]
     state._bids = [3, 1, 3, 1]
-    state._end_deal([4, 3, 3, 3])
+    end_deal(state, [4, 3, 3, 3])
     assert state.scores == [566, 529]
     assert state.is_terminal and state.winning_team() == 0
     assert state.returns() == [37.0, -37.0, 37.0, -37.0]
@@ -197,7 +205,7 @@ def test_only_500_ends_a_match_by_default() -> None:
     state = game.new_state(seed=5)
     state._scores = [-400, 100]  # white-box: far below the -200 house rule
     state._bids = [1, 1, 1, 1]
-    state._end_deal([3, 3, 4, 3])
+    end_deal(state, [3, 3, 4, 3])
     assert state.scores == [-375, 124]
     assert not state.is_terminal and state.observation(0)["deal"] == 1
 

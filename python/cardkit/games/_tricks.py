@@ -130,7 +130,8 @@ class TrickState(BaseState):
     ``_play_deal`` is the deal in play, a Rust :class:`~cardkit._core.TrickDeal` that
     checks each card against the rules and keeps the completed tricks; it is
     ``None`` before play starts (passing, bidding). Subclasses create it, read it
-    for their views and score the deal in ``_end_deal``.
+    for their views, and run their phases in ``_advance``, which the play phase
+    calls once the last trick of the deal is taken.
     """
 
     _play_deal: TrickDeal | None
@@ -138,8 +139,9 @@ class TrickState(BaseState):
     _deals: list[dict[str, Any]]
 
     @abstractmethod
-    def _end_deal(self) -> None:
-        """Score the deal that just ended and start the next one or end the game."""
+    def _advance(self) -> None:
+        """The game's phase machine: the current phase is complete (every pass or bid
+        made, or the deal's last trick taken); enter the next one."""
 
     @abstractmethod
     def _current_hands(self) -> list[int]:
@@ -205,7 +207,7 @@ class TrickState(BaseState):
                 if over is not None:
                     self._history.append(PLAY_ACTIONS[card])
                     if over:
-                        self._end_deal()
+                        self._advance()
                     return
         elif self._quick_setup(action):
             return
@@ -222,7 +224,7 @@ class TrickState(BaseState):
         if over is None:
             raise IllegalActionError(f"{NAMES[card]} cannot be played now")
         if over:
-            self._end_deal()
+            self._advance()
 
     def legal_plays(self) -> int:
         """Bitset of the cards the seat to act may play (0 before play or once over)."""

@@ -38,6 +38,7 @@ from cardkit._validate import is_sequence
 from cardkit.api import Action, Observation
 from cardkit.errors import CardkitError, IllegalActionError, RuleOptionError, shown
 from cardkit.games._base import BaseGame, BaseState, Emit, action_text, check_choice, check_int
+from cardkit.games._phase import StrEnum
 
 __all__ = [
     "AUTOMATIC_WINS",
@@ -46,6 +47,7 @@ __all__ = [
     "ChinesePoker",
     "ChinesePokerState",
     "ParsedSet",
+    "Phase",
     "breakdown",
     "parse_set",
     "score",
@@ -76,6 +78,16 @@ _BONUS = {
 
 # How many representative proper sets ``legal_actions`` lists.
 _LISTED_SETS = 6
+
+
+class Phase(StrEnum):
+    """Where a Chinese Poker deal stands; each member equals its lower-case value."""
+
+    #: Each seat in turn sets its hand front / middle / back (CP-05) or declares
+    #: an automatic win (CP-19); no seat sees another's set yet.
+    SET = "set"
+    #: Every seat has acted: the hands are opened and each pair is compared (CP-11).
+    SHOWDOWN = "showdown"
 
 
 def _segment_text(cards: Sequence[Card]) -> str:
@@ -469,6 +481,7 @@ class ChinesePokerState(BaseState):
         self.sets: list[ParsedSet | None] = [None] * self._game.num_players
         self.declared: list[str | None] = [None] * self._game.num_players
         self._listed: dict[int, list[Action]] = {}
+        self._phase = Phase.SET
 
     def clone(self) -> ChinesePokerState:
         """A cheap independent copy (cards and parsed sets are immutable)."""
@@ -483,17 +496,21 @@ class ChinesePokerState(BaseState):
         return self.sets[seat] is not None or self.declared[seat] is not None
 
     @property
+    def phase(self) -> Phase:
+        """Setting the hands, or the showdown once every seat has acted."""
+        return self._phase
+
+    @property
     def current_player(self) -> int | None:
         """The next seat that has not set or declared, ``None`` once all have."""
-        for seat in range(self._game.num_players):
-            if not self._acted(seat):
-                return seat
-        return None
+        if self._phase is Phase.SHOWDOWN:
+            return None
+        return next(s for s in range(self._game.num_players) if not self._acted(s))
 
     @property
     def is_terminal(self) -> bool:
         """True once every seat has set or declared."""
-        return self.current_player is None
+        return self._phase is Phase.SHOWDOWN
 
     def legal_actions(self) -> list[Action]:
         """Qualifying declarations, a few proper sets and one misordered set."""
@@ -545,6 +562,14 @@ class ChinesePokerState(BaseState):
             self.declared[seat] = action.args[0]
         else:
             self.sets[seat] = parse_set(action.text)
+        self._advance()
+
+    def _advance(self) -> None:
+        """The phase machine, after each set or declaration."""
+        if all(self._acted(s) for s in range(self._game.num_players)):
+            # CP-20: declarations come before the hands are opened; once every
+            # seat has acted they are opened (CP-11).
+            self._phase = Phase.SHOWDOWN
 
     def _event_start(self, emit: Emit) -> None:
         emit({"type": "deal", "deal": 0, "players": self._game.num_players})

@@ -5,7 +5,7 @@ turns of ``pass`` or ``bid N`` (1-3, above the current bid); bidding ends at 3 o
 after two consecutive passes that follow a bid, and three passes without a bid
 redeal (inside the same state, deal ``n`` shuffled by ``derive_seed(seed, n)``);
 after ``MAX_DEALS`` (10,000) deals without a bid the game is abandoned (phase
-``"abandoned"``, every return 0), so every game and save is finite.
+``Phase.ABANDONED``, every return 0), so every game and save is finite.
 The landlord (地主) takes the revealed bottom cards and leads; the two farmers
 (农民) play together. Plays are written as ranks: ``play 3334``, ``play TJQKA``,
 ``play BR`` (the rocket); ``pass`` follows without playing. The deal ends when a
@@ -36,10 +36,12 @@ from cardkit.errors import IllegalActionError, InvalidCardError, shown
 from cardkit.games import _climbing
 from cardkit.games._base import MAX_DEALS, Emit, check_choice
 from cardkit.games._climbing import PASS, RANK_ORDER, ClimbingGame, ClimbingState
+from cardkit.games._phase import StrEnum
 
 __all__ = [
     "DouDizhu",
     "DouDizhuState",
+    "Phase",
     "action_space_size",
     "action_to_id",
     "classify",
@@ -57,6 +59,24 @@ BIDDING_STYLES = ("open", "single_round")
 _BIDDING = {bid: (PASS, *(Action(f"bid {n}") for n in range(bid + 1, 4))) for bid in range(4)}
 #: Stream offset of the first-bidder draw, apart from the deal shuffles (0, 1, ...).
 _BIDDER_STREAM = 1 << 32
+
+
+class Phase(StrEnum):
+    """Where a Dou Dizhu game stands; each member equals its lower-case value
+    (``Phase.BID == "bid"``), the ``"phase"`` of observations."""
+
+    #: Seats pass or bid in turn (DDZ-07, DDZ-08); three passes redeal (DDZ-11).
+    BID = "bid"
+    #: The landlord took the bottom cards and leads (DDZ-10). The phase stays
+    #: ``PLAY`` once a hand is empty and the deal is over (DDZ-35, ``is_terminal``).
+    PLAY = "play"
+    #: ``MAX_DEALS`` deals passed without a bid: the game ends unplayed.
+    ABANDONED = "abandoned"
+
+
+# ``Phase.PLAY`` is a metaclass lookup on every use (Python 3.11); the per-move paths
+# compare against these module names instead.
+_BID, _PLAY, _ABANDONED = Phase.BID, Phase.PLAY, Phase.ABANDONED
 
 
 def classify(cards: str | Sequence[Card | str]) -> list[Combination]:
@@ -222,6 +242,7 @@ class DouDizhuState(ClimbingState):
     def _start(self) -> None:
         self.deal_number = 0
         self._deal_cards()
+        self._phase = Phase.BID
 
     def _deal_cards(self) -> None:
         order = self.deck_order(self.deal_number)
@@ -229,7 +250,6 @@ class DouDizhuState(ClimbingState):
         # The hands live in the engine deal from the start; play begins at the landlord.
         self._start_play([order[0:17], order[17:34], order[34:51]], leader=self.first_bidder)
         self.bottom = sorted(order[51:54])
-        self.phase = "bid"
         #: The seat to bid next.
         self.bidder = self.first_bidder
         self.bid = 0
@@ -251,24 +271,29 @@ class DouDizhuState(ClimbingState):
     # -- protocol -------------------------------------------------------------------
 
     @property
+    def phase(self) -> Phase:
+        """The bidding, the card play (also once it is over), or abandoned."""
+        return self._phase
+
+    @property
     def current_player(self) -> int | None:
         """The seat to act, or ``None`` once a hand is empty."""
-        if self.phase == "abandoned":
-            return None
-        return self.bidder if self.phase == "bid" else self._play.to_move
+        phase = self._phase
+        if phase is _PLAY:
+            return self._play.to_move
+        return self.bidder if phase is _BID else None
 
     @property
     def is_terminal(self) -> bool:
         """True once a player has gone out (or the game was abandoned)."""
-        return self._play.over or self.phase == "abandoned"
+        return self._play.over or self._phase is _ABANDONED
 
     def legal_actions(self) -> list[Action]:
         """Bids and pass while bidding; plays (and pass when following) afterwards."""
-        if self.phase == "bid":
-            return list(_BIDDING[self.bid])
-        if self.phase == "abandoned":
-            return []
-        return self._play.legal_actions()
+        phase = self._phase
+        if phase is _PLAY:
+            return self._play.legal_actions()
+        return list(_BIDDING[self.bid]) if phase is _BID else []
 
     def apply(self, action: Action | str) -> None:
         """Play ``action`` for the current player; illegal -> IllegalActionError, no change.
@@ -276,13 +301,13 @@ class DouDizhuState(ClimbingState):
         A listed card-play action goes straight to the engine; anything else (bids,
         shorthands such as ``"3334"``, illegal moves) takes the validating path.
         """
-        if self.phase == "play" and self._fast_apply(action):
+        if self._phase is _PLAY and self._fast_apply(action):
             return
         super().apply(action)
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None``."""
-        if self.phase == "bid":
+        if self._phase is Phase.BID:
             if action in self.legal_actions():
                 return None
             if action.kind == "bid":
@@ -291,37 +316,46 @@ class DouDizhuState(ClimbingState):
         return self._play_reason(action)
 
     def _apply(self, action: Action) -> None:
-        if self.phase == "bid":
+        if self._phase is Phase.BID:
             self._apply_bid(action)
+            self._advance()
         else:
             self._apply_play(action)
 
     def _apply_bid(self, action: Action) -> None:
-        seat = self.bidder
-        self.bid_log.append((seat, action.text))
+        self.bid_log.append((self.bidder, action.text))
         self.bid_turns += 1
         if action.kind == "bid":
             self.bid = int(action.args[0])
-            self.landlord = seat
+            self.landlord = self.bidder
             self.bid_passes = 0
         else:
             self.bid_passes += 1
+
+    def _advance(self) -> None:
+        """The phase machine, after each call of the bidding: the card play needs
+        no step of its own, as the deal ends inside it (DDZ-35)."""
         if self._game.bidding == "open":
-            over = self.bid == 3 or (self.landlord is not None and self.bid_passes >= 2)
+            # DDZ-09: a bid of 3, or two consecutive passes after a bid.
+            done = self.bid == 3 or (self.landlord is not None and self.bid_passes >= 2)
             all_passed = self.landlord is None and self.bid_passes >= 3
         else:
-            over = self.bid == 3 or (self.bid_turns >= 3 and self.landlord is not None)
+            # Each seat speaks once: a bid of 3, or the third call.
+            done = self.bid == 3 or (self.bid_turns >= 3 and self.landlord is not None)
             all_passed = self.landlord is None and self.bid_turns >= 3
-        if all_passed and self.deal_number + 1 >= MAX_DEALS:
+        if done:
+            # DDZ-10: the highest bidder takes the revealed bottom cards and leads.
+            self._become_landlord()
+            self._phase = Phase.PLAY
+        elif all_passed and self.deal_number + 1 >= MAX_DEALS:
             # Nobody bid in MAX_DEALS deals: the game ends without a landlord.
-            self.phase = "abandoned"
+            self._phase = Phase.ABANDONED
         elif all_passed:
+            # DDZ-11: three passes without a bid redeal; the bidding starts over.
             self.deal_number += 1
             self._deal_cards()
-        elif over:
-            self._become_landlord()
         else:
-            self.bidder = (seat + 1) % 3
+            self.bidder = (self.bidder + 1) % 3
 
     def _become_landlord(self) -> None:
         landlord = self.landlord
@@ -329,7 +363,6 @@ class DouDizhuState(ClimbingState):
         hands = self.hands
         hands[landlord].extend(self.bottom)
         self._start_play(hands, leader=landlord, landlord=landlord, bid=self.bid)
-        self.phase = "play"
 
     # -- the event log ------------------------------------------------------------------
 
@@ -337,12 +370,12 @@ class DouDizhuState(ClimbingState):
         self._emit_deal(emit, deal=self.deal_number, first_bidder=self.first_bidder)
 
     def _event_step(self, action: Action, emit: Emit) -> None:
-        deal, phase = self.deal_number, self.phase
+        deal, phase = self.deal_number, self._phase
         self._emit_action(action, emit)
         if self.deal_number != deal:
             # Three passes: the cards are redealt.
             self._event_start(emit)
-        elif phase == "bid" and self.phase == "play":
+        elif phase is Phase.BID and self._phase is Phase.PLAY:
             emit(
                 {
                     "type": "landlord",
@@ -410,15 +443,16 @@ class DouDizhuState(ClimbingState):
         """Own hand, the bidding, the revealed bottom cards, plays, counts, multiplier."""
         seat = self.check_seat(seat)
         obs = self._play_observation(seat)
+        playing = self._phase is Phase.PLAY
         obs.update(
             {
-                "phase": self.phase,
+                "phase": self._phase.value,
                 "deal_number": self.deal_number,
                 "first_bidder": self.first_bidder,
                 "bid_history": [[s, a] for s, a in self.bid_log],
                 "bid": self.bid,
-                "landlord": self.landlord if self.phase == "play" else None,
-                "bottom": [str(c) for c in self.bottom] if self.phase == "play" else [],
+                "landlord": self.landlord if playing else None,
+                "bottom": [str(c) for c in self.bottom] if playing else [],
                 "bombs": self.bombs + self.rockets,
                 "multiplier": self.multiplier,
                 "to_act": self.current_player,
@@ -430,14 +464,14 @@ class DouDizhuState(ClimbingState):
         """The seat's hand, less the revealed bottom cards the landlord still holds."""
         seat = self.check_seat(seat)
         hand = Counter(self.hands[seat])
-        if self.phase == "play" and seat == self.landlord:
+        if self._phase is Phase.PLAY and seat == self.landlord:
             hand -= Counter(self.bottom)
         return sorted(hand.elements())
 
     def zones(self) -> dict[str, list[Card]]:
         """Hands, the bottom cards until the landlord takes them, and each seat's plays."""
         zones = {f"hand{s}": list(self.hands[s]) for s in range(3)}
-        zones["bottom"] = list(self.bottom) if self.phase != "play" else []
+        zones["bottom"] = list(self.bottom) if self._phase is not Phase.PLAY else []
         for s in range(3):
             zones[f"played{s}"] = list(self.played[s])
         return zones

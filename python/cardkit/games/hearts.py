@@ -30,6 +30,7 @@ from cardkit._core import ActionTable, Card, TrickDeal
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, shown
 from cardkit.games._base import BaseGame, Emit, action_text, check_int
+from cardkit.games._phase import StrEnum
 from cardkit.games._tricks import (
     NAMES,
     PLAY_ACTIONS,
@@ -46,11 +47,37 @@ from cardkit.games._tricks import (
     names_of,
 )
 
-__all__ = ["PASS_DIRECTIONS", "PASS_ONE", "Hearts", "HeartsState", "deal_points", "penalty_points"]
+__all__ = [
+    "PASS_DIRECTIONS",
+    "PASS_ONE",
+    "Hearts",
+    "HeartsState",
+    "Phase",
+    "deal_points",
+    "penalty_points",
+]
 
 #: Pass direction of deal ``n`` is ``PASS_DIRECTIONS[n % 4]``: (name, seat offset).
 #: Seats sit clockwise, so the player to the left of seat ``s`` is ``s + 1``.
 PASS_DIRECTIONS: list[tuple[str, int]] = [("left", 1), ("right", 3), ("across", 2), ("hold", 0)]
+
+
+class Phase(StrEnum):
+    """Where a Hearts match stands; each member equals its lower-case value
+    (``Phase.PASS == "pass"``), the ``"phase"`` of observations."""
+
+    #: Seats 0 to 3 in turn choose three cards to pass (HRT-05).
+    PASS = "pass"
+    #: The tricks of a deal, from the 2♣ lead (HRT-06); a deal that keeps its
+    #: hands (every fourth) starts here.
+    PLAY = "play"
+    #: The match, or the single deal, is over (HRT-13).
+    OVER = "over"
+
+
+# ``Phase.PLAY`` is a metaclass lookup on every use (Python 3.11); the per-move paths
+# compare against these module names instead.
+_PASS_PHASE, _OVER = Phase.PASS, Phase.OVER
 
 _HEARTS = SUIT_MASKS[2]
 _QUEEN_OF_SPADES = 10 * 4 + 3
@@ -174,7 +201,6 @@ class HeartsState(TrickState):
     def _start(self) -> None:
         self._scores = [0, 0, 0, 0]
         self._deals: list[dict[str, Any]] = []
-        self._over = False
         self._new_deal(0)
 
     def _new_deal(self, number: int) -> None:
@@ -192,12 +218,27 @@ class HeartsState(TrickState):
         self._passed = [0, 0, 0, 0]
         self._received = [0, 0, 0, 0]
         self._play_deal = None
+        self._phase = Phase.PASS
         if offset == 0:
-            self._start_play()
+            # HRT-05: every fourth deal keeps its hands: nothing to pass.
+            self._advance()
 
-    def _start_play(self) -> None:
-        # The holder of 2♣ leads it (the Rust deal finds the seat).
-        self._play_deal = TrickDeal.hearts(self._hands, PLAY_TABLE)
+    def _advance(self) -> None:
+        """The phase machine: the current phase is complete; enter the next one."""
+        if self._phase is Phase.PASS:
+            # Every pass is chosen: the cards change hands (HRT-05), then the holder
+            # of 2♣ leads it (HRT-06; the Rust deal finds the seat).
+            self._exchange()
+            self._play_deal = TrickDeal.hearts(self._hands, PLAY_TABLE)
+            self._phase = Phase.PLAY
+            return
+        # The last trick is taken: the deal is scored (HRT-11, HRT-12).
+        self._score_deal()
+        if not self._game.match or max(self._scores) >= self._game.target:
+            # HRT-13: the match ends when anyone reaches the target.
+            self._phase = Phase.OVER
+        else:
+            self._new_deal(self._deal_number + 1)
 
     def _current_hands(self) -> list[int]:
         return self._hands if self._play_deal is None else list(self._play_deal.hands)
@@ -207,7 +248,7 @@ class HeartsState(TrickState):
     @property
     def current_player(self) -> int | None:
         """The seat to pass (seats pass in turn 0..3) or to play; ``None`` when over."""
-        if self._over:
+        if self._phase is _OVER:
             return None
         if self._play_deal is None:
             return self._passer
@@ -216,18 +257,16 @@ class HeartsState(TrickState):
     @property
     def is_terminal(self) -> bool:
         """True once the match (or the single deal) is over."""
-        return self._over
+        return self._phase is _OVER
 
     @property
-    def phase(self) -> str:
-        """``"pass"``, ``"play"`` or ``"over"``."""
-        if self._over:
-            return "over"
-        return "pass" if self._play_deal is None else "play"
+    def phase(self) -> Phase:
+        """Passing, the tricks of a deal, or over."""
+        return self._phase
 
     def legal_actions(self) -> list[Action]:
         """``pass <card>`` for each card in hand while passing, else the playable cards."""
-        if self._over:
+        if self._phase is _OVER:
             return []
         if self._play_deal is None:
             return _PASS_TABLE.of(self._hands[self._passer])
@@ -235,7 +274,7 @@ class HeartsState(TrickState):
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None``."""
-        if self._play_deal is None:
+        if self._phase is Phase.PASS:
             words = action.args
             seat = self._passer
             if action.kind == "pass" and not words:
@@ -251,11 +290,13 @@ class HeartsState(TrickState):
             if len(words) == 3 and self._chosen[seat]:
                 return f"seat {seat} has begun its pass: pass the rest one card at a time"
             return None
+        deal = self._play_deal
+        assert deal is not None  # dealt when the play phase began
         card = PLAY_INDEX.get(action.text)
         if card is not None:
-            if self._play_deal.legal() >> card & 1:
+            if deal.legal() >> card & 1:
                 return None
-            return self._play_reason(self._play_deal, card)
+            return self._play_reason(deal, card)
         if action.kind == "pass":
             return "pass is not an action in the play phase; play a card"
         return f"{shown(action.text)} is not a play: play a card ('play c' or just c)"
@@ -278,7 +319,7 @@ class HeartsState(TrickState):
         return f"no heart or Qs on the first trick while a safe card remains ({name})"
 
     def _apply(self, action: Action) -> None:
-        if self._play_deal is not None:
+        if self._phase is Phase.PLAY:
             self._play(PLAY_INDEX[action.text])
             return
         chosen = 0
@@ -288,7 +329,7 @@ class HeartsState(TrickState):
 
     def _quick_setup(self, action: Action | str) -> bool:
         """Pass one held card (``pass <card>``) without the validated path."""
-        if self._over:
+        if self._phase is not _PASS_PHASE:
             return False
         # Only text can be listed; anything else takes the validated path.
         card = _PASS_ONE_INDEX.get(action) if isinstance(action, str) else None
@@ -305,7 +346,7 @@ class HeartsState(TrickState):
         self._hands[seat] &= ~cards
         if self._chosen[seat].bit_count() == 3:
             if seat == 3:
-                self._exchange()
+                self._advance()
             else:
                 self._passer = seat + 1
 
@@ -317,12 +358,11 @@ class HeartsState(TrickState):
             self._received[receiver] = chosen
             self._hands[receiver] |= chosen
         self._chosen = [0, 0, 0, 0]
-        self._start_play()
 
     def _taken(self) -> list[int]:
         return [0, 0, 0, 0] if self._play_deal is None else list(self._play_deal.taken)
 
-    def _end_deal(self) -> None:
+    def _score_deal(self) -> None:
         taken = [penalty_points(t) for t in self._taken()]
         shooter = taken.index(26) if 26 in taken else None
         points = deal_points(taken)
@@ -338,10 +378,6 @@ class HeartsState(TrickState):
                 "totals": list(self._scores),
             }
         )
-        if not self._game.match or max(self._scores) >= self._game.target:
-            self._over = True
-        else:
-            self._new_deal(self._deal_number + 1)
 
     # -- the event log ----------------------------------------------------------
 
@@ -362,7 +398,8 @@ class HeartsState(TrickState):
             }
         )
         emit({"type": "private_action", "seat": seat, "action": action.text}, (seat,))
-        if self._play_deal is not None:
+        if self._phase is Phase.PLAY:
+            # The last pass was chosen: the cards changed hands.
             for passer in range(4):
                 receiver = (passer + self._offset) % 4
                 emit({"type": "pass", "seat": passer, "to": receiver, "count": 3})
@@ -390,14 +427,14 @@ class HeartsState(TrickState):
 
     def winners(self) -> list[int]:
         """The seats with the lowest total once the game is over (ties share), else []."""
-        if not self._over:
+        if self._phase is not Phase.OVER:
             return []
         low = min(self._scores)
         return [s for s in range(4) if self._scores[s] == low]
 
     def returns(self) -> list[float]:
         """Mean penalty total minus each seat's own (zero-sum); zeros until the end."""
-        if not self._over:
+        if self._phase is not Phase.OVER:
             return [0.0, 0.0, 0.0, 0.0]
         mean = sum(self._scores) / 4
         return [mean - s for s in self._scores]
@@ -409,7 +446,7 @@ class HeartsState(TrickState):
         return {
             "game": "hearts",
             "seat": seat,
-            "phase": self.phase,
+            "phase": self._phase.value,
             "deal": self._deal_number,
             "pass_direction": self._direction,
             "hand": names_of(self._current_hands()[seat]),

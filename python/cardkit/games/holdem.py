@@ -25,13 +25,41 @@ from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, RuleOptionError, shown
 from cardkit.games._base import MAX_DEALS, BaseGame, BaseState, Emit, check_int
 from cardkit.games._betting import PotResult, action, known_or_text, parse_betting_action
+from cardkit.games._phase import StrEnum
 from cardkit.poker import HandRank, evaluate
 
-__all__ = ["STREETS", "Holdem", "HoldemState", "arrange_deal"]
+__all__ = ["STREETS", "Holdem", "HoldemState", "Phase", "arrange_deal"]
+
+
+class Phase(StrEnum):
+    """Where a Hold'em match stands: the betting round of the hand in play, or over.
+    Each member equals its lower-case value (``Phase.FLOP == "flop"``), the
+    ``"street"`` of observations and board events."""
+
+    #: Hole cards are dealt and the blinds posted (NLH-10, NLH-12); betting
+    #: starts after the big blind (NLH-14).
+    PREFLOP = "preflop"
+    #: A card is burnt and three dealt face up (NLH-28).
+    FLOP = "flop"
+    #: A card is burnt and one dealt (NLH-28).
+    TURN = "turn"
+    #: A card is burnt and one dealt; its betting ends in the showdown (NLH-40).
+    RIVER = "river"
+    #: One player holds every chip, the single hand is settled, or ``MAX_DEALS``
+    #: hands were played.
+    OVER = "over"
+
 
 #: The betting rounds, in order.
-STREETS = ("preflop", "flop", "turn", "river")
-_BOARD_AFTER = (0, 3, 4, 5)
+STREETS = (Phase.PREFLOP, Phase.FLOP, Phase.TURN, Phase.RIVER)
+#: The street after each, and the board cards it deals after its burn (NLH-28).
+_NEXT_STREET = {Phase.PREFLOP: Phase.FLOP, Phase.FLOP: Phase.TURN, Phase.TURN: Phase.RIVER}
+_DEALS = {Phase.FLOP: 3, Phase.TURN: 1, Phase.RIVER: 1}
+#: The street a hand has reached, by its board size.
+_STREET_OF_BOARD = {0: Phase.PREFLOP, 3: Phase.FLOP, 4: Phase.TURN, 5: Phase.RIVER}
+# ``Phase.OVER`` is a metaclass lookup on every use (Python 3.11); the per-move paths
+# compare against this module name instead.
+_OVER = Phase.OVER
 _POT_FRACTIONS = (0.5, 1.0)
 
 # Listed actions cross the Rust boundary as integer codes (see ``BettingCore``):
@@ -397,7 +425,6 @@ class HoldemState(BaseState):
         self.last_big_blind: int | None = None
         self.heads_up_played = False
         self._logs: list[_HandLog] = []
-        self.over = False
         # This turn's listed actions and their BettingCore codes, kept until the next move.
         self._listed: list[Action] | None = None
         self._codes: dict[Action, int] | None = None
@@ -469,7 +496,7 @@ class HoldemState(BaseState):
             self.holes[seat] = (self.deck[i], self.deck[i + k])
         self._next_card = 2 * k
         self.shown: list[bool] = [False] * n
-        self.street = 0
+        self._phase = Phase.PREFLOP
         # The betting core runs in Rust (the same rules as ``_betting.Betting``, checked
         # move for move by tests/test_betting_rust.py): it is the hot loop of playouts.
         self.betting = BettingCore(self.stacks, in_hand, g.blinds[1])
@@ -492,17 +519,28 @@ class HoldemState(BaseState):
             self._advance_streets()
 
     def _advance_streets(self) -> None:
-        """After a betting round closes: next street, run-out, or settle the hand."""
+        """The phase machine, after a betting round closes: the next street, the
+        run-out, or the settlement and then the next hand or the end of the match."""
         b = self.betting
         while True:
-            # One seat left (everyone else folded: no more cards, no showdown) or
-            # the river betting done: settle.
-            if b.close_round() == 1 or self.street == 3:
+            # NLH-39: one seat left wins at once, no more cards revealed; NLH-40: the
+            # showdown after the river betting.
+            if b.close_round() == 1 or self._phase is Phase.RIVER:
                 self._settle()
+                if (
+                    not self._game.match
+                    or sum(1 for s in self.stacks if s > 0) <= 1
+                    or self.hand_number + 1 >= MAX_DEALS
+                ):
+                    self._phase = Phase.OVER
+                else:
+                    # NLH-47: a fresh shuffle and the settled stacks.
+                    self._start_hand()
                 return
-            self.street += 1
+            # NLH-28: the flop, turn and river in successive rounds.
+            self._phase = _NEXT_STREET[self._phase]
             self._deal_street()
-            # No betting possible (all-ins): the next street is dealt at once.
+            # NLH-40: no betting possible (all-ins): the board is completed at once.
             if b.next_round(self._next_seat(self.button)) is not None:
                 return
 
@@ -511,7 +549,7 @@ class HoldemState(BaseState):
 
     def _deal_street(self) -> None:
         self.burns.append(self.deck[self._next_card])
-        count = _BOARD_AFTER[self.street] - _BOARD_AFTER[self.street - 1]
+        count = _DEALS[self._phase]
         start = self._next_card + 1
         self.board.extend(self.deck[start : start + count])
         self._next_card = start + count
@@ -536,14 +574,6 @@ class HoldemState(BaseState):
         log.ranks = ranks
         log.finishing_stacks = list(self.stacks)
         self._logs.append(log)
-        if (
-            not self._game.match
-            or sum(1 for s in self.stacks if s > 0) <= 1
-            or self.hand_number + 1 >= MAX_DEALS
-        ):
-            self.over = True
-            return
-        self._start_hand()
 
     # -- the protocol ---------------------------------------------------------------------
 
@@ -553,14 +583,29 @@ class HoldemState(BaseState):
         return self.log.results
 
     @property
+    def phase(self) -> Phase:
+        """The betting round of the hand in play, or ``OVER``."""
+        return self._phase
+
+    @property
+    def street(self) -> Phase:
+        """The betting round the current hand has reached (the last hand's once over)."""
+        return _STREET_OF_BOARD[len(self.board)]
+
+    @property
+    def over(self) -> bool:
+        """True once the match (or the single hand) is over: phase ``OVER``."""
+        return self._phase is _OVER
+
+    @property
     def current_player(self) -> int | None:
         """The seat to act, or ``None`` when the match (or hand) is over."""
-        return None if self.over else self.betting.to_act
+        return None if self._phase is _OVER else self.betting.to_act
 
     @property
     def is_terminal(self) -> bool:
         """True once one player holds every chip (or the single hand is settled)."""
-        return self.over
+        return self._phase is _OVER
 
     def bet_range(self) -> tuple[int, int] | None:
         """The current player's legal (min, max) total for ``bet N`` / ``raise N``,
@@ -572,7 +617,7 @@ class HoldemState(BaseState):
         """fold/check/call, then bet or raise to the minimum, half pot, pot and all-in."""
         listed = self._listed
         if listed is None:
-            if self.over:
+            if self._phase is _OVER:
                 return []
             # Someone is always to act in a hand that is not over.
             codes = self.betting.listed(_POT_FRACTIONS)
@@ -640,7 +685,7 @@ class HoldemState(BaseState):
         return {
             "seat": seat,
             "hand_number": self.hand_number,
-            "street": STREETS[self.street],
+            "street": self.street.value,
             "button": self.button,
             "small_blind": self.small_blind,
             "big_blind": self.big_blind,

@@ -33,13 +33,32 @@ from cardkit.games._betting import (
     known_or_text,
     parse_betting_action,
 )
+from cardkit.games._phase import StrEnum
 
-__all__ = ["OnePoker", "OnePokerState", "card_strength", "compare_cards", "is_up"]
+__all__ = ["OnePoker", "OnePokerState", "Phase", "card_strength", "compare_cards", "is_up"]
 
 #: Rank index of an 8 (ranks 2..A are 0..12): 8 and above are UP, below are DOWN.
 _UP_FROM = 6
 _TWO, _ACE = 0, 12
 _POT_FRACTIONS = (0.5, 1.0)
+
+
+class Phase(StrEnum):
+    """Where a One Poker match stands; each member equals its lower-case value
+    (``Phase.LOCK == "lock"``), the ``"phase"`` of observations."""
+
+    #: Both players lock a card face down, the first player first (OP-14).
+    LOCK = "lock"
+    #: The betting round, once both cards are locked (OP-15).
+    BET = "bet"
+    #: A stack is empty (OP-36), the single deal is settled, or ``MAX_DEALS``
+    #: deals were played.
+    OVER = "over"
+
+
+# ``Phase.LOCK`` is a metaclass lookup on every use (Python 3.11); the per-move paths
+# compare against these module names instead.
+_LOCK, _BET, _OVER = Phase.LOCK, Phase.BET, Phase.OVER
 
 
 def is_up(card: Card) -> bool:
@@ -146,7 +165,6 @@ class OnePokerState(BaseState):
         self.first = 0
         self.deal_number = 0
         self.deals: list[dict[str, Any]] = []
-        self.over = False
         self.revealed: list[Card] = []
         self.betting = Betting(self.stacks, [True, True], 1)
         # Opening deal: two cards each, one at a time, the first player first.
@@ -177,7 +195,32 @@ class OnePokerState(BaseState):
         for seat in (self.first, 1 - self.first):
             self.betting.post_ante(seat, self._game.ante)
         self.locked = [None, None]
-        self.phase = "lock"
+        self._phase = Phase.LOCK
+
+    def _advance(self) -> None:
+        """The phase machine: the current phase is complete; enter the next one."""
+        if self._phase is Phase.LOCK:
+            # OP-15: betting starts once both players have locked a card; antes can
+            # leave nobody able to bet, and then the deal is settled at once.
+            self._phase = Phase.BET
+            self.betting.start_round(self.first)
+            if self.betting.to_act is not None:
+                return
+        # OP-29: the betting is over: both cards are revealed and the pot settled.
+        self._settle()
+        if not self._game.match or min(self.stacks) == 0 or self.deal_number + 1 >= MAX_DEALS:
+            # OP-36: running out of chips ends the match.
+            self._phase = Phase.OVER
+            return
+        self.deal_number += 1
+        # OP-34: each draws a replacement and pays the next ante. OP-35 and the
+        # Chinese text (牌堆不足两张时 ... 重新洗合后补牌): the stock is checked once,
+        # before both draws: a stock of exactly two is drawn empty.
+        if len(self.stock) < 2:
+            self._reshuffle()
+        for seat in (self.first, 1 - self.first):
+            self.hands[seat].append(self.stock.pop(0))
+        self._begin_deal()
 
     def _lock_turn(self) -> int | None:
         for seat in (self.first, 1 - self.first):
@@ -186,25 +229,34 @@ class OnePokerState(BaseState):
         return None
 
     @property
+    def phase(self) -> Phase:
+        """Locking, betting, or over."""
+        return self._phase
+
+    @property
+    def over(self) -> bool:
+        """True once the match (or the single deal) is over: phase ``OVER``."""
+        return self._phase is _OVER
+
+    @property
     def current_player(self) -> int | None:
         """The seat to lock or bet, or ``None`` when the match (or deal) is over."""
-        if self.over:
-            return None
-        if self.phase == "lock":
+        phase = self._phase
+        if phase is _LOCK:
             return self._lock_turn()
-        return self.betting.to_act
+        return self.betting.to_act if phase is _BET else None
 
     @property
     def is_terminal(self) -> bool:
         """True once a stack is empty (or the single deal is settled)."""
-        return self.over
+        return self._phase is _OVER
 
     def legal_actions(self) -> list[Action]:
         """Lock one of the two cards; then fold/check/call and a few bet sizes."""
         seat = self.current_player
         if seat is None:
             return []
-        if self.phase == "lock":
+        if self._phase is _LOCK:
             return [action(f"lock {c}") for c in sorted(set(self.hands[seat]))]
         return betting_actions(self.betting, seat, _POT_FRACTIONS)
 
@@ -215,28 +267,27 @@ class OnePokerState(BaseState):
             return "the match is over"
         text = action.text
         if text.startswith("lock "):
-            if self.phase != "lock":
+            if self._phase is not _LOCK:
                 return "cards are already locked and cannot be changed; betting is on"
             card = Card(action.args[0])
             if card not in self.hands[seat]:
                 return f"cannot lock {card}: it is not in this seat's hand"
             return None
-        if self.phase == "lock":
+        if self._phase is _LOCK:
             return "betting starts only after both players have locked a card"
         return betting_illegal_reason(self.betting, seat, text)
 
     def _apply(self, action: Action) -> None:
         seat = self.current_player
         assert seat is not None  # apply() rejects actions in a finished match
-        if self.phase == "lock":
+        if self._phase is _LOCK:
             self.locked[seat] = Card(action.args[0])
             if self._lock_turn() is None:
-                self.phase = "bet"
-                self.betting.start_round(self.first)
+                self._advance()
         else:
             apply_betting_action(self.betting, seat, action.text)
-        if self.phase == "bet" and self.betting.to_act is None:
-            self._settle()
+            if self.betting.to_act is None:
+                self._advance()
 
     def _settle(self) -> None:
         b = self.betting
@@ -275,18 +326,6 @@ class OnePokerState(BaseState):
         self.revealed = [a, c]
         self.locked = [None, None]
         self.first = winners[0] if len(winners) == 1 else 1 - self.first
-        if not self._game.match or min(self.stacks) == 0 or self.deal_number + 1 >= MAX_DEALS:
-            self.over = True
-            self.phase = "over"
-            return
-        self.deal_number += 1
-        # OP-35 and the Chinese text (牌堆不足两张时 ... 重新洗合后补牌): the stock is
-        # checked once, before both draws: a stock of exactly two is drawn empty.
-        if len(self.stock) < 2:
-            self._reshuffle()
-        for seat in (self.first, 1 - self.first):
-            self.hands[seat].append(self.stock.pop(0))
-        self._begin_deal()
 
     def _reshuffle(self) -> None:
         """Shuffle the discards into the remaining stock; held cards stay aside.
@@ -324,7 +363,7 @@ class OnePokerState(BaseState):
     def _event_step(self, action: Action, emit: Emit) -> None:
         seat = self.current_player
         assert seat is not None  # the replica only replays legal moves
-        locking, deals, reshuffles = self.phase == "lock", len(self.deals), self.reshuffles
+        locking, deals, reshuffles = self._phase is Phase.LOCK, len(self.deals), self.reshuffles
         self.apply(action)
         if locking:
             # The locked card stays face down until the deal is settled.
@@ -359,12 +398,12 @@ class OnePokerState(BaseState):
         opponent's unrevealed cards."""
         seat = self.check_seat(seat)
         b = self.betting
-        in_bet = self.phase == "bet"
+        in_bet = self._phase is Phase.BET
         locked = self.locked[seat]
         return {
             "seat": seat,
             "deal": self.deal_number,
-            "phase": self.phase,
+            "phase": self._phase.value,
             "first": self.first,
             "to_act": self.current_player,
             "hand": [str(c) for c in self._unlocked(seat)],

@@ -33,6 +33,7 @@ from cardkit._core import Card, TrickDeal
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, shown
 from cardkit.games._base import MAX_DEALS, BaseGame, Emit, action_text, check_choice, check_int
+from cardkit.games._phase import StrEnum
 from cardkit.games._tricks import (
     NAMES,
     PLAY_ACTIONS,
@@ -48,7 +49,7 @@ from cardkit.games._tricks import (
     names_of,
 )
 
-__all__ = ["BID_ACTIONS", "Spades", "SpadesState", "team_score"]
+__all__ = ["BID_ACTIONS", "Phase", "Spades", "SpadesState", "team_score"]
 
 #: ``bid 0`` (nil) .. ``bid 13``.
 BID_ACTIONS: list[Action] = [Action(f"bid {n}") for n in range(14)]
@@ -57,6 +58,23 @@ _BID_WORDS: dict[str, int] = {str(n): n for n in range(14)}
 _PASS = Action("pass")
 _USAGE = "expected 'bid n' (0..13 or nil) or 'play c' (or just c)"
 _FIRST_LEADS = ("left_of_dealer", "two_of_clubs")
+
+
+class Phase(StrEnum):
+    """Where a Spades match stands; each member equals its lower-case value
+    (``Phase.BID == "bid"``), the ``"phase"`` of observations."""
+
+    #: Each player bids 0 to 13 in turn, from the dealer's left (SPD-02).
+    BID = "bid"
+    #: The tricks of the deal (SPD-04 .. SPD-07).
+    PLAY = "play"
+    #: The match, or the single deal, is over (SPD-10).
+    OVER = "over"
+
+
+# ``Phase.OVER`` is a metaclass lookup on every use (Python 3.11); the per-move paths
+# compare against this module name instead.
+_OVER = Phase.OVER
 
 
 def team_score(bids: Sequence[int], tricks: Sequence[int], bags_before: int) -> dict[str, Any]:
@@ -196,7 +214,6 @@ class SpadesState(TrickState):
         self._scores = [0, 0]
         self._bags = [0, 0]
         self._deals: list[dict[str, Any]] = []
-        self._over = False
         self._new_deal(0, self._game.dealer)
 
     def _new_deal(self, number: int, dealer: int) -> None:
@@ -208,6 +225,30 @@ class SpadesState(TrickState):
         self._bids: list[int | None] = [None, None, None, None]
         self._bidder = (dealer + 1) % 4
         self._play_deal = None
+        self._phase = Phase.BID
+
+    def _advance(self) -> None:
+        """The phase machine: the current phase is complete; enter the next one."""
+        if self._phase is Phase.BID:
+            # SPD-02: every player has bid: the play begins.
+            self._start_play()
+            self._phase = Phase.PLAY
+            return
+        deal = self._play_deal
+        assert deal is not None  # dealt when the play phase began
+        # The last trick is taken: the deal is scored (SPD-08, SPD-09, SPD-16).
+        self._score_deal(deal.won)
+        a, b = self._scores
+        game = self._game
+        reached = max(a, b) >= game.target
+        sunk = game.lose_at is not None and min(a, b) <= game.lose_at
+        last = self._deal_number + 1 >= MAX_DEALS
+        # SPD-10: at the target the higher team wins; an equal score continues.
+        if not game.match or (a != b and (reached or sunk)) or last:
+            self._phase = Phase.OVER
+            return
+        dealer = (self._dealer + 1) % 4 if game.rotate_dealer else self._dealer
+        self._new_deal(self._deal_number + 1, dealer)
 
     def _start_play(self) -> None:
         bids = [b or 0 for b in self._bids]
@@ -225,19 +266,17 @@ class SpadesState(TrickState):
     @property
     def bidding(self) -> bool:
         """True while bids are still being made."""
-        return not self._over and self._play_deal is None
+        return self._phase is Phase.BID
 
     @property
-    def phase(self) -> str:
-        """``"bid"``, ``"play"`` or ``"over"``."""
-        if self._over:
-            return "over"
-        return "bid" if self._play_deal is None else "play"
+    def phase(self) -> Phase:
+        """Bidding, the tricks of a deal, or over."""
+        return self._phase
 
     @property
     def current_player(self) -> int | None:
         """The seat to bid or play; ``None`` when over."""
-        if self._over:
+        if self._phase is _OVER:
             return None
         if self._play_deal is None:
             return self._bidder
@@ -246,11 +285,11 @@ class SpadesState(TrickState):
     @property
     def is_terminal(self) -> bool:
         """True once the match (or the single deal) is over."""
-        return self._over
+        return self._phase is _OVER
 
     def legal_actions(self) -> list[Action]:
         """``bid 0`` .. ``bid 13`` while bidding, else the playable cards."""
-        if self._over:
+        if self._phase is _OVER:
             return []
         if self._play_deal is None:
             return list(BID_ACTIONS)
@@ -258,13 +297,14 @@ class SpadesState(TrickState):
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None``."""
-        deal = self._play_deal
-        if deal is None:
+        if self._phase is Phase.BID:
             if action.text in _BID_INDEX:
                 return None
             if action.kind == "pass":
                 return f"Spades has no pass: seat {self._bidder} bids 0..13, or nil"
             return f"seat {self._bidder} must bid 0..13 (or nil) before play starts"
+        deal = self._play_deal
+        assert deal is not None  # dealt when the play phase began
         card = PLAY_INDEX.get(action.text)
         if card is None:
             if action.kind in ("pass", "bid"):
@@ -286,7 +326,7 @@ class SpadesState(TrickState):
         return f"spades are not broken: {name} cannot lead while other suits remain"
 
     def _apply(self, action: Action) -> None:
-        if self._play_deal is not None:
+        if self._phase is Phase.PLAY:
             self._play(PLAY_INDEX[action.text])
             return
         self._bid(_BID_INDEX[action.text])
@@ -295,11 +335,11 @@ class SpadesState(TrickState):
         self._bids[self._bidder] = bid
         self._bidder = (self._bidder + 1) % 4
         if None not in self._bids:
-            self._start_play()
+            self._advance()
 
     def _quick_setup(self, action: Action | str) -> bool:
         """Make a ``bid n`` (every bid 0..13 is legal) without the validated path."""
-        if self._over:
+        if self._phase is not Phase.BID:
             return False
         # Only text can be listed; anything else takes the validated path.
         bid = _BID_INDEX.get(action) if isinstance(action, str) else None
@@ -309,10 +349,8 @@ class SpadesState(TrickState):
         self._bid(bid)
         return True
 
-    def _end_deal(self, won: Sequence[int] | None = None) -> None:
-        """Score the deal from each seat's tricks (``won``, by default the deal's)."""
-        if won is None:
-            won = [0, 0, 0, 0] if self._play_deal is None else self._play_deal.won
+    def _score_deal(self, won: Sequence[int]) -> None:
+        """Score the deal from each seat's tricks ``won``."""
         bids = [b or 0 for b in self._bids]
         teams = []
         for team in (0, 1):
@@ -334,16 +372,6 @@ class SpadesState(TrickState):
                 "totals": list(self._scores),
             }
         )
-        a, b = self._scores
-        game = self._game
-        reached = max(a, b) >= game.target
-        sunk = game.lose_at is not None and min(a, b) <= game.lose_at
-        last = self._deal_number + 1 >= MAX_DEALS
-        if not game.match or (a != b and (reached or sunk)) or last:
-            self._over = True
-            return
-        dealer = (self._dealer + 1) % 4 if game.rotate_dealer else self._dealer
-        self._new_deal(self._deal_number + 1, dealer)
 
     # -- the event log ----------------------------------------------------------
 
@@ -369,13 +397,13 @@ class SpadesState(TrickState):
     def winning_team(self) -> int | None:
         """0 (seats 0 and 2) or 1 (seats 1 and 3) once over; ``None`` before or on a
         tied single deal."""
-        if not self._over or self._scores[0] == self._scores[1]:
+        if self._phase is not Phase.OVER or self._scores[0] == self._scores[1]:
             return None
         return 0 if self._scores[0] > self._scores[1] else 1
 
     def returns(self) -> list[float]:
         """Own team's score minus the other team's per seat; zeros until the end."""
-        if not self._over:
+        if self._phase is not Phase.OVER:
             return [0.0, 0.0, 0.0, 0.0]
         d = float(self._scores[0] - self._scores[1])
         return [d, -d, d, -d]
@@ -388,7 +416,7 @@ class SpadesState(TrickState):
         return {
             "game": "spades",
             "seat": seat,
-            "phase": self.phase,
+            "phase": self._phase.value,
             "deal": self._deal_number,
             "dealer": self._dealer,
             "hand": names_of(self._current_hands()[seat]),

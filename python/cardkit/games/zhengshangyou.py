@@ -25,8 +25,10 @@ from cardkit.api import Action, Observation
 from cardkit.games import _climbing
 from cardkit.games._base import Emit
 from cardkit.games._climbing import ClimbingGame, ClimbingState
+from cardkit.games._phase import StrEnum
 
 __all__ = [
+    "Phase",
     "ZhengShangyou",
     "ZhengShangyouState",
     "classify",
@@ -38,6 +40,15 @@ __all__ = [
 RULES = "zhengshangyou"
 HEART_THREE = Card("3h")
 SPADE_TWO = Card("2s")
+
+
+class Phase(StrEnum):
+    """Where a Zheng Shangyou deal stands; each member equals its lower-case value."""
+
+    #: The card play, from the heart-three lead (ZSY-08).
+    PLAY = "play"
+    #: A player went out, which ends the deal at once (ZSY-04).
+    OVER = "over"
 
 
 def classify(cards: str | Sequence[Card | str], opening: bool = False) -> list[Combination]:
@@ -123,6 +134,12 @@ class ZhengShangyouState(ClimbingState):
         return self._play.pending_bomb
 
     # -- protocol -------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        """The deal is all card play: ``PLAY`` until a hand is empty, then ``OVER``
+        (the engine deal ends itself, so the phase is read from it)."""
+        return Phase.OVER if self._play.over else Phase.PLAY
 
     @property
     def current_player(self) -> int | None:
