@@ -272,7 +272,10 @@ class ClimbingView:
 class ClimbingActions:
     """The shared action objects of a climbing game: pass and one per play."""
 
-    def __new__(cls, make: Callable[[str], Any], pass_action: Any) -> ClimbingActions: ...
+    def __new__(
+        cls, make: Callable[[str], Any], pass_action: Any, limit: int
+    ) -> ClimbingActions: ...
+    def __len__(self) -> int: ...
 
 @final
 class ClimbingDeal:
