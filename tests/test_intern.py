@@ -7,7 +7,7 @@ import pytest
 from cardkit._core import ClimbingActions, ClimbingDeal
 from cardkit.api import Action
 from cardkit.errors import IllegalActionError
-from cardkit.games import _climbing, hearts
+from cardkit.games import _betting, _climbing, hearts
 from cardkit.games._intern import MAX_INTERNED, Interner
 
 
@@ -44,6 +44,9 @@ def test_interner_keeps_nothing_when_make_fails() -> None:
 
 def test_every_action_cache_is_a_bounded_interner() -> None:
     caches = [
+        _betting._ACTIONS,
+        _betting._CODE_ACTIONS,
+        _betting._LISTINGS,
         hearts._PARSED,
         hearts._PASS_ACTIONS,
         _climbing._KNOWN,
