@@ -566,27 +566,28 @@ class HoldemState(BaseState):
         """Play ``action`` (an action or its text; ``bet N``/``raise N`` take any legal
         total); illegal -> IllegalActionError and the state is unchanged."""
         codes = self._codes
-        if codes is not None:
-            # Only text can be listed; anything else takes the validated path.
-            code = codes.get(action) if isinstance(action, str) else None  # type: ignore[call-overload]
+        # Only text can be listed; anything else takes the validated path.
+        if codes is not None and isinstance(action, str):
+            code = codes.get(action)  # type: ignore[call-overload]
             if code is not None:
-                # One of this turn's listed actions (or its exact text): known legal.
-                # The hot path of every playout, so _apply is inlined here.
-                canonical = code_action(code)
-                self._listed = self._codes = None
-                b = self.betting
-                self.log.actions.append([b.to_act, canonical])
-                self._history.append(canonical)
-                if b.act(code) is None:
-                    self._advance_streets()
+                # One of this turn's listed actions (or its exact text): known legal,
+                # so the hot path of playouts skips parsing and checking.
+                listed = action if type(action) is Action else code_action(code)
+                self._play(listed, code)
+                self._history.append(listed)
                 return
         super().apply(action)
 
     def _apply(self, action: Action) -> None:
+        self._play(action, action_code(action))
+
+    def _play(self, action: Action, code: int) -> None:
+        """Play the legal ``action``, whose ``BettingCore`` code is ``code``: the one
+        path of every move, checked or listed."""
         self._listed = self._codes = None
         b = self.betting
-        self.log.actions.append([b.to_act, action.text])
-        if b.act(action_code(action)) is None:
+        self.log.actions.append([b.to_act, action])
+        if b.act(code) is None:
             self._advance_streets()
 
     def returns(self) -> list[float]:
