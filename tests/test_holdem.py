@@ -344,3 +344,25 @@ def test_chips_are_conserved_in_every_hand(stacks: list[int], seed: int, match: 
         assert sum(record["finishing_stacks"]) == total
         paid = sum(p["amount"] for p in record["pots"])
         assert paid == sum(v for p in record["pots"] for v in p["shares"].values())
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_listed_and_typed_moves_take_the_same_path_to_the_same_state(seed: int) -> None:
+    """A listed action skips parsing and checking, typed text does not; both end in
+    the one ``_apply``, so the two states agree at every step."""
+    game = Holdem(players=2 + seed % 5, match=True)
+    fast, slow = game.new_state(seed=seed), game.new_state(seed=seed)
+    rng = random.Random(seed)
+    while not fast.is_terminal and len(fast.history) < 400:
+        listed = fast.legal_actions()
+        assert slow.legal_actions() == listed
+        choice = listed[rng.randrange(len(listed))]
+        fast.apply(choice)
+        # Spaced and upper-cased text is parsed and checked before it is played.
+        slow.apply("  " + choice.upper().replace(" ", "   "))
+        assert fast.to_json() == slow.to_json()
+        assert all(type(a) is cardkit.api.Action for a in fast.history + slow.history)
+        for seat in range(game.num_players):
+            assert fast.observation(seat) == slow.observation(seat)
+        assert fast.events() == slow.events()
+    assert fast.returns() == slow.returns()

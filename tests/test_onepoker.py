@@ -101,14 +101,14 @@ def test_all_in_rules() -> None:
     state.apply("call")
     # The 2 beats the ace: seat 0 has no chips left and the match is over.
     assert state.is_terminal and state.stacks == [0, 40]
-    # A covered call commits the remaining chips and the excess comes back.
-    short = start("Ah 2c Kd 7s", stack=20)
-    short.betting.stacks = [19, 9]  # seat 1 has fewer chips behind
-    short.stacks = [20, 10]
-    short.apply("lock Ah")
-    short.apply("lock 2c")
-    short.apply("bet 15")
-    short.apply("call")
+    # A call that cannot be covered commits the remaining chips, and the excess
+    # comes back. Seat 0 first wins 10 chips (K over 7), then draws 5h to Ah.
+    short = start("Ah 2c Kd 7s 5h 9c", stack=20)
+    for move in ("lock Kd", "lock 7s", "bet 9", "call"):
+        short.apply(move)
+    assert short.stacks == [30, 10] and short.betting.stacks == [29, 9]
+    for move in ("lock Ah", "lock 2c", "bet 15", "call"):
+        short.apply(move)
     deal = short.deals[-1]
     assert deal["returned"] == [6, 0] and deal["pot"] == 20
 

@@ -741,12 +741,20 @@ class ClimbingActions:
     object per play (keyed by its ranks), made once by ``make(rank_text)``, so that
     listing the legal actions of a turn builds no strings and no objects.
 
+    Bounded like every action cache of cardkit: once ``limit`` plays are kept, a new
+    play's object is still made and handed out, only not kept.
+
     Args:
         make: Called once per distinct play with its rank text; returns its action.
         pass_action: The action object of a pass.
+        limit: The most play objects kept (``cardkit.games._intern.MAX_INTERNED``).
     """
 
-    def __new__(cls, make: Callable[[str], Any], pass_action: Any) -> ClimbingActions: ...
+    def __new__(
+        cls, make: Callable[[str], Any], pass_action: Any, limit: int
+    ) -> ClimbingActions: ...
+    def __len__(self) -> int:
+        """How many play objects are kept (at most ``limit``)."""
 
 @final
 class ClimbingDeal:
@@ -1357,7 +1365,9 @@ def spades_search(
 
 @final
 class BettingCore:
-    """The chips and turn order of one no-limit hand (see ``cardkit.games._betting``).
+    """The chips and turn order of one no-limit hand, for Hold'em and One Poker.
+
+    ``cardkit.games._betting`` holds the action words and codes the games send it.
 
     Listed actions are integer codes: -1 fold, -2 check, -3 call, ``2*N`` for
     ``bet N`` and ``2*N + 1`` for ``raise N`` (N is the seat's total for the round).

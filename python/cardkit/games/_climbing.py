@@ -26,6 +26,7 @@ from cardkit._core import (
 from cardkit.api import Action
 from cardkit.errors import IllegalActionError, shown
 from cardkit.games._base import BaseGame, BaseState, Emit, action_text
+from cardkit.games._intern import MAX_INTERNED, Interner
 
 __all__ = [
     "PASS",
@@ -49,23 +50,19 @@ PASS = Action("pass")
 
 # Canonical action text -> its Action. Actions are immutable, so states share them;
 # building an Action per listed play dominated the game loop before.
-_KNOWN: dict[str, Action] = {"pass": PASS, **{f"bid {n}": Action(f"bid {n}") for n in (1, 2, 3)}}
+_KNOWN: Interner[str, Action] = Interner(
+    Action, {"pass": PASS, **{f"bid {n}": Action(f"bid {n}") for n in (1, 2, 3)}}
+)
 
 
 def play_action(ranks: str) -> Action:
     """The shared ``play <ranks>`` action (``ranks`` in canonical order)."""
-    text = "play " + ranks
-    action = _KNOWN.get(text)
-    if action is None:
-        action = Action(text)
-        # Bounded: callers may name any rank text, not only the plays of a deck.
-        if len(_KNOWN) < 100_000:
-            _KNOWN[text] = action
-    return action
+    return _KNOWN("play " + ranks)
 
 
-# The engine hands out these shared objects as each turn's legal actions.
-_ACTIONS = ClimbingActions(play_action, PASS)
+# The engine hands out these shared objects as each turn's legal actions; its own
+# table of them keeps as many entries as an Interner.
+_ACTIONS = ClimbingActions(play_action, PASS, MAX_INTERNED)
 
 
 def _rank_of(card: Card) -> str:

@@ -30,6 +30,7 @@ from cardkit._core import ActionTable, Card, TrickDeal
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, shown
 from cardkit.games._base import BaseGame, Emit, action_text, check_int
+from cardkit.games._intern import Interner
 from cardkit.games._phase import StrEnum
 from cardkit.games._tricks import (
     NAMES,
@@ -40,6 +41,7 @@ from cardkit.games._tricks import (
     SUIT_MASKS,
     SUIT_NAMES,
     TrickState,
+    bits,
     card_index,
     cards_of,
     check_bool,
@@ -81,8 +83,6 @@ _PASS_PHASE, _OVER = Phase.PASS, Phase.OVER
 
 _HEARTS = SUIT_MASKS[2]
 _QUEEN_OF_SPADES = 10 * 4 + 3
-# Pass actions by the bitset of their three cards.
-_PASS_CACHE: dict[int, Action] = {}
 
 
 def penalty_points(mask: int) -> int:
@@ -99,13 +99,14 @@ def deal_points(taken: list[int]) -> list[int]:
     return [0 if s == shooter else 26 for s in range(4)]
 
 
+# Pass actions by the bitset of their three cards, named in index order.
+_PASS_ACTIONS: Interner[int, Action] = Interner(
+    lambda mask: Action("pass " + " ".join(NAMES[i] for i in bits(mask)))
+)
+
+
 def _pass_action(a: int, b: int, c: int) -> Action:
-    key = (1 << a) | (1 << b) | (1 << c)
-    action = _PASS_CACHE.get(key)
-    if action is None:
-        action = Action(f"pass {NAMES[a]} {NAMES[b]} {NAMES[c]}")
-        _PASS_CACHE[key] = action
-    return action
+    return _PASS_ACTIONS((1 << a) | (1 << b) | (1 << c))
 
 
 #: ``pass <card>``: one card of a seat's pass, by card index.
@@ -114,6 +115,38 @@ _PASS_ONE_INDEX: dict[str, int] = {a.text: i for i, a in enumerate(PASS_ONE)}
 _PASS_TABLE = ActionTable(PASS_ONE)
 _PASS = Action("pass")
 _USAGE = "expected 'pass c', 'pass c c c' or 'play c' (or just c)"
+
+
+def _parse(text: str) -> Action:
+    """The action canonical or shorthand ``text`` names (see ``Hearts.parse_action``)."""
+    words = text.split()
+    if not words:
+        raise IllegalActionError(f"an empty action: {_USAGE}")
+    verb = words[0].lower()
+    if verb == "pass" and len(words) == 1:
+        # A pass without cards: the state says what is wrong in its phase.
+        action = _PASS
+    elif verb == "pass":
+        cards = sorted({card_index(w) for w in words[1:]})
+        if len(words) == 2:
+            action = PASS_ONE[cards[0]]
+        elif len(cards) == 3 and len(words) == 4:
+            action = _pass_action(cards[0], cards[1], cards[2])
+        else:
+            raise IllegalActionError(f"{shown(text)}: pass one card or three different cards")
+    elif words == ["play"]:
+        raise IllegalActionError(PLAY_NEEDS_CARD)
+    elif verb == "play" and len(words) == 2:
+        action = PLAY_ACTIONS[card_index(words[1])]
+    elif len(words) == 1:
+        action = PLAY_ACTIONS[card_index(words[0], _USAGE)]
+    else:
+        raise IllegalActionError(f"{shown(text)}: {_USAGE}")
+    return action
+
+
+# Action text as typed -> its action: agents and replays send the same texts again.
+_PARSED: Interner[str, Action] = Interner(_parse)
 
 
 class Hearts(BaseGame):
@@ -128,7 +161,6 @@ class Hearts(BaseGame):
         self.passing = check_bool("passing", passing)
         self.target = check_int("target", target, 1, 10_000)
         self.num_players = 4
-        self._parsed: dict[str, Action] = {}
 
     @property
     def max_game_length(self) -> int:
@@ -162,35 +194,7 @@ class Hearts(BaseGame):
         text = action_text(text)
         if isinstance(text, Action):
             return text
-        cached = self._parsed.get(text)
-        if cached is not None:
-            return cached
-        words = text.split()
-        if not words:
-            raise IllegalActionError(f"an empty action: {_USAGE}")
-        verb = words[0].lower()
-        if verb == "pass" and len(words) == 1:
-            # A pass without cards: the state says what is wrong in its phase.
-            action = _PASS
-        elif verb == "pass":
-            cards = sorted({card_index(w) for w in words[1:]})
-            if len(words) == 2:
-                action = PASS_ONE[cards[0]]
-            elif len(cards) == 3 and len(words) == 4:
-                action = _pass_action(cards[0], cards[1], cards[2])
-            else:
-                raise IllegalActionError(f"{shown(text)}: pass one card or three different cards")
-        elif words == ["play"]:
-            raise IllegalActionError(PLAY_NEEDS_CARD)
-        elif verb == "play" and len(words) == 2:
-            action = PLAY_ACTIONS[card_index(words[1])]
-        elif len(words) == 1:
-            action = PLAY_ACTIONS[card_index(words[0], _USAGE)]
-        else:
-            raise IllegalActionError(f"{shown(text)}: {_USAGE}")
-        if len(self._parsed) < 100_000:
-            self._parsed[text] = action
-        return action
+        return _PARSED(text)
 
 
 class HeartsState(TrickState):

@@ -6,10 +6,11 @@ each, blinds 10/20 and no ante, stacks of 1000. The button starts at seat 0 (or
 the ``button`` option) and moves clockwise to the next player with chips; the
 small and big blinds follow it, and heads-up the button posts the small blind and
 acts first pre-flop. Bets are totals for the round (``raise 60``); the betting
-rules (minimum bet, full raises, short all-ins, side pots, odd chips) live in
-:mod:`cardkit.games._betting`. One card is burnt before the flop, the turn and the
-river; when no more betting is possible the board is run out, and the best
-five-card hands (``cardkit.poker``) win each pot they are eligible for. A match
+rules (minimum bet, full raises, short all-ins, side pots, odd chips) live in the
+Rust ``BettingCore``, which One Poker drives too. One card is burnt before the
+flop, the turn and the river; when no more betting is possible the board is run
+out, and the best five-card hands (``cardkit.poker``) win each pot they are
+eligible for. A match
 also ends after ``MAX_DEALS`` (10,000) hands, the stacks deciding the returns, so
 every match and save is finite (``Holdem.max_match_length``).
 """
@@ -24,7 +25,15 @@ from cardkit._validate import is_sequence
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, RuleOptionError, shown
 from cardkit.games._base import MAX_DEALS, BaseGame, BaseState, Emit, check_int
-from cardkit.games._betting import PotResult, action, known_or_text, parse_betting_action
+from cardkit.games._betting import (
+    PotResult,
+    action,
+    action_code,
+    code_action,
+    known_or_text,
+    listing,
+    parse_betting_action,
+)
 from cardkit.games._phase import StrEnum
 from cardkit.poker import HandRank, evaluate
 
@@ -61,42 +70,6 @@ _STREET_OF_BOARD = {0: Phase.PREFLOP, 3: Phase.FLOP, 4: Phase.TURN, 5: Phase.RIV
 # compare against this module name instead.
 _OVER = Phase.OVER
 _POT_FRACTIONS = (0.5, 1.0)
-
-# Listed actions cross the Rust boundary as integer codes (see ``BettingCore``):
-# -1 fold, -2 check, -3 call, 2*N bet N, 2*N+1 raise N.
-_CODE_ACTIONS: dict[int, Action] = {-1: action("fold"), -2: action("check"), -3: action("call")}
-
-
-def _code_action(code: int) -> Action:
-    """The shared :class:`Action` of a ``BettingCore`` code (built once, then cached)."""
-    found = _CODE_ACTIONS.get(code)
-    if found is None:
-        total, raising = divmod(code, 2)
-        found = action(("raise " if raising else "bet ") + str(total))
-        if len(_CODE_ACTIONS) < 100_000:
-            _CODE_ACTIONS[code] = found
-    return found
-
-
-# The same few listings recur across hands (fold/call/raise to the same sizes), so
-# each is built once: its actions and the code of each.
-_LISTINGS: dict[tuple[int, ...], tuple[list[Action], dict[Action, int]]] = {}
-
-
-def _listing(codes: tuple[int, ...]) -> tuple[list[Action], dict[Action, int]]:
-    listed = [_code_action(c) for c in codes]
-    found = (listed, dict(zip(listed, codes, strict=True)))
-    if len(_LISTINGS) < 100_000:
-        _LISTINGS[codes] = found
-    return found
-
-
-def _action_code(act: Action) -> int:
-    """The ``BettingCore`` code of a canonical betting action."""
-    verb, _, number = act.partition(" ")
-    if not number:
-        return {"fold": -1, "check": -2, "call": -3}[verb]
-    return 2 * int(number) + (verb == "raise")
 
 
 def arrange_deal(
@@ -497,8 +470,8 @@ class HoldemState(BaseState):
         self._next_card = 2 * k
         self.shown: list[bool] = [False] * n
         self._phase = Phase.PREFLOP
-        # The betting core runs in Rust (the same rules as ``_betting.Betting``, checked
-        # move for move by tests/test_betting_rust.py): it is the hot loop of playouts.
+        # The betting core runs in Rust (its Python twin, tests/oracle_betting.py, is
+        # checked against it move for move by tests/test_betting_rust.py).
         self.betting = BettingCore(self.stacks, in_hand, g.blinds[1])
         small, big = g.blinds
         posted_small = self.betting.post_blind(self.small_blind, small)
@@ -620,11 +593,7 @@ class HoldemState(BaseState):
             if self._phase is _OVER:
                 return []
             # Someone is always to act in a hand that is not over.
-            codes = self.betting.listed(_POT_FRACTIONS)
-            found = _LISTINGS.get(codes)
-            if found is None:
-                found = _listing(codes)
-            listed, self._codes = found
+            listed, self._codes = listing(self.betting, _POT_FRACTIONS)
             self._listed = listed
         return listed[:]
 
@@ -642,27 +611,28 @@ class HoldemState(BaseState):
         """Play ``action`` (an action or its text; ``bet N``/``raise N`` take any legal
         total); illegal -> IllegalActionError and the state is unchanged."""
         codes = self._codes
-        if codes is not None:
-            # Only text can be listed; anything else takes the validated path.
-            code = codes.get(action) if isinstance(action, str) else None  # type: ignore[call-overload]
+        # Only text can be listed; anything else takes the validated path.
+        if codes is not None and isinstance(action, str):
+            code = codes.get(action)  # type: ignore[call-overload]
             if code is not None:
-                # One of this turn's listed actions (or its exact text): known legal.
-                # The hot path of every playout, so _apply is inlined here.
-                canonical = _CODE_ACTIONS.get(code) or _code_action(code)
-                self._listed = self._codes = None
-                b = self.betting
-                self.log.actions.append([b.to_act, canonical])
-                self._history.append(canonical)
-                if b.act(code) is None:
-                    self._advance_streets()
+                # One of this turn's listed actions (or its exact text): known legal,
+                # so the hot path of playouts skips parsing and checking.
+                listed = action if type(action) is Action else code_action(code)
+                self._play(listed, code)
+                self._history.append(listed)
                 return
         super().apply(action)
 
     def _apply(self, action: Action) -> None:
+        self._play(action, action_code(action))
+
+    def _play(self, action: Action, code: int) -> None:
+        """Play the legal ``action``, whose ``BettingCore`` code is ``code``: the one
+        path of every move, checked or listed."""
         self._listed = self._codes = None
         b = self.betting
-        self.log.actions.append([b.to_act, action.text])
-        if b.act(_action_code(action)) is None:
+        self.log.actions.append([b.to_act, action])
+        if b.act(code) is None:
             self._advance_streets()
 
     def returns(self) -> list[float]:

@@ -20,17 +20,15 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from cardkit._core import Card
+from cardkit._core import BettingCore, Card
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, InvalidCardError, RuleOptionError, shown
 from cardkit.games._base import MAX_DEALS, BaseGame, BaseState, Emit, check_int
 from cardkit.games._betting import (
-    Betting,
     action,
-    apply_betting_action,
-    betting_actions,
-    betting_illegal_reason,
+    action_code,
     known_or_text,
+    listing,
     parse_betting_action,
 )
 from cardkit.games._phase import StrEnum
@@ -166,7 +164,6 @@ class OnePokerState(BaseState):
         self.deal_number = 0
         self.deals: list[dict[str, Any]] = []
         self.revealed: list[Card] = []
-        self.betting = Betting(self.stacks, [True, True], 1)
         # Opening deal: two cards each, one at a time, the first player first.
         for _ in range(2):
             for seat in (self.first, 1 - self.first):
@@ -191,7 +188,8 @@ class OnePokerState(BaseState):
     # -- the flow of a deal ---------------------------------------------------------
 
     def _begin_deal(self) -> None:
-        self.betting = Betting(self.stacks, [True, True], 1)
+        # The betting rules live in Rust (``BettingCore``), as for Hold'em.
+        self.betting = BettingCore(self.stacks, [True, True], 1)
         for seat in (self.first, 1 - self.first):
             self.betting.post_ante(seat, self._game.ante)
         self.locked = [None, None]
@@ -258,7 +256,7 @@ class OnePokerState(BaseState):
             return []
         if self._phase is _LOCK:
             return [action(f"lock {c}") for c in sorted(set(self.hands[seat]))]
-        return betting_actions(self.betting, seat, _POT_FRACTIONS)
+        return listing(self.betting, _POT_FRACTIONS)[0][:]
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now (any bet amount in range is legal)."""
@@ -275,7 +273,7 @@ class OnePokerState(BaseState):
             return None
         if self._phase is _LOCK:
             return "betting starts only after both players have locked a card"
-        return betting_illegal_reason(self.betting, seat, text)
+        return self.betting.illegal_reason(text)
 
     def _apply(self, action: Action) -> None:
         seat = self.current_player
@@ -285,8 +283,7 @@ class OnePokerState(BaseState):
             if self._lock_turn() is None:
                 self._advance()
         else:
-            apply_betting_action(self.betting, seat, action.text)
-            if self.betting.to_act is None:
+            if self.betting.act(action_code(action)) is None:
                 self._advance()
 
     def _settle(self) -> None:
@@ -302,7 +299,8 @@ class OnePokerState(BaseState):
         else:
             winners = list(live)
         pot = b.pot
-        results = b.award(lambda eligible: winners, self.first)
+        # Only the named winners may take the pot: they alone get strength 1.
+        results = b.award([int(s in winners) for s in (0, 1)], self.first)
         self.stacks = list(b.stacks)
         self.deals.append(
             {
@@ -313,7 +311,7 @@ class OnePokerState(BaseState):
                 "pot": pot,
                 "returned": list(b.returned),
                 "winners": winners,
-                "shares": {str(s): v for r in results for s, v in r.shares.items()},
+                "shares": {str(s): v for _, _, _, shares in results for s, v in shares},
                 "stacks": list(self.stacks),
             }
         )

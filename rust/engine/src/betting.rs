@@ -1,5 +1,6 @@
-//! The no-limit betting core of one poker hand: the Rust fast path of
-//! `python/cardkit/games/_betting.py` (`Betting`), move for move the same rules.
+//! The no-limit betting core of one poker hand: the one home of the betting rules
+//! Texas Hold'em and One Poker share (both drive it through the `BettingCore`
+//! binding, `rust/python/src/betting.rs`).
 //!
 //! It holds each seat's stack behind, its bet in the current round, everything it
 //! put in this hand and whether it folded, and knows the shared betting rules:
@@ -10,10 +11,10 @@
 //! the uncalled excess returned, pots layered by contribution and settled one by
 //! one with the odd chips going clockwise from a given seat.
 //!
-//! Texas Hold'em drives this core through the `BettingCore` binding because
-//! random playouts and simulations spend most of their time in the betting
-//! loop; `tests/test_betting_rust.py` plays both implementations on the same
-//! seeds and asserts identical states, listed actions, reasons and pots.
+//! Its Python twin, the test oracle `tests/oracle_betting.py`, writes the same
+//! rules out plainly; `tests/test_betting_rust.py` plays both on the same random
+//! hands (Hold'em's and One Poker's tables) and asserts identical states, listed
+//! actions, reasons, errors and pots.
 
 use crate::error::{EngineError, Result};
 
@@ -389,7 +390,7 @@ impl Betting {
     }
 
     /// Why `mv` is illegal for the seat to act, or `None` when it is legal (the
-    /// same words as the Python engine's `betting_illegal_reason`).
+    /// same words as the test oracle's `betting_illegal_reason`).
     pub fn illegal_reason(&self, mv: Move) -> Option<String> {
         let Some(seat) = self.to_act else {
             return Some("no seat is to act: the betting round is closed".to_string());

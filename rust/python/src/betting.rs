@@ -1,5 +1,5 @@
 //! `BettingCore`: the no-limit betting core of one hand (`cardkit_engine::betting`),
-//! the fast path Texas Hold'em drives move by move.
+//! which Texas Hold'em and One Poker drive move by move.
 //!
 //! Per-move calls pass small integers (seats, chip counts, listed-action codes)
 //! so a Python game loop pays one cheap call per move.
@@ -47,7 +47,9 @@ fn pot_row(r: PotResult) -> PotRow {
     (r.amount, r.eligible, r.winners, r.shares)
 }
 
-/// The chips and turn order of one no-limit hand (see `cardkit.games._betting`).
+/// The chips and turn order of one no-limit hand, for Hold'em and One Poker.
+///
+/// `cardkit.games._betting` holds the action words and codes the games send it.
 ///
 /// Listed actions are integer codes: -1 fold, -2 check, -3 call, `2*N` for
 /// `bet N` and `2*N + 1` for `raise N` (N is the seat's total for the round).

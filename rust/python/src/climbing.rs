@@ -693,10 +693,15 @@ impl PyClimbingView {
 /// One game family's canonical objects, shared by all its deals: `pass` and one
 /// object per play (keyed by its ranks), made once by `make(rank_text)`, so that
 /// listing the legal actions of a turn builds no strings and no objects.
+///
+/// Bounded like every action cache of cardkit (`cardkit.games._intern.Interner`,
+/// whose `MAX_INTERNED` Python passes as `limit`): once `limit` plays are kept, a
+/// new play's object is still made and handed out, only not kept.
 #[pyclass(frozen, module = "cardkit._core", name = "ClimbingActions")]
 pub struct PyClimbingActions {
     make: Py<PyAny>,
     pass: Py<PyAny>,
+    limit: usize,
     plays: Mutex<HashMap<u64, Py<PyAny>, BuildHasherDefault<KeyHasher>>>,
 }
 
@@ -721,8 +726,16 @@ impl PyClimbingActions {
                 (None, Some(c)) => {
                     let made = self.make.bind(py).call1((c.cards.to_string(),))?.unbind();
                     let mut plays = self.plays.lock().map_err(|_| poisoned(py))?;
-                    let kept = plays.entry(c.cards.key()).or_insert(made);
-                    done.push(kept.clone_ref(py));
+                    let room = plays.len() < self.limit;
+                    // Another thread may have kept this play meanwhile: hand out its object.
+                    match plays.get(&c.cards.key()) {
+                        Some(kept) => done.push(kept.clone_ref(py)),
+                        None if room => {
+                            plays.insert(c.cards.key(), made.clone_ref(py));
+                            done.push(made);
+                        }
+                        None => done.push(made),
+                    }
                 }
                 (None, None) => done.push(self.pass.clone_ref(py)),
             }
@@ -740,14 +753,21 @@ fn poisoned(py: Python<'_>) -> PyErr {
 
 #[pymethods]
 impl PyClimbingActions {
-    /// `make(rank_text)` returns the action of a play; `pass_action` is the pass.
+    /// `make(rank_text)` returns the action of a play; `pass_action` is the pass;
+    /// at most `limit` play objects are kept.
     #[new]
-    fn new(make: Py<PyAny>, pass_action: Py<PyAny>) -> Self {
+    fn new(make: Py<PyAny>, pass_action: Py<PyAny>, limit: usize) -> Self {
         PyClimbingActions {
             make,
             pass: pass_action,
+            limit,
             plays: Mutex::new(HashMap::default()),
         }
+    }
+
+    /// How many play objects are kept (at most `limit`).
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.plays.lock().map_err(|_| poisoned(py))?.len())
     }
 }
 
