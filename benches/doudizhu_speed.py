@@ -17,8 +17,7 @@ from collections.abc import Callable
 import cardkit
 from _timing import openspiel_random_deals
 from cardkit._core import (  # the _bench_ bindings are unstable, for benches only
-    _bench_climbing_play_texts,
-    _bench_climbing_random_playouts,
+    _bench,  # unstable helpers, for benches and tests only
     climbing_leads,
 )
 from cardkit.games.doudizhu import legal_action_ids_batch, legal_plays_batch
@@ -68,7 +67,7 @@ def movegen(hands: int, rounds: int) -> None:
     )
     runners: dict[str, Callable[[], int]] = {
         "obj": lambda: sum(1 for h in sample if climbing_leads("doudizhu", h)),
-        "txt": lambda: sum(1 for h in sample if _bench_climbing_play_texts("doudizhu", h, None)),
+        "txt": lambda: sum(1 for h in sample if _bench.climbing_play_texts("doudizhu", h, None)),
         "ids": lambda: len(legal_action_ids_batch(sample, threads=1)),
         "keys": lambda: len(legal_plays_batch(sample, threads=1)[1]) // 8 - 1,
         "keys_all": lambda: len(legal_plays_batch(sample)[1]) // 8 - 1,
@@ -168,7 +167,7 @@ def games(count: int, rounds: int) -> None:
             print(f"      cardkit vs {name}: {ours / value:.2f}x")
     print("Rust playouts (card play from a random landlord at bid 1), games/s per thread")
     for policy in ("random", "rule"):
-        value = rate(lambda p=policy: sum(_bench_climbing_random_playouts("doudizhu", 2000, 7, p)))
+        value = rate(lambda p=policy: sum(_bench.climbing_random_playouts("doudizhu", 2000, 7, p)))
         row(f"cardkit Rust playout, {policy} policy", value, None, "/s")
         if peers.get("OpenSpiel dou_dizhu"):
             print(f"      vs OpenSpiel Python-driven: {value / peers['OpenSpiel dou_dizhu']:.1f}x")

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import cardkit
 from _timing import interleaved
-from cardkit._core import _bench_hearts_playouts  # unstable, for benches only
+from cardkit._core import _bench  # unstable helpers, for benches and tests only
 from cardkit.agents import RandomAgent
 from cardkit.agents.hearts import HeartsRuleAgent, HeartsSearchAgent
 from cardkit.api import Agent
@@ -33,10 +33,10 @@ def speed(deals: int) -> None:
     ck, os_rate = interleaved(Hearts(match=False), "hearts", deals)
     n = 200_000
     start = time.perf_counter()
-    _bench_hearts_playouts(n, 1, 1.0)
+    _bench.hearts_playouts(n, 1, 1.0)
     rust_random = n / (time.perf_counter() - start)
     start = time.perf_counter()
-    _bench_hearts_playouts(n, 1, 0.1)
+    _bench.hearts_playouts(n, 1, 0.1)
     rust_heur = n / (time.perf_counter() - start)
     print(f"Hearts, random single deals ({deals} per engine), deals/s")
     print(f"{'engine':44} {'deals/s':>12} {'vs OpenSpiel':>13}")

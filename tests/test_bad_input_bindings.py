@@ -18,7 +18,8 @@ from cardkit._core import (
     BettingCore,
     ChinesePokerRules,
     ClimbingView,
-    _test_spades_team_score,
+    _bench,
+    _test,
     chinese_poker_score,
     climbing_classify,
     climbing_leads,
@@ -101,17 +102,23 @@ def test_bench_only_bindings_are_private_and_unlisted() -> None:
     public = set(_core.__all__)
     for name in BENCH_ONLY:
         assert not hasattr(_core, name), name
-        assert callable(getattr(_core, f"_bench_{name}")), name
+        assert callable(getattr(_bench, name)), name
     assert all(not n.startswith("_") or n.startswith("__") for n in public), public
+    # Private submodules, importable by their dotted names like any module.
+    from cardkit._core._bench import hearts_playouts
+    from cardkit._core._test import spades_team_score
+
+    assert hearts_playouts is _bench.hearts_playouts
+    assert spades_team_score is _test.spades_team_score
 
 
 def test_bench_playouts_count_wins_in_constant_memory() -> None:
     # The old binding kept one byte per game: 10**12 games aborted the process on
     # allocation. Wins per seat are counted instead (an endless count is a Ctrl-C
     # case: tests/test_interrupts_games.py).
-    wins = _core._bench_climbing_random_playouts("doudizhu", 40, 0, "random")
+    wins = _bench.climbing_random_playouts("doudizhu", 40, 0, "random")
     assert len(wins) == 3 and sum(wins) == 40
-    assert _core._bench_climbing_random_playouts("zhengshangyou", 0, 0, "rule") == [0, 0, 0]
+    assert _bench.climbing_random_playouts("zhengshangyou", 0, 0, "rule") == [0, 0, 0]
 
 
 def test_rank_counts_past_255_are_refused_not_clipped() -> None:
@@ -187,6 +194,6 @@ def test_spades_bag_carries_past_nine_are_refused() -> None:
     assert len(spades_search(*args, [0] * 4, [9, 9], False, view["candidates"], 2, 1)) == 13
     with pytest.raises(RuleOptionError, match="bags"):
         spades_search(*args, [0] * 4, [2**32 - 1, 0], False, view["candidates"], 2, 1)
-    assert _test_spades_team_score([3, 2], [4, 2], 9) == (51 - 100, 0)
+    assert _test.spades_team_score([3, 2], [4, 2], 9) == (51 - 100, 0)
     with pytest.raises(RuleOptionError, match="bags"):
-        _test_spades_team_score([3, 2], [4, 2], 10)
+        _test.spades_team_score([3, 2], [4, 2], 10)

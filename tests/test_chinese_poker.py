@@ -16,7 +16,7 @@ import cardkit
 from cardkit import Card, IllegalActionError, RuleOptionError, games
 from cardkit._core import (
     ChinesePokerRules,
-    _bench_chinese_poker_count_sets,
+    _bench,  # unstable helpers, for benches and tests only
     chinese_poker_automatic_wins,
     chinese_poker_rank_set,
     chinese_poker_sample_sets,
@@ -190,7 +190,7 @@ def test_back_equal_to_middle_is_proper_but_not_lower() -> None:
 
 
 def test_count_of_splits() -> None:
-    total, proper = _bench_chinese_poker_count_sets(_cards(A))
+    total, proper = _bench.chinese_poker_count_sets(_cards(A))
     assert total == 72_072
     assert 0 < proper < total
 
@@ -545,7 +545,7 @@ def test_solver_is_seeded_and_checks_its_options() -> None:
     hand = cardkit.shuffled_deck("standard52", 21)[:13]
     a = solve(hand, samples=60, seed=4)
     assert a == solve(hand, samples=60, seed=4)
-    assert a.proper == _bench_chinese_poker_count_sets(hand)[1]
+    assert a.proper == _bench.chinese_poker_count_sets(hand)[1]
     with pytest.raises(RuleOptionError):
         solve(hand, players=5)
     with pytest.raises(RuleOptionError):

@@ -22,11 +22,7 @@ from hypothesis import strategies as st
 
 import cardkit
 from cardkit import InvalidCardError, RuleOptionError, _core
-from cardkit._core import (  # the _test_ bindings expose the Rust twins to tests only
-    _test_climbing_scores,
-    _test_zsy_penalty,
-    deck,
-)
+from cardkit._core import _test, deck  # _test: the Rust twins, exposed to tests only
 from cardkit.agents.doudizhu import DouDizhuRuleAgent
 from cardkit.agents.zhengshangyou import ZhengShangyouRuleAgent
 from cardkit.api import Action, Observation
@@ -105,20 +101,20 @@ def _play_zsy(seed: int, policies: Sequence[str], endgame: bool = False) -> Zhen
 def _assert_ddz_twins_agree(state: DouDizhuState) -> None:
     python = state.returns()
     assert all(r == int(r) for r in python)
-    assert _test_climbing_scores(state._play) == [int(r) for r in python], state.score_breakdown()
+    assert _test.climbing_scores(state._play) == [int(r) for r in python], state.score_breakdown()
 
 
 def _assert_zsy_twins_agree(state: ZhengShangyouState) -> None:
     winner = state.winner
     assert winner is not None
     rust_penalties = [
-        0 if s == winner else _test_zsy_penalty(state.hand_ranks[s], state.plays_made[s] == 0)
+        0 if s == winner else _test.zsy_penalty(state.hand_ranks[s], state.plays_made[s] == 0)
         for s in range(3)
     ]
     assert state.penalties() == rust_penalties, state.score_breakdown()
     python = state.returns()
     assert all(r == int(r) for r in python)
-    assert _test_climbing_scores(state._play) == [int(r) for r in python], state.score_breakdown()
+    assert _test.climbing_scores(state._play) == [int(r) for r in python], state.score_breakdown()
 
 
 def _policies(seed: int) -> list[str]:
@@ -235,19 +231,19 @@ def test_unfinished_deals_score_zero_on_both_sides() -> None:
     ddz.apply("bid 3")
     for state in (ddz, zsy):
         assert state.returns() == [0.0, 0.0, 0.0]
-        assert _test_climbing_scores(state._play) == [0, 0, 0]
+        assert _test.climbing_scores(state._play) == [0, 0, 0]
 
 
 def test_the_test_bindings_stay_private_and_refuse_bad_input() -> None:
-    # Registered like the _bench_ helpers: attributes outside `__all__` and the stub.
-    for name in ("climbing_scores", "zsy_penalty", "hearts_deal_points"):
-        assert callable(getattr(_core, f"_test_{name}")), name
+    # A private submodule like the _bench helpers: outside `__all__` and the stub.
+    for name in ("climbing_scores", "zsy_penalty", "hearts_deal_points", "spades_team_score"):
+        assert callable(getattr(_test, name)), name
         assert name not in _core.__all__ and not hasattr(_core, name), name
     stub = (Path(cardkit.__file__).parent / "_core.pyi").read_text(encoding="utf-8")
-    assert "_test_" not in stub and "hearts_deal_points" not in stub
+    assert "_test" not in stub and "hearts_deal_points" not in stub
     with pytest.raises(InvalidCardError, match="invalid rank"):
-        _test_zsy_penalty("33x", False)
+        _test.zsy_penalty("33x", False)
     with pytest.raises(RuleOptionError, match="disjoint"):
-        _core._test_hearts_deal_points([1, 1, 0, 0])
+        _test.hearts_deal_points([1, 1, 0, 0])
     with pytest.raises(RuleOptionError, match="outside the 52-card pack"):
-        _core._test_hearts_deal_points([1 << 52, 0, 0, 0])
+        _test.hearts_deal_points([1 << 52, 0, 0, 0])

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 import cardkit
 from cardkit import IllegalActionError, RuleOptionError, games
-from cardkit._core import (  # _test_hearts_deal_points: the search's scoring, test-only
-    _test_hearts_deal_points,
+from cardkit._core import (  # _test.hearts_deal_points: the search's scoring, test-only
+    _test,  # the engine side of scoring twins, for tests only
     trick_winner,
 )
 from cardkit.agents import RandomAgent
@@ -323,5 +323,5 @@ def test_python_and_rust_deal_points_agree(rng: random.Random, moon: bool) -> No
     for card, owner in zip(cards, owners, strict=True):
         taken[owner] |= 1 << card
     python = deal_points([penalty_points(t) for t in taken])
-    assert _test_hearts_deal_points(taken) == python
+    assert _test.hearts_deal_points(taken) == python
     assert (26 in [penalty_points(t) for t in taken]) == (sorted(python) == [0, 26, 26, 26])

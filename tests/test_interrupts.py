@@ -224,16 +224,16 @@ GAME_CASES: dict[str, tuple[str, str]] = {
     ),
     "climbing_random_playouts": (
         # The reproducer: it used to abort on a 10**12-byte allocation.
-        "from cardkit._core import _bench_climbing_random_playouts",
-        "_bench_climbing_random_playouts('doudizhu', 10**12, 0, 'random')",
+        "from cardkit._core import _bench",
+        "_bench.climbing_random_playouts('doudizhu', 10**12, 0, 'random')",
     ),
     "hearts_playouts": (
-        "from cardkit._core import _bench_hearts_playouts",
-        "_bench_hearts_playouts(10**15, 1, 0.1)",
+        "from cardkit._core import _bench",
+        "_bench.hearts_playouts(10**15, 1, 0.1)",
     ),
     "spades_playouts": (
-        "from cardkit._core import _bench_spades_playouts",
-        "_bench_spades_playouts(10**15, 1)",
+        "from cardkit._core import _bench",
+        "_bench.spades_playouts(10**15, 1)",
     ),
 }
 

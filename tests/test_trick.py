@@ -7,9 +7,8 @@ import pytest
 
 import cardkit
 from cardkit import InvalidCardError, RuleOptionError, games
-from cardkit._core import (  # the _bench_ playouts are unstable bench helpers
-    _bench_hearts_playouts,
-    _bench_spades_playouts,
+from cardkit._core import (  # _bench: unstable bench helpers
+    _bench,
     hearts_search,
     spades_search,
     trick_winner,
@@ -39,14 +38,14 @@ def test_trick_winner_with_and_without_trump() -> None:
 
 def test_playouts_conserve_points_and_tricks() -> None:
     for eps in (1.0, 0.1):
-        points = _bench_hearts_playouts(200, 5, eps)
+        points = _bench.hearts_playouts(200, 5, eps)
         assert sum(points) % 26 == 0 and sum(points) >= 26 * 200
-        assert sum(_bench_spades_playouts(200, 5, 3, eps)) == 13 * 200
-    assert _bench_hearts_playouts(50, 9) == _bench_hearts_playouts(50, 9)
+        assert sum(_bench.spades_playouts(200, 5, 3, eps)) == 13 * 200
+    assert _bench.hearts_playouts(50, 9) == _bench.hearts_playouts(50, 9)
     with pytest.raises(RuleOptionError):
-        _bench_hearts_playouts(1, 1, 2.0)
+        _bench.hearts_playouts(1, 1, 2.0)
     with pytest.raises(RuleOptionError):
-        _bench_spades_playouts(1, 1, 14)
+        _bench.spades_playouts(1, 1, 14)
 
 
 def test_search_rejects_inconsistent_views() -> None:

@@ -307,7 +307,7 @@ fn chinese_poker_score(
 
 /// Unstable, for benches and tests only: `(splits, proper)`, the 72,072 ways to set
 /// a hand and how many are properly set.
-#[pyfunction(name = "_bench_chinese_poker_count_sets")]
+#[pyfunction(name = "chinese_poker_count_sets")]
 fn bench_chinese_poker_count_sets(
     py: Python<'_>,
     hand: &Bound<'_, PyAny>,
@@ -421,7 +421,7 @@ fn chinese_poker_solve(
     ))
 }
 
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRules>()?;
     m.add_function(wrap_pyfunction!(chinese_poker_automatic_wins, m)?)?;
     m.add_function(wrap_pyfunction!(chinese_poker_rank_set, m)?)?;
@@ -430,10 +430,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(chinese_poker_greedy_set, m)?)?;
     m.add_function(wrap_pyfunction!(chinese_poker_random_set, m)?)?;
     m.add_function(wrap_pyfunction!(chinese_poker_solve, m)?)?;
-    // Unstable bench helpers, kept out of `__all__` (see `climbing::register`).
-    m.setattr(
-        "_bench_chinese_poker_count_sets",
-        wrap_pyfunction!(bench_chinese_poker_count_sets, m)?,
-    )?;
+    bench.add_function(wrap_pyfunction!(bench_chinese_poker_count_sets, bench)?)?;
     Ok(())
 }

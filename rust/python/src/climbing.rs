@@ -227,7 +227,7 @@ fn climbing_beats(
 
 /// Unstable, for benches only: leads (`table` None) or responses of `hand` as rank
 /// texts.
-#[pyfunction(name = "_bench_climbing_play_texts")]
+#[pyfunction(name = "climbing_play_texts")]
 #[pyo3(signature = (game, hand, table, opening = false))]
 fn bench_climbing_play_texts(
     py: Python<'_>,
@@ -524,7 +524,7 @@ fn policy(py: Python<'_>, name: &str) -> PyResult<Policy> {
 /// random deals in Rust with `policy` (`"random"` or `"rule"`) for every seat;
 /// returns each seat's wins. Dou Dizhu deals skip bidding (a random landlord at
 /// bid 1).
-#[pyfunction(name = "_bench_climbing_random_playouts")]
+#[pyfunction(name = "climbing_random_playouts")]
 fn bench_climbing_random_playouts(
     py: Python<'_>,
     game: &str,
@@ -1038,7 +1038,7 @@ impl PyClimbingDeal {
     }
 }
 
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCombination>()?;
     m.add_class::<PyClimbingView>()?;
     m.add_class::<PyClimbingActions>()?;
@@ -1052,15 +1052,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(doudizhu_play_of_id, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_legal_ids_batch, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_plays_batch, m)?)?;
-    // Unstable bench helpers: attributes only, so they stay out of `__all__` and
-    // the typed surface (`_core.pyi`, which stubtest checks against `__all__`).
-    m.setattr(
-        "_bench_climbing_play_texts",
-        wrap_pyfunction!(bench_climbing_play_texts, m)?,
-    )?;
-    m.setattr(
-        "_bench_climbing_random_playouts",
-        wrap_pyfunction!(bench_climbing_random_playouts, m)?,
-    )?;
+    bench.add_function(wrap_pyfunction!(bench_climbing_play_texts, bench)?)?;
+    bench.add_function(wrap_pyfunction!(bench_climbing_random_playouts, bench)?)?;
     Ok(())
 }

@@ -17,13 +17,24 @@ mod trick;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // Bench-only and test-only bindings live in private submodules, outside the
+    // typed public surface (`__all__`, `_core.pyi`) and free to change.
+    let bench = PyModule::new(py, "_bench")?;
+    let test = PyModule::new(py, "_test")?;
     cards::register(m)?;
     poker::register(m)?;
-    chinese_poker::register(m)?;
-    climbing::register(m)?;
-    trick::register(m)?;
+    chinese_poker::register(m, &bench)?;
+    climbing::register(m, &bench)?;
+    trick::register(m, &bench)?;
     betting::register(m)?;
-    testing::register(m)?;
+    testing::register(&test)?;
+    let modules = py.import("sys")?.getattr("modules")?;
+    for sub in [bench, test] {
+        // Registered in `sys.modules` so `from cardkit._core._bench import ...` works.
+        modules.set_item(format!("cardkit._core.{}", sub.name()?), &sub)?;
+        m.setattr(sub.name()?, &sub)?;
+    }
     Ok(())
 }

@@ -3,8 +3,9 @@
 //! Python). Differential tests drive both on the same games and compare them, so a
 //! change to either side fails a test.
 //!
-//! Registered as `_test_*` attributes of `cardkit._core`, like the `_bench_*`
-//! helpers: outside `__all__` and `_core.pyi`, and not part of the API.
+//! Registered in the private submodule `cardkit._core._test` (as the bench-only
+//! helpers are in `cardkit._core._bench`): outside `__all__` and `_core.pyi`, and
+//! not part of the API.
 
 use crate::climbing::PyClimbingDeal;
 use crate::errors::IntoPyResult;
@@ -17,14 +18,14 @@ use pyo3::prelude::*;
 /// Each seat's score of a finished climbing deal as the search counts it
 /// (`Deal::scores`: Dou Dizhu bid x multiplier, Zheng Shangyou penalties and bomb
 /// bonuses); zeros before the deal is over.
-#[pyfunction(name = "_test_climbing_scores")]
+#[pyfunction(name = "climbing_scores")]
 fn climbing_scores(deal: PyRef<'_, PyClimbingDeal>) -> [i32; 3] {
     deal.play.deal().scores()
 }
 
 /// The Zheng Shangyou card penalty of a loser holding `hand` (rank text), as the
 /// search counts it (`zsy_penalty`).
-#[pyfunction(name = "_test_zsy_penalty")]
+#[pyfunction(name = "zsy_penalty")]
 fn zsy_penalty_of(py: Python<'_>, hand: &str, never_played: bool) -> PyResult<i32> {
     let ranks = Ranks::parse(hand).py_err(py)?;
     Ok(zsy_penalty(&ranks, never_played))
@@ -32,7 +33,7 @@ fn zsy_penalty_of(py: Python<'_>, hand: &str, never_played: bool) -> PyResult<i3
 
 /// Hearts deal points for the cards each seat took (bitsets of the 52-card pack), as
 /// the search counts them (`hearts::deal_points`, moon shooting included).
-#[pyfunction(name = "_test_hearts_deal_points")]
+#[pyfunction(name = "hearts_deal_points")]
 fn hearts_deal_points(py: Python<'_>, taken: [u64; 4]) -> PyResult<[i32; 4]> {
     let all = taken.iter().fold(0u64, |seen, &t| seen | t);
     if taken.iter().map(|t| t.count_ones()).sum::<u32>() != all.count_ones() {
@@ -46,7 +47,7 @@ fn hearts_deal_points(py: Python<'_>, taken: [u64; 4]) -> PyResult<[i32; 4]> {
 
 /// The Spades deal score of one partnership, `(points, bags after)`, as the search
 /// counts it (`spades::team_score`).
-#[pyfunction(name = "_test_spades_team_score")]
+#[pyfunction(name = "spades_team_score")]
 fn spades_team_score(
     py: Python<'_>,
     bids: [u8; 2],
@@ -62,19 +63,9 @@ fn spades_team_score(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    // Attributes only, so they stay out of `__all__` and the typed surface.
-    m.setattr(
-        "_test_climbing_scores",
-        wrap_pyfunction!(climbing_scores, m)?,
-    )?;
-    m.setattr("_test_zsy_penalty", wrap_pyfunction!(zsy_penalty_of, m)?)?;
-    m.setattr(
-        "_test_hearts_deal_points",
-        wrap_pyfunction!(hearts_deal_points, m)?,
-    )?;
-    m.setattr(
-        "_test_spades_team_score",
-        wrap_pyfunction!(spades_team_score, m)?,
-    )?;
+    m.add_function(wrap_pyfunction!(climbing_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(zsy_penalty_of, m)?)?;
+    m.add_function(wrap_pyfunction!(hearts_deal_points, m)?)?;
+    m.add_function(wrap_pyfunction!(spades_team_score, m)?)?;
     Ok(())
 }

@@ -301,7 +301,7 @@ fn spades_search(
 
 /// Unstable, for benches only: play `deals` random Hearts deals (no passing) to the
 /// end; each seat's total points.
-#[pyfunction(name = "_bench_hearts_playouts")]
+#[pyfunction(name = "hearts_playouts")]
 #[pyo3(signature = (deals, seed, epsilon = 1.0))]
 fn bench_hearts_playouts(
     py: Python<'_>,
@@ -319,7 +319,7 @@ fn bench_hearts_playouts(
 
 /// Unstable, for benches only: play `deals` random Spades deals (every seat bids
 /// `bid`) to the end; each seat's tricks.
-#[pyfunction(name = "_bench_spades_playouts")]
+#[pyfunction(name = "spades_playouts")]
 #[pyo3(signature = (deals, seed, bid = 3, epsilon = 1.0))]
 fn bench_spades_playouts(
     py: Python<'_>,
@@ -606,20 +606,13 @@ impl PyTrickDeal {
     }
 }
 
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyActionTable>()?;
     m.add_class::<PyTrickDeal>()?;
     m.add_function(wrap_pyfunction!(trick_winner, m)?)?;
     m.add_function(wrap_pyfunction!(hearts_search, m)?)?;
     m.add_function(wrap_pyfunction!(spades_search, m)?)?;
-    // Unstable bench helpers, kept out of `__all__` (see `climbing::register`).
-    m.setattr(
-        "_bench_hearts_playouts",
-        wrap_pyfunction!(bench_hearts_playouts, m)?,
-    )?;
-    m.setattr(
-        "_bench_spades_playouts",
-        wrap_pyfunction!(bench_spades_playouts, m)?,
-    )?;
+    bench.add_function(wrap_pyfunction!(bench_hearts_playouts, bench)?)?;
+    bench.add_function(wrap_pyfunction!(bench_spades_playouts, bench)?)?;
     Ok(())
 }
