@@ -10,12 +10,17 @@ holds the shared machinery the built-in games use to meet them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from cardkit._core import Card
 from cardkit.errors import IllegalActionError, shown
 
-__all__ = ["Action", "Agent", "Event", "Game", "Observation", "State"]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["Action", "Agent", "Event", "Game", "GameInfo", "Observation", "State"]
 
 #: A JSON-serializable dict: what one seat may know, nothing more.
 Observation = dict[str, Any]
@@ -63,6 +68,33 @@ class Action(str):
 
     def __repr__(self) -> str:
         return f"Action({str.__repr__(self)})"
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What learning code needs to size itself for a game with its options fixed
+    (after OpenSpiel's ``GameInfo``)."""
+
+    #: The registered name (``make(name)``).
+    name: str
+    num_players: int
+    #: Size of the fixed action index: ids are ``0 .. num_actions - 1``.
+    num_actions: int
+    #: Shape of :meth:`State.observation_tensor` (float32).
+    observation_shape: tuple[int, ...]
+    #: The most actions one deal can take (``game.max_game_length``).
+    max_game_length: int
+    #: The most actions one state can take, a whole match where there is one.
+    max_match_length: int
+    #: Bounds of every seat's entry of ``state.returns()`` at the end.
+    min_utility: float
+    max_utility: float
+    #: Whether the returns of every finished state sum to zero.
+    zero_sum: bool
+    #: The most outcomes one chance event has: the cards of the deck, as a deal is
+    #: a sequence of single cards drawn from it (cardkit resolves chance from the
+    #: seed, so no state is a chance node).
+    max_chance_outcomes: int
 
 
 @runtime_checkable
@@ -163,6 +195,37 @@ class State(Protocol):
         """An independent copy (with its own lock: see the README's threading model)."""
         ...
 
+    def legal_action_ids(self) -> list[int]:
+        """The ids of :meth:`legal_actions` in the game's fixed action index, ascending;
+        one id per legal action (``id_to_action`` gives it back)."""
+        ...
+
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A ``num_actions``-long bool array, true exactly at :meth:`legal_action_ids`."""
+        ...
+
+    def action_to_id(self, action: Action | str) -> int:
+        """The id of ``action`` in the action index, read in this state (games whose
+        ids depend on the position, such as a bet size grid, say how in their docs).
+
+        Raises :class:`~cardkit.errors.IllegalActionError` for text that names no
+        action with an id.
+        """
+        ...
+
+    def id_to_action(self, action_id: int) -> Action:
+        """The action that ``action_id`` stands for in this state; every id of
+        :meth:`legal_action_ids` gives a legal action. Raises
+        :class:`~cardkit.errors.IllegalActionError` for an id outside the index or
+        one that names no action here."""
+        ...
+
+    def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]:
+        """What ``seat`` may know now as a float32 array of the game's fixed
+        ``observation_shape`` (layout in the game's docs page): nothing hidden from
+        the seat changes it."""
+        ...
+
     def to_json(self) -> str:
         """The server-side save: a JSON text that ``game.state_from_json`` turns back
         into an equal state.
@@ -210,6 +273,32 @@ class Game(Protocol):
 
     def parse_action(self, text: Action | str) -> Action:
         """The action that ``text`` names, in canonical form."""
+        ...
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the fixed action index (ids ``0 .. num_actions - 1``)."""
+        ...
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """Shape of every state's ``observation_tensor``."""
+        ...
+
+    @property
+    def info(self) -> GameInfo:
+        """Sizes and bounds for learning code: actions, observations, utilities."""
+        ...
+
+    def action_to_id(self, action: Action | str) -> int:
+        """The fixed id of ``action``; games whose ids depend on the position (bet
+        size grids, Chinese Poker's splits) raise
+        :class:`~cardkit.errors.IllegalActionError` for those and answer through
+        ``state.action_to_id``."""
+        ...
+
+    def id_to_action(self, action_id: int) -> Action:
+        """The action of a fixed id (see :meth:`action_to_id` for position-dependent ids)."""
         ...
 
 

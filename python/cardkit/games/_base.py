@@ -24,10 +24,10 @@ import secrets
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from cardkit._core import Card, deck, derive_seed, parse_cards, shuffled_deck
-from cardkit.api import Action, Event, Observation
+from cardkit.api import Action, Event, GameInfo, Observation
 from cardkit.errors import (
     CardkitError,
     IllegalActionError,
@@ -36,6 +36,10 @@ from cardkit.errors import (
     RuleOptionError,
     shown,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "LOCKED_METHODS",
@@ -63,6 +67,11 @@ LOCKED_METHODS = (
     "apply",
     "is_legal",
     "legal_actions",
+    "legal_action_ids",
+    "legal_action_mask",
+    "action_to_id",
+    "id_to_action",
+    "observation_tensor",
     "observation",
     "private_cards",
     "zones",
@@ -165,6 +174,86 @@ class BaseGame(ABC):
         """The canonical action for ``text``; games with shorthands override this."""
         checked = action_text(text)
         return checked if isinstance(checked, Action) else Action(checked)
+
+    # -- the learning interface: a fixed action index and observation tensors --------
+
+    @property
+    @abstractmethod
+    def num_actions(self) -> int:
+        """Size of the fixed action index (ids ``0 .. num_actions - 1``)."""
+
+    @property
+    @abstractmethod
+    def observation_shape(self) -> tuple[int, ...]:
+        """Shape of every state's ``observation_tensor`` under these options."""
+
+    @property
+    @abstractmethod
+    def utility_range(self) -> tuple[float, float]:
+        """The lowest and the highest return one seat can finish with."""
+
+    @abstractmethod
+    def _action_id(self, action: Action) -> int | None:
+        """The fixed id of canonical ``action``; ``None`` when it has none (an action
+        that does not exist, or one whose id depends on the position)."""
+
+    @abstractmethod
+    def _id_action(self, action_id: int) -> Action | None:
+        """The action of an id in range; ``None`` when only a position can tell."""
+
+    @property
+    def info(self) -> GameInfo:
+        """Sizes and bounds for learning code (see :class:`~cardkit.api.GameInfo`)."""
+        low, high = self.utility_range
+        return GameInfo(
+            name=self.name,
+            num_players=self.num_players,
+            num_actions=self.num_actions,
+            observation_shape=self.observation_shape,
+            max_game_length=self.max_game_length,
+            max_match_length=self.max_match_length,
+            min_utility=low,
+            max_utility=high,
+            zero_sum=self.zero_sum,
+            max_chance_outcomes=len(deck(self.deck_name)),
+        )
+
+    def check_action_id(self, action_id: object) -> int:
+        """``action_id`` as an int of the action index (numpy integers too); anything
+        else is an :class:`IllegalActionError` naming it."""
+        if isinstance(action_id, bool) or not hasattr(action_id, "__index__"):
+            raise IllegalActionError(f"an action id is an int, got {shown(action_id)}")
+        index = action_id.__index__()
+        if not 0 <= index < self.num_actions:
+            raise IllegalActionError(
+                f"action id {shown(index)} is outside {self.name}'s index 0..{self.num_actions - 1}"
+            )
+        return index
+
+    def action_to_id(self, action: Action | str) -> int:
+        """The fixed id of ``action``. Where an id depends on the position (a bet size
+        grid, a split of the hand in play) this raises :class:`IllegalActionError`
+        and ``state.action_to_id`` answers."""
+        parsed = self.parse_action(action)
+        found = self._action_id(parsed)
+        if found is None:
+            raise IllegalActionError(
+                f"{shown(parsed.text)} has no fixed id in {self.name}: "
+                "its id depends on the position (use state.action_to_id)"
+            )
+        return found
+
+    def id_to_action(self, action_id: int) -> Action:
+        """The action of a fixed id; where the action depends on the position this
+        raises :class:`IllegalActionError` and ``state.id_to_action`` answers."""
+        index = self.check_action_id(action_id)
+        found = self._id_action(index)
+        if found is None:
+            raise IllegalActionError(
+                f"action id {index} of {self.name} names an action only in a position "
+                "(use state.id_to_action)"
+            )
+        return found
 
     def state_from_json(self, text: str | bytes) -> BaseState:
         """Rebuild the state that ``to_json`` wrote by replaying its actions from its seed.
@@ -427,6 +516,20 @@ class BaseState(ABC):
     def _event_step(self, action: Action, emit: Emit) -> None:
         """Apply ``action`` to this replica and emit what each audience saw happen."""
 
+    @abstractmethod
+    def _write_observation(self, seat: int, out: npt.NDArray[np.float32]) -> None:
+        """Fill ``out`` (zeros of the game's ``observation_shape``) with what ``seat``
+        may know now, in the layout the game's docs page gives."""
+
+    def _action_id(self, action: Action) -> int | None:
+        """The id of canonical ``action`` in this position: the game's fixed id
+        unless a game's ids depend on the position."""
+        return self._game._action_id(action)
+
+    def _id_action(self, action_id: int) -> Action | None:
+        """The action of an id in range in this position, or ``None``."""
+        return self._game._id_action(action_id)
+
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None`` when it is legal.
 
@@ -514,6 +617,60 @@ class BaseState(ABC):
             raise IllegalActionError(reason)
         self._apply(parsed)
         self._history.append(parsed)
+
+    # -- the learning interface --------------------------------------------------
+
+    @_locked
+    def legal_action_ids(self) -> list[int]:
+        """The ids of :meth:`legal_actions`, ascending, one per legal action."""
+        ids = []
+        for act in self.legal_actions():
+            found = self._action_id(act)
+            if found is None:
+                raise AssertionError(f"{self._game.name} lists {act!r} without an id")
+            ids.append(found)
+        ids.sort()
+        return ids
+
+    @_locked
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A ``num_actions``-long bool array, true exactly at :meth:`legal_action_ids`."""
+        import numpy as np
+
+        mask = np.zeros(self._game.num_actions, dtype=np.bool_)
+        mask[self.legal_action_ids()] = True
+        return mask
+
+    @_locked
+    def action_to_id(self, action: Action | str) -> int:
+        """The id of ``action`` in this position; text that names no action with an
+        id raises :class:`IllegalActionError`."""
+        parsed = self._game.parse_action(action)
+        found = self._action_id(parsed)
+        if found is None:
+            raise IllegalActionError(f"{shown(parsed.text)} has no action id in this position")
+        return found
+
+    @_locked
+    def id_to_action(self, action_id: int) -> Action:
+        """The action ``action_id`` stands for in this position (legal whenever the id
+        is in :meth:`legal_action_ids`)."""
+        index = self._game.check_action_id(action_id)
+        found = self._id_action(index)
+        if found is None:
+            raise IllegalActionError(f"action id {index} names no action in this position")
+        return found
+
+    @_locked
+    def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]:
+        """What ``seat`` may know now as a float32 array of the game's
+        ``observation_shape`` (layout in the game's docs page)."""
+        import numpy as np
+
+        seat = self.check_seat(seat)
+        out = np.zeros(self._game.observation_shape, dtype=np.float32)
+        self._write_observation(seat, out)
+        return out
 
     @_locked_clone
     def clone(self) -> BaseState:
