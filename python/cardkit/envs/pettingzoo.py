@@ -1,0 +1,177 @@
+"""PettingZoo AEC environments for every registered game: ``env("hearts", **options)``.
+
+Agents are ``player_0 .. player_{n-1}`` (seat ``i`` is ``player_i``). Each sees
+``{"observation": state.observation_tensor(seat), "action_mask": mask}``: a
+float32 tensor of the game's ``observation_shape`` and an int8 mask of the game's
+``num_actions`` ids, all zeros unless the agent is the one to act. Actions are ids
+of the game's action index (``Discrete(num_actions)``); an id that is not legal
+raises :class:`~cardkit.errors.IllegalActionError` and leaves the game unchanged.
+
+``reset(seed=s)`` deals exactly ``game.new_state(seed=s)``; later resets without a
+seed deal from seeds drawn from a generator seeded with ``s`` (or from the OS when
+no seed was ever given), so the same seed replays the same episodes.
+
+Rewards: a match game (Hearts and Spades to their targets, Hold'em and One Poker
+to the last stack) pays every seat its result of each deal as the deal is scored,
+in the units of ``state.returns()``, and the episode terminates when the match
+does; single-deal games pay ``returns()`` at the end. Either way one seat's rewards
+over an episode add up to exactly its ``returns()`` (see
+:class:`cardkit.envs._common.DealRewards`). Episodes never truncate: every game is
+finite (``game.info.max_match_length``).
+
+``render_mode="ansi"`` makes ``render()`` return a text table of what the seat to
+act sees (its own observation, never another seat's hidden cards; once the game is
+over, the returns and every card); ``"human"`` prints it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from cardkit.api import Game, State
+from cardkit.envs._common import (
+    RENDER_MODES,
+    DealRewards,
+    Obs,
+    check_render_mode,
+    missing_extra,
+    observation_space,
+    observe,
+    render_table,
+    resolve_game,
+)
+
+try:
+    import gymnasium
+    from pettingzoo import AECEnv
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+except ImportError as exc:
+    raise missing_extra("cardkit.envs.pettingzoo") from exc
+
+__all__ = ["env", "raw_env"]
+
+_MAX_SEED = 2**63
+
+
+class raw_env(AECEnv):
+    """The AEC environment of ``game`` (a registered name with its rule options, or
+    a game object), without PettingZoo's order-enforcing wrapper (see :func:`env`)."""
+
+    # PettingZoo declares metadata a plain class attribute, so no ClassVar here.
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "render_modes": list(RENDER_MODES),
+        "name": "cardkit_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(self, game: str | Game, render_mode: str | None = None, **options: Any) -> None:
+        super().__init__()
+        self.game = resolve_game(game, options)
+        self.render_mode = check_render_mode(render_mode)
+        info = self.game.info
+        self.metadata = {**type(self).metadata, "name": f"cardkit_{info.name}_v0"}
+        self._num_actions = info.num_actions
+        self.possible_agents = [f"player_{seat}" for seat in range(info.num_players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        space = observation_space(info)
+        self.observation_spaces = {agent: space for agent in self.possible_agents}
+        actions = gymnasium.spaces.Discrete(info.num_actions)
+        self.action_spaces = {agent: actions for agent in self.possible_agents}
+        self._rewards = DealRewards(self.game)
+        self._seeds = np.random.default_rng()
+        #: The cardkit state of the episode (after ``reset``): read it, never apply to it.
+        self.game_state: State
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The same Dict space object for every call with ``agent``."""
+        space: gymnasium.spaces.Space[Any] = self.observation_spaces[agent]
+        return space
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """``Discrete(num_actions)``, the same object for every call with ``agent``."""
+        space: gymnasium.spaces.Space[Any] = self.action_spaces[agent]
+        return space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game: from ``seed`` when given (``game.new_state(seed=seed)``),
+        else from the next seed of the generator the last seeded reset started.
+        ``options`` is PettingZoo's reset argument; the rule options are fixed when
+        the environment is made, so it is not read."""
+        if seed is None:
+            state = self.game.new_state(seed=int(self._seeds.integers(_MAX_SEED)))
+        else:
+            state = self.game.new_state(seed=seed)  # checks the seed first
+            self._seeds = np.random.default_rng(seed)
+        self.game_state = state
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._rewards.reset()
+        self.agent_selection = self.possible_agents[0]
+        # A deal can end before anyone acts (blinds that put every stack all in).
+        self._after_move()
+
+    def observe(self, agent: str) -> Obs:
+        """``agent``'s observation tensor and action mask (see the module docs)."""
+        return observe(self.game_state, self._seats[agent], self._num_actions)
+
+    def step(self, action: int | None) -> None:
+        """Play action id ``action`` for the agent to act (``None`` for an agent whose
+        episode is over, as PettingZoo's loop does)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.game_state
+        # id_to_action refuses a non-int or out-of-range id, apply an illegal one.
+        state.apply(state.id_to_action(action))  # type: ignore[arg-type]
+        self._cumulative_rewards[agent] = 0.0
+        self._after_move()
+
+    def _after_move(self) -> None:
+        """Pay the rewards of the move just made and select the next agent, or end
+        every agent's episode once the game is over."""
+        state = self.game_state
+        rewards = self.rewards
+        deltas = self._rewards.after_move(state)
+        if deltas is None:
+            for name in rewards:
+                rewards[name] = 0.0
+        else:
+            for name in rewards:
+                rewards[name] = deltas[self._seats[name]]
+        seat = state.current_player
+        if seat is None:
+            for name in self.terminations:
+                self.terminations[name] = True
+        else:
+            self.agent_selection = self.possible_agents[seat]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The table of what the seat to act sees (``"ansi"`` returns it, ``"human"``
+        prints it); ``None`` without a render mode."""
+        if self.render_mode is None:
+            return None
+        state = self.game_state
+        table = render_table(state, state.current_player)
+        if self.render_mode == "human":
+            print(table)
+            return None
+        return table
+
+    def close(self) -> None:
+        """Nothing to release: the game lives in this process."""
+
+
+def env(game: str | Game, render_mode: str | None = None, **options: Any) -> AECEnv:
+    """The AEC environment of ``game`` with ``options``, wrapped in PettingZoo's
+    order-enforcing wrapper (``reset`` before ``step``), as PettingZoo's own
+    environments are."""
+    return OrderEnforcingWrapper(raw_env(game, render_mode=render_mode, **options))

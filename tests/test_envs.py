@@ -1,0 +1,362 @@
+"""The learning environments (issue 15): PettingZoo's ``api_test`` and ``seed_test``
+and Gymnasium's ``check_env`` for every registered game, seeded deals, per-deal
+rewards that add up to ``returns()``, rendering that hides what it must, and the
+errors on bad input."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+from cardkit import IllegalActionError, RuleOptionError, games
+from cardkit.agents import RandomAgent, agent_factory
+from cardkit.envs import pettingzoo as pz
+from cardkit.envs.gym import SingleSeatEnv
+
+GAMES = games.available()
+
+# Match games with options that keep a match to a few deals, each of which the
+# test checks is paid as it is scored (more than one deal per match: no seat can
+# reach these targets or lose these stacks in one deal of the seeds used).
+MATCHES: dict[str, dict[str, Any]] = {
+    "hearts": {"target": 30},
+    "spades": {"target": 300, "lose_at": -300},
+    "holdem": {"players": 2, "stack": 200},
+    "onepoker": {"stack": 20},
+}
+
+# PettingZoo's checker warns about any observation that is not one bare array; the
+# issue asks for the {"observation", "action_mask"} dict that its classic games use.
+DICT_OBS_WARNINGS = [
+    "ignore:Observation is not a NumPy array",
+    "ignore:Observation space for each agent probably should be",
+    "ignore:Action mask numpy array is all zeros",
+]
+
+
+def _scored(state: Any) -> tuple[int, list[float]]:
+    """Deals scored so far and each seat's result over them, read from the score
+    breakdown (an account independent of the environment's running totals)."""
+    name = state.game.name
+    sb = state.score_breakdown()
+    if name == "hearts":
+        mean = sum(sb["totals"]) / 4
+        return len(sb["deals"]), [mean - t for t in sb["totals"]]
+    if name == "spades":
+        lead = float(sb["totals"][0] - sb["totals"][1])
+        return len(sb["deals"]), [lead, -lead, lead, -lead]
+    if name == "holdem":
+        start = state.game.starting_stacks
+        return len(sb["hands"]), [float(s - s0) for s, s0 in zip(sb["stacks"], start, strict=True)]
+    assert name == "onepoker"
+    return len(sb["deals"]), [float(s - state.game.stack) for s in sb["stacks"]]
+
+
+def _play_aec(env: Any, seed: int) -> tuple[dict[str, float], list[dict[str, float]]]:
+    """A whole episode of random legal ids: the reward each agent collected, and
+    the cumulative rewards after every step (of live agents)."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    collected = dict.fromkeys(env.possible_agents, 0.0)
+    trail = []
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        collected[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        trail.append(dict(env.unwrapped._cumulative_rewards))
+    return collected, trail
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.filterwarnings(*DICT_OBS_WARNINGS)
+def test_pettingzoo_api_test(name: str) -> None:
+    api_test(pz.env(name), num_cycles=300)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pettingzoo_seed_test(name: str) -> None:
+    seed_test(lambda: pz.env(name), num_cycles=300)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_gymnasium_check_env(name: str) -> None:
+    # Gymnasium's checker steps with unmasked random ids, which the default
+    # illegal_action="end" answers by ending the episode.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*not having a spec")
+        check_env(SingleSeatEnv(name, seat=1, render_mode="ansi"))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_spaces_follow_game_info(name: str) -> None:
+    env = pz.env(name)
+    info = games.make(name).info
+    assert env.possible_agents == [f"player_{s}" for s in range(info.num_players)]
+    for agent in env.possible_agents:
+        space = env.observation_space(agent)
+        assert space["observation"].shape == info.observation_shape
+        assert space["observation"].dtype == np.float32
+        assert space["action_mask"].shape == (info.num_actions,)
+        assert space["action_mask"].dtype == np.int8
+        assert env.action_space(agent).n == info.num_actions
+    env.reset(seed=3)
+    state = env.unwrapped.game_state
+    seat = state.current_player
+    obs = env.observe(f"player_{seat}")
+    np.testing.assert_array_equal(obs["observation"], state.observation_tensor(seat))
+    np.testing.assert_array_equal(obs["action_mask"], state.legal_action_mask())
+    for other in range(info.num_players):
+        if other != seat:
+            assert not env.observe(f"player_{other}")["action_mask"].any()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_reset_seed_deals_the_seeded_game(name: str) -> None:
+    env = pz.env(name)
+    game = games.make(name)
+    env.reset(seed=11)
+    assert env.unwrapped.game_state == game.new_state(seed=11)
+    env.reset()
+    first = env.unwrapped.game_state.seed
+    env.reset(seed=11)
+    env.reset()
+    assert env.unwrapped.game_state.seed == first, "unseeded resets follow the last seed"
+    env.reset(seed=12)
+    assert env.unwrapped.game_state == game.new_state(seed=12)
+
+
+@pytest.mark.parametrize("name", sorted(MATCHES))
+def test_match_rewards_are_paid_per_deal(name: str) -> None:
+    env = pz.env(name, **MATCHES[name])
+    rng = np.random.default_rng(5)
+    env.reset(seed=5)
+    state = env.unwrapped.game_state
+    paid = np.zeros(state.game.num_players)
+    deals_paid = 0
+    for _agent in env.agent_iter():
+        obs, _, terminated, _, _ = env.last()
+        if terminated:
+            env.step(None)
+            continue
+        before = _scored(state)[0]
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        step_rewards = np.array([env.rewards[a] for a in env.possible_agents])
+        paid += step_rewards
+        deals, totals = _scored(state)
+        if state.is_terminal:
+            np.testing.assert_allclose(paid, state.returns())
+        else:
+            np.testing.assert_allclose(paid, totals)
+            if step_rewards.any():
+                assert deals > before, "rewards come only when a deal is scored"
+                deals_paid += 1
+    assert deals_paid >= 1, "a match of several deals pays before its end"
+    assert _scored(state)[0] >= 2
+
+
+@pytest.mark.parametrize("name", sorted(set(GAMES) - set(MATCHES)))
+def test_single_deal_games_pay_returns_at_the_end(name: str) -> None:
+    env = pz.env(name)
+    collected, trail = _play_aec(env, seed=9)
+    state = env.unwrapped.game_state
+    assert all(not any(r.values()) for r in trail[:-1]), "nothing is paid before the end"
+    assert [collected[a] for a in env.possible_agents] == state.returns()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_episode_rewards_add_up_to_returns(name: str) -> None:
+    env = pz.env(name, **MATCHES.get(name, {}))
+    collected, _ = _play_aec(env, seed=21)
+    returns = env.unwrapped.game_state.returns()
+    np.testing.assert_allclose([collected[a] for a in env.possible_agents], returns)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_single_seat_rewards_add_up_to_returns(name: str) -> None:
+    options = MATCHES.get(name, {})
+    seat = games.make(name, **options).num_players - 1
+    env = SingleSeatEnv(name, seat=seat, **options)
+    rng = np.random.default_rng(4)
+    obs, _ = env.reset(seed=4)
+    total, done = 0.0, False
+    while not done:
+        assert obs["action_mask"].any() and env.game_state.current_player == seat
+        obs, reward, done, truncated, _ = env.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+        assert not truncated
+        total += float(reward)
+    assert env.game_state.is_terminal
+    assert not obs["action_mask"].any() and not env.action_masks().any()
+    assert total == pytest.approx(env.game_state.returns()[seat])
+
+
+def test_illegal_ids_raise_and_leave_the_aec_game_unchanged() -> None:
+    env = pz.env("hearts")
+    env.reset(seed=1)
+    state = env.unwrapped.game_state
+    before = state.to_json()
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    for bad in (illegal, -1, mask.size, 1.0, "0", True):
+        with pytest.raises(IllegalActionError):
+            env.step(bad)
+        assert state.to_json() == before and env.agent_selection == agent
+
+
+def test_single_seat_illegal_action_ends_or_raises() -> None:
+    env = SingleSeatEnv("hearts", seat=0)
+    obs, _ = env.reset(seed=2)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert terminated and not truncated and info == {"illegal_action": True}
+    assert reward == env.game.info.min_utility
+    assert not obs["action_mask"].any()
+    with pytest.raises(IllegalActionError, match="call reset"):
+        env.step(0)
+
+    strict = SingleSeatEnv("hearts", seat=0, illegal_action="raise")
+    obs, _ = strict.reset(seed=2)
+    before = strict.game_state.to_json()
+    for bad in (illegal, -1, obs["action_mask"].size, 2.5, "1", False):
+        with pytest.raises(IllegalActionError):
+            strict.step(bad)
+        assert strict.game_state.to_json() == before
+
+
+def test_single_seat_opponents_kinds_and_replay() -> None:
+    kinds: list[Any] = [
+        "rule",
+        agent_factory("hearts", "random"),
+        RandomAgent,
+    ]
+    env = SingleSeatEnv("hearts", seat=2, opponents=kinds)
+
+    def episode_start(seed: int) -> list[str]:
+        rng = np.random.default_rng(0)
+        obs, _ = env.reset(seed=seed)
+        for _ in range(8):
+            obs, *_ = env.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+        return [str(a) for a in env.game_state.history]
+
+    first = episode_start(6)
+    assert len(first) > 8, "the opponents played"
+    assert episode_start(6) == first, "names and factories are rebuilt from the seed"
+
+    shared = RandomAgent(1)
+    fixed = SingleSeatEnv("doudizhu", seat=0, opponents=shared)
+    fixed.reset(seed=1)
+    assert fixed._agents == {1: shared, 2: shared}
+
+
+@pytest.mark.parametrize(
+    ("opponents", "message"),
+    [
+        (["random"], "needs 3 opponents"),
+        (["random"] * 4, "needs 3 opponents"),
+        ([3, "random", "random"], "an opponent is"),
+        (["nobody", "random", "random"], "unknown agent"),
+    ],
+)
+def test_single_seat_bad_opponents(opponents: Any, message: str) -> None:
+    with pytest.raises(RuleOptionError, match=message):
+        SingleSeatEnv("hearts", seat=0, opponents=opponents)
+
+
+def test_bad_constructor_arguments() -> None:
+    with pytest.raises(RuleOptionError, match="seat must be"):
+        SingleSeatEnv("hearts", seat=4)
+    with pytest.raises(RuleOptionError, match="seat must be"):
+        SingleSeatEnv("hearts", seat=True)
+    with pytest.raises(RuleOptionError, match="illegal_action"):
+        SingleSeatEnv("hearts", illegal_action="ignore")
+    with pytest.raises(RuleOptionError, match="render_mode"):
+        pz.env("hearts", render_mode="rgb_array")
+    with pytest.raises(RuleOptionError, match="unknown game"):
+        pz.env("bridge_of_sighs")
+    with pytest.raises(RuleOptionError, match="go with a game name"):
+        pz.raw_env(games.make("hearts"), target=50)
+    with pytest.raises(RuleOptionError, match="a game is"):
+        SingleSeatEnv(42)
+    with pytest.raises(RuleOptionError, match="seed"):
+        pz.env("hearts").reset(seed=-1)
+    with pytest.raises(RuleOptionError, match="seed"):
+        SingleSeatEnv("hearts").reset(seed=-1)
+
+
+def test_game_objects_are_accepted() -> None:
+    game = games.make("hearts", target=50)
+    env = pz.env(game)
+    env.reset(seed=0)
+    assert env.unwrapped.game_state.game == game
+    assert str(env.unwrapped) == "cardkit_hearts_v0"
+
+
+def test_seat_that_never_acts_is_refused() -> None:
+    env = SingleSeatEnv("holdem", seat=0, players=3, stacks=[0, 100, 100])
+    with pytest.raises(RuleOptionError, match="never acts"):
+        env.reset(seed=0)
+
+
+def test_render_shows_the_acting_seat_only() -> None:
+    env = pz.env("hearts", render_mode="ansi")
+    env.reset(seed=8)
+    state = env.unwrapped.game_state
+    seat = state.current_player
+    table = env.render()
+    assert isinstance(table, str) and f"player_{seat} to act" in table
+    cells = table.split()
+    for other in range(4):
+        cards = {str(c) for c in state.private_cards(other)}
+        if other == seat:
+            assert cards <= set(cells)
+        else:
+            assert not cards & set(cells), "another seat's hidden cards are never shown"
+    quiet = pz.env("hearts")
+    quiet.reset(seed=8)
+    assert quiet.render() is None
+
+
+def test_render_after_the_end_and_human_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    env = pz.env("chinese_poker", render_mode="human", players=2)
+    _play_aec(env, seed=3)
+    assert env.render() is None
+    printed = capsys.readouterr().out
+    assert "chinese_poker: over" in printed and "returns" in printed
+    gym_env = SingleSeatEnv("onepoker", seat=1, render_mode="ansi")
+    gym_env.reset(seed=1)
+    table = gym_env.render()
+    assert isinstance(table, str) and "seen by player_1" in table
+
+
+def test_import_cardkit_loads_no_rl_library() -> None:
+    code = (
+        "import sys, cardkit; "
+        "print(sorted(m for m in ('pettingzoo', 'gymnasium', 'cardkit.envs') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("module", ["cardkit.envs.pettingzoo", "cardkit.envs.gym"])
+@pytest.mark.parametrize("missing", ["pettingzoo", "gymnasium"])
+def test_missing_extra_is_named(module: str, missing: str) -> None:
+    code = (
+        f"import sys; sys.modules[{missing!r}] = None\n"
+        f"try:\n    import {module}\n"
+        "except ImportError as exc:\n    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    if module.endswith("gym") and missing == "pettingzoo":
+        assert out.stdout == "", "the Gymnasium environment does not need PettingZoo"
+    else:
+        assert "pip install 'cardkit[envs]'" in out.stdout
