@@ -181,8 +181,6 @@ _CODE_IDS = {code: _WORD_IDS[word] for word, code in _WORD_CODES.items()}
 #: The bet-size grid after the three words: its points in id order (ids 3..6).
 GRID = ("min", *(f"{f:g} pot" for f in POT_FRACTIONS), "all-in")
 _GRID_START = len(_WORD_IDS)
-_MIN_ID = _GRID_START
-_ALL_IN_ID = _GRID_START + len(GRID) - 1
 #: How many ids the betting actions take: the words, then the grid.
 BETTING_IDS = _GRID_START + len(GRID)
 
@@ -215,35 +213,33 @@ class TurnIds:
 def turn_ids(betting: BettingCore, listed: list[Action], codes: dict[Action, int]) -> TurnIds:
     """The ids of the listing ``listed`` (with its ``codes``) of the seat to act.
 
-    The listing holds the minimum size first, then each pot fraction whose total
-    lies strictly between the sizes before it and all-in, then all-in when it is
-    above the minimum (``BettingCore.listed``). So the first size is the minimum's
-    grid point, a size equal to a fraction's total is the first such fraction, and
-    any other is all-in: where two grid points have the same total only the smaller
-    is listed, and it keeps its own id.
+    The grid's totals are the minimum of ``raise_range``, each pot fraction's total
+    and all-in; every listed size is one of them and takes the id of the first
+    grid point with its total. The listing never holds two sizes of one total, so
+    where grid points coincide (half the pot below the minimum, the pot at all-in,
+    a minimum that is all-in) the one listed size gets the smallest of their ids.
     """
     seat = betting.to_act
     assert seat is not None  # a listing exists only while a seat is to act
-    current = betting.current_bet
-    after_call = betting.pot + max(current - betting.bets[seat], 0)
-    # The same float arithmetic as the listing's (truncated f64 products).
-    fractions = [current + int(f * after_call) for f in POT_FRACTIONS]
+    bounds = betting.raise_range(seat)
+    totals: list[int] = []
+    if bounds is not None:
+        current = betting.current_bet
+        after_call = betting.pot + max(current - betting.bets[seat], 0)
+        # The listing's own arithmetic: truncated float products.
+        fractions = [current + int(f * after_call) for f in POT_FRACTIONS]
+        totals = [bounds[0], *fractions, bounds[1]]
     ids: list[int] = []
     sizes: list[tuple[int, int]] = []
     for act in listed:
         code = codes[act]
         if code < 0:
             ids.append(_CODE_IDS[code])
-            continue
-        total = code // 2
-        if not sizes:
-            grid = _MIN_ID
-        elif total in fractions:
-            grid = _MIN_ID + 1 + fractions.index(total)
         else:
-            grid = _ALL_IN_ID
-        ids.append(grid)
-        sizes.append((total, grid))
+            total = code // 2
+            grid = _GRID_START + totals.index(total)
+            ids.append(grid)
+            sizes.append((total, grid))
     return TurnIds(
         ids, dict(zip(listed, ids, strict=True)), dict(zip(ids, listed, strict=True)), sizes
     )

@@ -18,6 +18,7 @@ every match and save is finite (``Holdem.max_match_length``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from cardkit._core import BettingCore, Card, deck, parse_cards
@@ -47,7 +48,15 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["STREETS", "Holdem", "HoldemState", "Phase", "arrange_deal"]
+__all__ = [
+    "OBSERVATION_FIELDS",
+    "SEAT_ROWS",
+    "STREETS",
+    "Holdem",
+    "HoldemState",
+    "Phase",
+    "arrange_deal",
+]
 
 
 class Phase(StrEnum):
@@ -80,13 +89,24 @@ _STREET_OF_BOARD = {0: Phase.PREFLOP, 3: Phase.FLOP, 4: Phase.TURN, 5: Phase.RIV
 # compare against this module name instead.
 _OVER = Phase.OVER
 
-# The observation tensor (layout in docs/holdem.md, "Learning interface"): the hole
-# cards, the board, the street, then the seat's own betting numbers, then one row of
-# per-seat features for each of _SEAT_ROWS, seats rotated so the observer is first.
-_HOLE, _BOARD, _STREET = 0, 52, 104
-_POT, _TO_CALL, _RAISE_MIN, _RAISE_MAX = 108, 109, 110, 111
-_SEATS = 112
-_SEAT_ROWS = (
+#: The observation tensor's first fields, with their lengths (docs/holdem.md,
+#: "Learning interface", explains each): card planes by card index, the street,
+#: then chip counts as fractions of every chip on the table.
+OBSERVATION_FIELDS = (
+    ("hole", 52),
+    ("board", 52),
+    ("street", len(STREETS)),
+    ("pot", 1),
+    ("to_call", 1),
+    ("raise_min", 1),
+    ("raise_max", 1),
+)
+_BOARD = OBSERVATION_FIELDS[0][1]
+_STREET = _BOARD + OBSERVATION_FIELDS[1][1]
+_SEATS = sum(n for _, n in OBSERVATION_FIELDS)
+#: Then one row per name, ``players`` long, the observer's column first and the
+#: other seats clockwise after it.
+SEAT_ROWS = (
     "stack",
     "bet",
     "committed",
@@ -101,7 +121,7 @@ _SEAT_ROWS = (
     "called",
     "raises",
 )
-_ROW = {name: i for i, name in enumerate(_SEAT_ROWS)}
+_ROW = {name: i for i, name in enumerate(SEAT_ROWS)}
 #: The row each verb of this street's actions marks (folds show in "folded").
 _ACTION_ROWS = {
     "check": _ROW["checked"],
@@ -213,6 +233,12 @@ class Holdem(BaseGame):
                 raise RuleOptionError("option stacks needs at least two players with chips")
 
     @property
+    def total_chips(self) -> int:
+        """Every chip on the table (the sum of the starting stacks): the scale of
+        the observation tensor's chip counts."""
+        return sum(self.stacks) if self.stacks is not None else self.stack * self.num_players
+
+    @property
     def starting_stacks(self) -> list[int]:
         """Each seat's chips at the start."""
         return list(self.stacks) if self.stacks is not None else [self.stack] * self.num_players
@@ -248,7 +274,7 @@ class Holdem(BaseGame):
     def observation_shape(self) -> tuple[int, ...]:
         """``(112 + 13 * players,)``: cards, street and betting numbers, then 13
         per-seat rows (docs/holdem.md)."""
-        return (_SEATS + len(_SEAT_ROWS) * self.num_players,)
+        return (_SEATS + len(SEAT_ROWS) * self.num_players,)
 
     @property
     def utility_range(self) -> tuple[float, float]:
@@ -740,47 +766,50 @@ class HoldemState(BaseState):
         return None if turn is None else turn.by_id.get(action_id)
 
     def _write_observation(self, seat: int, out: npt.NDArray[np.float32]) -> None:
-        import numpy as np
-
+        # Plain lists and two numpy writes: a tensor of a few hundred floats costs
+        # less built in Python than through dozens of small numpy operations.
         n = self._game.num_players
         b = self.betting
-        total = float(sum(self._game.starting_stacks))
-        out[[c.index for c in self.holes[seat]]] = 1.0
-        out[[_BOARD + c.index for c in self.board]] = 1.0
-        out[_STREET + _STREET_INDEX[len(self.board)]] = 1.0
-        stacks, bets, committed = b.stacks, b.bets, b.committed
-        out[_POT] = b.pot / total
-        out[_TO_CALL] = max(b.current_bet - bets[seat], 0) / total
-        if self.current_player == seat:
-            bounds = b.raise_range(seat)
-            if bounds is not None:
-                out[_RAISE_MIN] = bounds[0] / total
-                out[_RAISE_MAX] = bounds[1] / total
-        rows = out[_SEATS:].reshape(len(_SEAT_ROWS), n)
-        # Seat s sits in column (s - seat) % n: the observer first, then clockwise.
-        order = [(seat + k) % n for k in range(n)]
-        chips = np.array([stacks, bets, committed], dtype=np.float64)[:, order]
-        rows[_ROW["stack"] : _ROW["committed"] + 1] = chips / total
-        dealt = np.array([self.holes[s] != () for s in order])
-        folded = np.array(b.folded)[order] & dealt
-        rows[_ROW["dealt"]] = dealt
-        rows[_ROW["folded"]] = folded
-        rows[_ROW["all_in"]] = dealt & ~folded & (chips[0] == 0)
-        for name, at in (
-            ("button", self.button),
-            ("small_blind", self.small_blind),
-            ("big_blind", self.big_blind),
-            ("to_act", self.current_player),
-        ):
+        total = self._game.total_chips
+        cards = [c.index for c in self.holes[seat]]
+        cards += [_BOARD + c.index for c in self.board]
+        out[cards] = 1.0
+        to_act = self.current_player
+        bets = b.bets
+        street = [0.0] * len(STREETS)
+        street[_STREET_INDEX[len(self.board)]] = 1.0
+        low, high = (b.raise_range(seat) if to_act == seat else None) or (0, 0)
+        owed = max(b.current_bet - bets[seat], 0)
+        head = [*street, b.pot / total, owed / total, low / total, high / total]
+
+        def rotated(values: list[Any]) -> list[Any]:
+            # The observer first, then clockwise: seat s goes to column (s - seat) % n.
+            return values[seat:] + values[:seat]
+
+        stacks = rotated(b.stacks)
+        dealt = rotated([h != () for h in self.holes])
+        folded = [d and f for d, f in zip(dealt, rotated(b.folded), strict=True)]
+        rows = [
+            [x / total for x in stacks],
+            [x / total for x in rotated(bets)],
+            [x / total for x in rotated(b.committed)],
+            dealt,
+            folded,
+            [d and not f and x == 0 for d, f, x in zip(dealt, folded, stacks, strict=True)],
+        ]
+        marks = [[0.0] * n for _ in range(len(SEAT_ROWS) - len(rows))]
+        for row, at in enumerate((self.button, self.small_blind, self.big_blind, to_act)):
             if at is not None:
-                rows[_ROW[name], (at - seat) % n] = 1.0
+                marks[row][(at - seat) % n] = 1.0
         log = self.log
         for actor, act in log.actions[log.board_at[-1] if log.board_at else 0 :]:
             row = _ACTION_ROWS.get(act.kind)
             if row is not None:
                 column = (actor - seat) % n
                 step = 1.0 / _RAISES_SCALE if row == _ROW["raises"] else 1.0
-                rows[row, column] = min(rows[row, column] + step, 1.0)
+                marked = marks[row - len(rows)]
+                marked[column] = min(marked[column] + step, 1.0)
+        out[_STREET:] = [*head, *chain.from_iterable(rows), *chain.from_iterable(marks)]
 
     def returns(self) -> list[float]:
         """Chips won or lost since the start (zero-sum); zeros until the end."""

@@ -244,6 +244,8 @@ class OnePokerState(BaseState):
         self.deal_number = 0
         self.deals: list[dict[str, Any]] = []
         self.revealed: list[Card] = []
+        # The ids of the betting turn's listed actions, kept until the next move.
+        self._turn: TurnIds | None = None
         # Opening deal: two cards each, one at a time, the first player first.
         for _ in range(2):
             for seat in (self.first, 1 - self.first):
@@ -358,6 +360,7 @@ class OnePokerState(BaseState):
     def _apply(self, action: Action) -> None:
         seat = self.current_player
         assert seat is not None  # apply() rejects actions in a finished match
+        self._turn = None
         if self._phase is _LOCK:
             self.locked[seat] = Card(action.args[0])
             if self._lock_turn() is None:
@@ -461,11 +464,27 @@ class OnePokerState(BaseState):
     # -- the learning interface -----------------------------------------------------
 
     def _turn_ids(self) -> TurnIds | None:
-        """The ids of the betting turn's listed actions (``None`` outside betting)."""
+        """The ids of the betting turn's listed actions (``None`` outside betting),
+        kept until the next move."""
         if self._phase is not _BET:
             return None
-        listed, codes = listing(self.betting)
-        return turn_ids(self.betting, listed, codes)
+        turn = self._turn
+        if turn is None:
+            listed, codes = listing(self.betting)
+            turn = self._turn = turn_ids(self.betting, listed, codes)
+        return turn
+
+    def legal_action_ids(self) -> list[int]:
+        """The ids of :meth:`legal_actions`, ascending: the two cards' lock ids, or
+        the betting turn's ids."""
+        seat = self.current_player
+        if seat is None:
+            return []
+        if self._phase is _LOCK:
+            return sorted({_LOCK_START + c.index for c in self.hands[seat]})
+        turn = self._turn_ids()
+        assert turn is not None  # a seat is to bet
+        return turn.ids[:]
 
     def _action_id(self, action: Action) -> int | None:
         """Fixed ids for locks and the betting words; a listed size's grid id; any
