@@ -140,7 +140,9 @@ class DealRewards:
     __slots__ = ("_last", "_running")
 
     def __init__(self, game: Game) -> None:
-        self._running = _RUNNING_TOTALS.get(game.name)
+        # A game whose options make it one deal (match=False) pays at the end.
+        single = game.max_match_length == game.max_game_length
+        self._running = None if single else _RUNNING_TOTALS.get(game.name)
         self._last = [0.0] * game.num_players
 
     def reset(self) -> None:

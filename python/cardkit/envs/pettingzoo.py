@@ -46,7 +46,6 @@ from cardkit.envs._common import (
 try:
     import gymnasium
     from pettingzoo import AECEnv
-    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 except ImportError as exc:
     raise missing_extra("cardkit.envs.pettingzoo") from exc
 
@@ -54,12 +53,32 @@ __all__ = ["env", "raw_env"]
 
 _MAX_SEED = 2**63
 
+#: What ``reset`` sets: reading one before it is an error that says so.
+_SET_BY_RESET = frozenset(
+    (
+        "agents",
+        "agent_selection",
+        "rewards",
+        "terminations",
+        "truncations",
+        "infos",
+        "_cumulative_rewards",
+        "game_state",
+    )
+)
+
 
 class raw_env(AECEnv):
     """The AEC environment of ``game`` (a registered name with its rule options, or
-    a game object), without PettingZoo's order-enforcing wrapper (see :func:`env`)."""
+    a game object); :func:`env` makes one.
 
-    # PettingZoo declares metadata a plain class attribute, so no ClassVar here.
+    It checks its own call order (``reset`` first) instead of PettingZoo's
+    ``OrderEnforcingWrapper``, whose attribute forwarding would cost more per step
+    than the rest of the environment: reading ``agents``, ``agent_selection`` and the
+    other per-episode attributes, or calling ``step``, ``observe``, ``last`` or
+    ``render``, before ``reset`` raises an :class:`AttributeError` that says so.
+    """
+
     metadata: dict[str, Any] = {  # noqa: RUF012
         "render_modes": list(RENDER_MODES),
         "name": "cardkit_v0",
@@ -84,6 +103,12 @@ class raw_env(AECEnv):
         self._seeds = np.random.default_rng()
         #: The cardkit state of the episode (after ``reset``): read it, never apply to it.
         self.game_state: State
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when normal lookup fails, so the hot path pays nothing.
+        if name in _SET_BY_RESET:
+            raise AttributeError(f"{name} is set by reset(): call reset() first")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The same Dict space object for every call with ``agent``."""
@@ -170,8 +195,6 @@ class raw_env(AECEnv):
         """Nothing to release: the game lives in this process."""
 
 
-def env(game: str | Game, render_mode: str | None = None, **options: Any) -> AECEnv:
-    """The AEC environment of ``game`` with ``options``, wrapped in PettingZoo's
-    order-enforcing wrapper (``reset`` before ``step``), as PettingZoo's own
-    environments are."""
-    return OrderEnforcingWrapper(raw_env(game, render_mode=render_mode, **options))
+def env(game: str | Game, render_mode: str | None = None, **options: Any) -> raw_env:
+    """The AEC environment of ``game`` with rule ``options`` (see the module docs)."""
+    return raw_env(game, render_mode=render_mode, **options)

@@ -1,0 +1,136 @@
+"""AEC environment steps per second: cardkit's PettingZoo environments against
+PettingZoo's own Hold'em and RLCard's Hold'em and Dou Dizhu environments.
+
+Every step is what a learner's loop does: read the acting seat's observation (its
+tensor and legal-action mask; RLCard's encoded state and legal actions), pick a
+uniformly random legal action, step. Episodes restart as they end; only actions
+are counted (not PettingZoo's ``step(None)`` for finished agents).
+
+- Hold'em: heads-up no-limit, one hand per episode, 50 big blinds deep as in both
+  peers: cardkit ``env("holdem", players=2, match=False)`` (stacks 1000, blinds
+  10/20), PettingZoo ``texas_holdem_no_limit_v6`` and RLCard ``no-limit-holdem``
+  (100 chips, blinds 1/2).
+- Dou Dizhu: cardkit ``env("doudizhu")`` (bidding included) against RLCard
+  ``doudizhu`` (the landlord is chosen by RLCard without a bidding round).
+
+The libraries take turns for a few rounds on a shared machine and each keeps its
+best round. Prints µs per step and the peer's time over cardkit's (above 1:
+cardkit is faster). Peers: ``pip install '.[bench]' pygame-ce`` (PettingZoo's
+classic games import pygame).
+
+    python benches/envs.py [steps] [rounds]
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from _timing import table
+from cardkit.envs import pettingzoo as cardkit_pz
+
+
+def aec_steps(env: Any, steps: int, seed: int) -> float:
+    """Seconds per action of random legal ids through a PettingZoo AEC env."""
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    done = 0
+    start = time.perf_counter()
+    while done < steps:
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            if not env.agents:
+                env.reset()
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.randrange(len(legal))]))
+        done += 1
+    return (time.perf_counter() - start) / done
+
+
+def rlcard_steps(name: str, steps: int, seed: int) -> float:
+    """Seconds per action of random legal actions through an RLCard env."""
+    import rlcard
+
+    env = rlcard.make(name, config={"seed": seed})
+    rng = random.Random(seed)
+    state, _ = env.reset()
+    done = 0
+    start = time.perf_counter()
+    while done < steps:
+        if env.is_over():
+            state, _ = env.reset()
+            continue
+        legal = list(state["legal_actions"])
+        state, _ = env.step(legal[rng.randrange(len(legal))])
+        done += 1
+    return (time.perf_counter() - start) / done
+
+
+def pettingzoo_holdem() -> Any:
+    from pettingzoo.classic import texas_holdem_no_limit_v6
+
+    return texas_holdem_no_limit_v6.env()
+
+
+Runner = Callable[[int, int], float]
+
+
+def contenders() -> list[tuple[str, str, Runner]]:
+    """(task, library, runner) for cardkit and for every peer that imports."""
+    holdem = "Hold'em heads-up, AEC step"
+    doudizhu = "Dou Dizhu, AEC step"
+    rows: list[tuple[str, str, Runner]] = [
+        (
+            holdem,
+            "cardkit",
+            lambda n, s: aec_steps(cardkit_pz.env("holdem", players=2, match=False), n, s),
+        ),
+        (doudizhu, "cardkit", lambda n, s: aec_steps(cardkit_pz.env("doudizhu"), n, s)),
+    ]
+    try:
+        pettingzoo_holdem()
+        rows.append(
+            (
+                holdem,
+                "PettingZoo texas_holdem_no_limit_v6",
+                lambda n, s: aec_steps(pettingzoo_holdem(), n, s),
+            )
+        )
+    except ImportError as exc:
+        print(f"PettingZoo's Hold'em skipped: {exc}")
+    try:
+        import rlcard  # noqa: F401
+
+        rows.append(
+            (holdem, "RLCard no-limit-holdem", lambda n, s: rlcard_steps("no-limit-holdem", n, s))
+        )
+        rows.append((doudizhu, "RLCard doudizhu", lambda n, s: rlcard_steps("doudizhu", n, s)))
+    except ImportError as exc:
+        print(f"RLCard skipped: {exc}")
+    return rows
+
+
+def main() -> None:
+    steps = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    runners = contenders()
+    best = {(task, lib): float("inf") for task, lib, _ in runners}
+    for r in range(rounds):
+        for task, lib, run in runners:
+            # RLCard's Dou Dizhu is ~100x slower per step; fewer steps keep the
+            # round short without changing its per-step time.
+            n = steps // 20 if lib == "RLCard doudizhu" else steps
+            best[task, lib] = min(best[task, lib], run(n, r))
+    rows = [(task, lib, best[task, lib]) for task, lib, _ in runners]
+    print(table(f"AEC steps, best of {rounds} rounds of {steps} steps", rows))
+
+
+if __name__ == "__main__":
+    main()
