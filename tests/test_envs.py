@@ -83,6 +83,25 @@ def test_pettingzoo_api_test(name: str) -> None:
     api_test(pz.env(name), num_cycles=300)
 
 
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("holdem", {"players": 6}),
+        ("chinese_poker", {"players": 2}),
+        ("hearts", {"match": False}),
+        ("onepoker", {"match": False}),
+    ],
+)
+@pytest.mark.filterwarnings(*DICT_OBS_WARNINGS)
+def test_pettingzoo_api_test_with_options(name: str, options: dict[str, Any]) -> None:
+    # Options that change the sizes (players) or the episode (one deal).
+    env = pz.env(name, **options)
+    api_test(env, num_cycles=100)
+    game = games.make(name, **options)
+    assert env.possible_agents == [f"player_{s}" for s in range(game.num_players)]
+    assert env.observation_space("player_0")["observation"].shape == game.observation_shape
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_pettingzoo_seed_test(name: str) -> None:
     seed_test(lambda: pz.env(name), num_cycles=300)
@@ -291,6 +310,16 @@ def test_bad_constructor_arguments() -> None:
         pz.env("hearts").reset(seed=-1)
     with pytest.raises(RuleOptionError, match="seed"):
         SingleSeatEnv("hearts").reset(seed=-1)
+
+
+def test_calls_before_reset_say_so() -> None:
+    env = pz.env("onepoker")
+    with pytest.raises(AttributeError, match="call reset"):
+        env.step(0)
+    with pytest.raises(AttributeError, match="call reset"):
+        env.last()
+    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
+        env.nonsense  # noqa: B018
 
 
 def test_game_objects_are_accepted() -> None:
