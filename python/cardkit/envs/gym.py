@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardkit._core import derive_seed
+from cardkit._validate import check_seed
 from cardkit.agents import agent_factory
 from cardkit.api import Agent, Game, State
 from cardkit.envs._common import (
@@ -150,8 +151,7 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
         given in the options) is skipped for the next. ``options`` is Gymnasium's
         reset argument; the rule options are fixed when the environment is made,
         so it is not read."""
-        if seed is not None:
-            self.game.new_state(seed=seed)  # refuses a bad seed before it seeds anything
+        check_seed("seed", seed, optional=True)  # before it seeds anything
         super().reset(seed=seed)
         deal_seed = seed
         for _ in range(_MAX_DEALS_WITHOUT_TURN):
