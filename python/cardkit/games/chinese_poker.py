@@ -660,8 +660,10 @@ class ChinesePokerState(BaseState):
             return []
         ids = self._listed_ids.get(seat)
         if ids is None:
+            # Listed actions are legal: their ids need no checking.
             ids = self._listed_ids[seat] = sorted(
-                self._action_id(act) for act in self.legal_actions()
+                self._split_id(seat, act) if act.kind == "set" else self._action_id(act)
+                for act in self.legal_actions()
             )
         return ids[:]
 
@@ -677,6 +679,10 @@ class ChinesePokerState(BaseState):
             raise IllegalActionError(f"{shown(action.text)} has no action id now: {reason}")
         seat = self.current_player
         assert seat is not None  # a legal set has a seat to play it
+        return self._split_id(seat, action)
+
+    def _split_id(self, seat: int, action: Action) -> int:
+        """The split id of ``action``, a legal set of ``seat``'s hand."""
         parsed = parse_set(action.text)
         position = {card: i for i, card in enumerate(self.hands[seat])}
         front = tuple(sorted(position[c] for c in parsed.front))

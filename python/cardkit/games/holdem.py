@@ -798,9 +798,11 @@ class HoldemState(BaseState):
             [d and not f and x == 0 for d, f, x in zip(dealt, folded, stacks, strict=True)],
         ]
         marks = [[0.0] * n for _ in range(len(SEAT_ROWS) - len(rows))]
-        for row, at in enumerate((self.button, self.small_blind, self.big_blind, to_act)):
+        positions = (self.button, self.small_blind, self.big_blind, to_act)
+        # The first marks rows are the four positions; the last three this street's actions.
+        for marked, at in zip(marks, positions, strict=False):
             if at is not None:
-                marks[row][(at - seat) % n] = 1.0
+                marked[(at - seat) % n] = 1.0
         log = self.log
         for actor, act in log.actions[log.board_at[-1] if log.board_at else 0 :]:
             row = _ACTION_ROWS.get(act.kind)

@@ -90,7 +90,6 @@ _OFFSETS = list(accumulate((n for _, n in OBSERVATION_FIELDS), initial=0))
 #: Each field's offset.
 _AT = {name: _OFFSETS[i] for i, (name, _) in enumerate(OBSERVATION_FIELDS)}
 _SIZE = _OFFSETS[-1]
-_PHASE_INDEX = {"lock": 0, "bet": 1, "over": 2}
 
 
 class Phase(StrEnum):
@@ -508,40 +507,44 @@ class OnePokerState(BaseState):
         total = float(2 * self._game.stack)
         # Card planes count copies (the pack holds two of each card), halved to 0..1.
         np.add.at(out, [c.index for c in self._unlocked(seat)], 0.5)
+        np.add.at(out, [_AT["discards"] + c.index for c in self.discards], 0.5)
         locked = self.locked[seat]
         if locked is not None:
             out[_AT["locked"] + locked.index] = 1.0
-        np.add.at(out, [_AT["discards"] + c.index for c in self.discards], 0.5)
         if self.deals:
             last = self.deals[-1]["locked"]
             out[_AT["last_own"] + Card(last[seat]).index] = 1.0
             out[_AT["last_other"] + Card(last[other]).index] = 1.0
-        for k, s in enumerate(pair):
-            signals = self.signals(s)
-            out[_AT["up"] + k] = signals["up"] / 2
-            out[_AT["down"] + k] = signals["down"] / 2
-            out[_AT["locked_by"] + k] = self.locked[s] is not None
+        # The numbers after the planes, in OBSERVATION_FIELDS order, written at once.
+        up = [sum(1 for c in self.hands[s] if is_up(c)) for s in pair]
         b = self.betting
-        over = self._phase is _OVER
-        stacks = self.stacks if over else b.stacks
-        out[_AT["stacks"] : _AT["stacks"] + 2] = [stacks[s] / total for s in pair]
-        if self._phase is _BET:
-            out[_AT["bets"] : _AT["bets"] + 2] = [b.bets[s] / total for s in pair]
-            out[_AT["to_call"]] = max(b.current_bet - b.bets[seat], 0) / total
-        if not over:
-            out[_AT["pot"]] = b.pot / total
+        phase = self._phase
+        betting = phase is _BET
+        stacks = self.stacks if phase is _OVER else b.stacks
+        bets = b.bets if betting else [0, 0]
         to_act = self.current_player
-        if to_act is not None:
-            out[_AT["to_act"] + (to_act != seat)] = 1.0
-            bounds = b.raise_range(seat) if to_act == seat and self._phase is _BET else None
-            if bounds is not None:
-                out[_AT["raise_min"]] = bounds[0] / total
-                out[_AT["raise_max"]] = bounds[1] / total
-        out[_AT["first"] + (self.first != seat)] = 1.0
-        out[_AT["phase"] + _PHASE_INDEX[self._phase.value]] = 1.0
+        low, high = (b.raise_range(seat) if betting and to_act == seat else None) or (0, 0)
         pack = float(2 * _KINDS)
-        out[_AT["stock"]] = len(self.stock) / pack
-        out[_AT["discard_count"]] = len(self.discards) / pack
+        out[_AT["up"] :] = [
+            *(u / 2 for u in up),
+            *((len(self.hands[s]) - u) / 2 for s, u in zip(pair, up, strict=True)),
+            *(self.locked[s] is not None for s in pair),
+            *(stacks[s] / total for s in pair),
+            *(bets[s] / total for s in pair),
+            0.0 if phase is _OVER else b.pot / total,
+            max(b.current_bet - bets[seat], 0) / total if betting else 0.0,
+            low / total,
+            high / total,
+            to_act == seat,
+            to_act == other,
+            self.first == seat,
+            self.first == other,
+            phase is _LOCK,
+            betting,
+            phase is _OVER,
+            len(self.stock) / pack,
+            len(self.discards) / pack,
+        ]
 
     def returns(self) -> list[float]:
         """Chips won or lost since the start (zero-sum)."""
