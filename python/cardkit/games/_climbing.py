@@ -9,14 +9,16 @@ order and round ends, and the game modules add bidding and scoring.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardkit._core import (
     Card,
     ClimbingActions,
     ClimbingDeal,
     Combination,
+    climbing_card_play_size,
     climbing_classify,
     climbing_leads,
     climbing_responses,
@@ -28,8 +30,13 @@ from cardkit.errors import IllegalActionError, shown
 from cardkit.games._base import BaseGame, BaseState, Emit, action_text
 from cardkit.games._intern import MAX_INTERNED, Interner
 
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
 __all__ = [
     "PASS",
+    "PLANE",
     "RANK_ORDER",
     "ClimbingGame",
     "ClimbingState",
@@ -40,11 +47,15 @@ __all__ = [
     "play_action",
     "rank_char",
     "rank_text",
+    "write_plane",
 ]
 
 #: Climbing ranks, weakest first.
 RANK_ORDER = "3456789TJQKA2BR"
 _POSITION = {r: i for i, r in enumerate(RANK_ORDER)}
+#: Floats of a card-count plane of the observation tensors: per rank (``RANK_ORDER``)
+#: four thermometer entries, ``4 * rank + k`` set when the count is above ``k``.
+PLANE = 4 * len(RANK_ORDER)
 _CARD_RANK = {"BJ": "B", "RJ": "R"}
 PASS = Action("pass")
 
@@ -84,6 +95,14 @@ def rank_text(cards: Sequence[Card]) -> str:
     return "".join(sorted((rank_char(c) for c in cards), key=_POSITION.__getitem__))
 
 
+def write_plane(ranks: Sequence[str], out: npt.NDArray[np.float32]) -> None:
+    """Write rank letters (``"33K"`` or a list of them) as a card-count plane into
+    ``out`` (zeros, :data:`PLANE` long); the Rust card-play part writes the same."""
+    for rank, count in Counter(ranks).items():
+        start = 4 * _POSITION[rank]
+        out[start : start + min(count, 4)] = 1.0
+
+
 def normalize_ranks(text: str) -> str | None:
     """Rank text in canonical order, or ``None`` if it holds a non-rank character."""
     text = text.upper().replace("10", "T")
@@ -93,10 +112,67 @@ def normalize_ranks(text: str) -> str | None:
 
 
 class ClimbingGame(BaseGame):
-    """A three-player climbing game: plays are rank texts, ``pass`` passes."""
+    """A three-player climbing game: plays are rank texts, ``pass`` passes.
+
+    Its fixed action index lives in Rust (one per game, built from every lead of
+    the whole pack): ``pass`` is id 0, the game's other non-play actions follow, then
+    every play a hand can make. Ids never depend on the position.
+    """
 
     #: The rules name the Rust engine knows.
     rules: ClassVar[str]
+    #: The Rust index's id of a play's rank text (``None``: no play of the game).
+    _play_id: ClassVar[Callable[[str], int | None]]
+    #: The Rust index's play of an id (``None``: a non-play id).
+    _play_of_id: ClassVar[Callable[[int], Combination | None]]
+    #: Floats the game adds after the shared part of its tensors (the card play and
+    #: whose turn it is).
+    _TAIL: ClassVar[int]
+
+    @cached_property
+    def card_play_size(self) -> int:
+        """Length of the card-play part of the observation tensors (written in Rust)."""
+        return climbing_card_play_size(self.rules)
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """One flat float32 vector: the card-play part, then the game's own tail
+        (layout in the game's docs page, "Learning interface")."""
+        return (self.card_play_size + 3 + self._TAIL,)
+
+    def _action_id(self, action: Action) -> int | None:
+        """``pass`` 0, plays by the Rust index; other actions by :meth:`_other_id`."""
+        if action == PASS:
+            return 0
+        if action.kind == "play" and len(action.args) == 1:
+            return type(self)._play_id(action.args[0])
+        return self._other_id(action)
+
+    def _id_action(self, action_id: int) -> Action | None:
+        """The shared action object of an id (the one ``legal_actions`` lists)."""
+        if action_id == 0:
+            return PASS
+        play = type(self)._play_of_id(action_id)
+        if play is not None:
+            return play_action(play.cards)
+        return self._other_action(action_id)
+
+    def _other_id(self, action: Action) -> int | None:
+        """The id of a non-play action besides ``pass`` (none by default)."""
+        return None
+
+    def _other_action(self, action_id: int) -> Action | None:
+        """The non-play action of an id below the plays, besides ``pass``."""
+        return None
+
+    def action_to_id(self, action: Action | str) -> int:
+        """The fixed id of ``action``: every action of a climbing game has one, so
+        anything else is an :class:`IllegalActionError` naming it."""
+        parsed = self.parse_action(action)
+        found = self._action_id(parsed)
+        if found is None:
+            raise IllegalActionError(f"{shown(parsed.text)} is not a {self.name} action")
+        return found
 
     def parse_action(self, text: Action | str) -> Action:
         """``pass``, ``bid N``, or a play: ``play 3334`` or just ``3334`` (any order)."""
@@ -194,6 +270,21 @@ class ClimbingState(BaseState):
     def play_log(self) -> list[tuple[int, str]]:
         """(seat, action text) of every card-play action of this deal."""
         return self._play.log()
+
+    # -- the learning interface ------------------------------------------------------
+
+    def legal_action_ids(self) -> list[int]:
+        """The ids of the legal card-play moves, ascending, listed by the engine."""
+        return self._play.legal_ids()
+
+    def _write_card_play(self, seat: int, out: npt.NDArray[np.float32]) -> int:
+        """Write the shared card-play part of ``seat``'s tensor (Rust), then whose
+        turn it is relative to ``seat`` (3 floats); returns the offset after them."""
+        at: int = self._play.write_observation(seat, out)
+        to_act = self.current_player
+        if to_act is not None:
+            out[at + (to_act - seat) % 3] = 1.0
+        return at + 3
 
     # -- card play ----------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardkit._core import (
     Card,
@@ -35,8 +35,20 @@ from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, InvalidCardError, shown
 from cardkit.games import _climbing
 from cardkit.games._base import MAX_DEALS, Emit, check_choice
-from cardkit.games._climbing import PASS, RANK_ORDER, ClimbingGame, ClimbingState
+from cardkit.games._climbing import (
+    PASS,
+    PLANE,
+    RANK_ORDER,
+    ClimbingGame,
+    ClimbingState,
+    rank_char,
+    write_plane,
+)
 from cardkit.games._phase import StrEnum
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "DouDizhu",
@@ -57,6 +69,16 @@ RULES = "doudizhu"
 BIDDING_STYLES = ("open", "single_round")
 #: The bidding actions open after each current bid (0: none yet).
 _BIDDING = {bid: (PASS, *(Action(f"bid {n}") for n in range(bid + 1, 4))) for bid in range(4)}
+#: Size of the Rust action index (pass, bids 1-3, every play of at most 20 cards).
+_NUM_ACTIONS = doudizhu_action_space_size()
+#: The most doublings one deal can reach: each bomb or rocket a seat plays takes at
+#: least four of its cards, except the rocket's two, so the landlord's 20 cards play
+#: at most 5 (five bombs, or four and the rocket) and each farmer's 17 at most 4;
+#: 5 + 4 + 4 = 13. Spring needs the farmers never to play (at most 5 + 1) and reverse
+#: spring the landlord to play once (at most 1 + 8 + 1), both below 13.
+_MAX_DOUBLINGS = 13
+#: Rows of the bidding part of the tensor per seat: not spoken, pass, bid 1-3.
+_CALLS = 5
 #: Stream offset of the first-bidder draw, apart from the deal shuffles (0, 1, ...).
 _BIDDER_STREAM = 1 << 32
 
@@ -101,41 +123,18 @@ def legal_responses(
 
 def action_space_size() -> int:
     """Size of the fixed action index: pass, three bids and every play (see the docs)."""
-    return doudizhu_action_space_size()
+    return _NUM_ACTIONS
 
 
 def action_to_id(action: Action | str) -> int:
-    """The fixed index of a Dou Dizhu action: ``pass`` 0, ``bid N`` N, plays from 4."""
-    parsed = DouDizhu().parse_action(action)
-    if parsed == PASS:
-        return 0
-    if parsed.kind == "bid" and parsed.args in (("1",), ("2",), ("3",)):
-        return int(parsed.args[0])
-    if parsed.kind == "play":
-        play_id = doudizhu_play_id(parsed.args[0])
-        if play_id is not None:
-            return play_id
-    raise IllegalActionError(f"{parsed} is not a Dou Dizhu action")
+    """The fixed index of a Dou Dizhu action: ``pass`` 0, ``bid N`` N, plays from 4
+    (the same index as ``DouDizhu().action_to_id``)."""
+    return _INDEX_GAME.action_to_id(action)
 
 
 def id_to_action(action_id: int) -> Action:
     """The action with fixed index ``action_id`` (inverse of :func:`action_to_id`)."""
-    if isinstance(action_id, bool) or not isinstance(action_id, int):
-        raise IllegalActionError(f"an action id is an int, got {shown(action_id)}")
-    if not 0 <= action_id < action_space_size():
-        raise IllegalActionError(
-            f"action id {action_id} is out of range 0..{action_space_size() - 1}"
-        )
-    if action_id == 0:
-        return PASS
-    if 1 <= action_id <= 3:
-        return Action(f"bid {action_id}")
-    play = doudizhu_play_of_id(action_id)
-    if play is None:
-        raise IllegalActionError(
-            f"action id {action_id} is out of range 0..{action_space_size() - 1}"
-        )
-    return Action(f"play {play.cards}")
+    return _INDEX_GAME.id_to_action(action_id)
 
 
 #: Most threads a batch call takes (``threads=0`` or ``None``: every core).
@@ -203,6 +202,11 @@ class DouDizhu(ClimbingGame):
     zero_sum = True
     deck_name = "french54"
     rules = RULES
+    _play_id = doudizhu_play_id
+    _play_of_id = doudizhu_play_of_id
+    # Bidding flag, current bid (4), landlord (3), first bidder (3), each seat's
+    # last call (3 x 5), the bottom cards (a 60-float plane).
+    _TAIL = 1 + 4 + 3 + 3 + 3 * _CALLS + PLANE
 
     def __init__(self, bidding: str = "open") -> None:
         self.bidding = check_choice("bidding", bidding, BIDDING_STYLES)
@@ -226,6 +230,29 @@ class DouDizhu(ClimbingGame):
     def options(self) -> dict[str, Any]:
         """The rule options."""
         return {"bidding": self.bidding}
+
+    @property
+    def num_actions(self) -> int:
+        """24,643: ``pass``, ``bid 1`` .. ``bid 3``, then every play (docs/doudizhu.md)."""
+        return _NUM_ACTIONS
+
+    @property
+    def utility_range(self) -> tuple[float, float]:
+        """The landlord's stake at its largest, either way: twice the top bid (3) at
+        the most doublings a deal can reach (13, see ``_MAX_DOUBLINGS``); the bidding
+        style changes neither."""
+        most = 2 * 3 * 2**_MAX_DOUBLINGS
+        return (-float(most), float(most))
+
+    def _other_id(self, action: Action) -> int | None:
+        """``bid N`` is id N (1-3)."""
+        if action.kind == "bid" and action.args in (("1",), ("2",), ("3",)):
+            return int(action.args[0])
+        return None
+
+    def _other_action(self, action_id: int) -> Action | None:
+        """Ids 1-3 are the bids."""
+        return _BIDDING[0][action_id] if 1 <= action_id <= 3 else None
 
     def new_state(
         self, seed: int | None = None, deal: str | Sequence[Any] | None = None
@@ -294,6 +321,14 @@ class DouDizhuState(ClimbingState):
         if phase is _PLAY:
             return self._play.legal_actions()
         return list(_BIDDING[self.bid]) if phase is _BID else []
+
+    def legal_action_ids(self) -> list[int]:
+        """Ids of the legal actions: ``pass`` and the bids above the current bid while
+        bidding (ids 0-3), the engine's listing in the card play."""
+        phase = self._phase
+        if phase is _PLAY:
+            return self._play.legal_ids()
+        return [0, *range(self.bid + 1, 4)] if phase is _BID else []
 
     def apply(self, action: Action | str) -> None:
         """Play ``action`` for the current player; illegal -> IllegalActionError, no change.
@@ -460,6 +495,26 @@ class DouDizhuState(ClimbingState):
         )
         return obs
 
+    def _write_observation(self, seat: int, out: npt.NDArray[np.float32]) -> None:
+        """The card play, then the bidding and the bottom cards (docs/doudizhu.md)."""
+        at = self._write_card_play(seat, out)
+        playing = self._phase is not _BID
+        out[at] = float(not playing)
+        out[at + 1 + self.bid] = 1.0
+        at += 5
+        if playing and self.landlord is not None:
+            out[at + (self.landlord - seat) % 3] = 1.0
+        out[at + 3 + (self.first_bidder - seat) % 3] = 1.0
+        at += 6
+        calls = [0, 0, 0]
+        for bidder, call in self.bid_log:
+            calls[bidder] = 1 if call == "pass" else 1 + int(call[4:])
+        for rel in range(3):
+            out[at + _CALLS * rel + calls[(seat + rel) % 3]] = 1.0
+        at += 3 * _CALLS
+        if playing:
+            write_plane([rank_char(c) for c in self.bottom], out[at : at + PLANE])
+
     def private_cards(self, seat: int) -> list[Card]:
         """The seat's hand, less the revealed bottom cards the landlord still holds."""
         seat = self.check_seat(seat)
@@ -475,3 +530,8 @@ class DouDizhuState(ClimbingState):
         for s in range(3):
             zones[f"played{s}"] = list(self.played[s])
         return zones
+
+
+# The module-level index functions answer through a game object (the index does not
+# depend on the options).
+_INDEX_GAME = DouDizhu()

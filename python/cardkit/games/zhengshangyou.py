@@ -17,15 +17,25 @@ and the heavenly bomb earn nothing; a finishing response bomb settles at once. S
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cardkit._core import Card, Combination
+from cardkit._core import (
+    Card,
+    Combination,
+    zhengshangyou_action_space_size,
+    zhengshangyou_play_id,
+    zhengshangyou_play_of_id,
+)
 from cardkit._validate import check_flag, check_text
 from cardkit.api import Action, Observation
 from cardkit.games import _climbing
 from cardkit.games._base import Emit
 from cardkit.games._climbing import ClimbingGame, ClimbingState
 from cardkit.games._phase import StrEnum
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "Phase",
@@ -40,6 +50,19 @@ __all__ = [
 RULES = "zhengshangyou"
 HEART_THREE = Card("3h")
 SPADE_TWO = Card("2s")
+#: Size of the Rust action index: pass and every play of at most 16 cards.
+_NUM_ACTIONS = zhengshangyou_action_space_size()
+#: A loser's largest penalty: 16 cards never played (32), the spade two (10) and
+#: four bombs (40: three fours and the three aces fill 15 of its 16 cards).
+_MOST_PENALTY = 2 * 16 + 10 + 10 * 4
+#: Both losers' largest penalties together: 64 for cards, the one spade two, and
+#: eight bombs (four in each 16-card hand, so none beside the two in one of them).
+_MOST_PENALTIES = 2 * 2 * 16 + 10 + 10 * 8
+#: The largest bonus sum of one seat's response bombs: each takes at least three of
+#: its 16 cards but only four bombs fit (20 each) ...
+_MOST_BONUS = 20 * 4
+#: ... and the most one seat pays for the others' bombs: four each, 10 apiece.
+_MOST_BONUS_PAID = 10 * 8
 
 
 class Phase(StrEnum):
@@ -83,6 +106,10 @@ class ZhengShangyou(ClimbingGame):
     zero_sum = True
     deck_name = "zhengshangyou48"
     rules = RULES
+    _play_id = zhengshangyou_play_id
+    _play_of_id = zhengshangyou_play_of_id
+    # The opening flag, the pending-bomb flag, each seat's settled bonus / 20.
+    _TAIL = 1 + 1 + 3
 
     def __init__(self) -> None:
         self.num_players = 3
@@ -97,6 +124,18 @@ class ZhengShangyou(ClimbingGame):
     def options(self) -> dict[str, Any]:
         """The rule options (none)."""
         return {}
+
+    @property
+    def num_actions(self) -> int:
+        """141: ``pass``, then every play (docs/zhengshangyou.md)."""
+        return _NUM_ACTIONS
+
+    @property
+    def utility_range(self) -> tuple[float, float]:
+        """Bounds from the scoring rules: a loser pays at most its largest penalty
+        and 10 for each of the others' bonus bombs; the winner collects at most both
+        losers' largest penalties and its own bombs' bonuses."""
+        return (-float(_MOST_PENALTY + _MOST_BONUS_PAID), float(_MOST_PENALTIES + _MOST_BONUS))
 
     def new_state(
         self, seed: int | None = None, deal: str | Sequence[Any] | None = None
@@ -244,6 +283,17 @@ class ZhengShangyouState(ClimbingState):
             }
         )
         return obs
+
+    def _write_observation(self, seat: int, out: npt.NDArray[np.float32]) -> None:
+        """The card play, then the opening and pending-bomb flags and each seat's
+        settled bomb bonus in units of 20 (docs/zhengshangyou.md)."""
+        at = self._write_card_play(seat, out)
+        play = self._play
+        out[at] = float(play.opening)
+        out[at + 1] = float(play.pending_bomb)
+        bonus = play.bonus
+        for rel in range(3):
+            out[at + 2 + rel] = bonus[(seat + rel) % 3] / 20
 
     def private_cards(self, seat: int) -> list[Card]:
         """The seat's hand."""

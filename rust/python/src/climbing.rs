@@ -1,5 +1,5 @@
 //! Climbing games (Dou Dizhu, Zheng Shangyou): combinations, leads, responses,
-//! the Dou Dizhu action index, fast playouts and the search policy. Batch move
+//! the action indexes, observation tensors, fast playouts and the search policy. Batch move
 //! generation, playouts and the search run on a worker thread that stops on
 //! Ctrl-C (see `interrupt`).
 
@@ -7,13 +7,15 @@ use crate::cards::{extract_card, repr_of, PyCard};
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
 use cardkit_engine::climbing::cardplay::CardPlay;
-use cardkit_engine::climbing::doudizhu::KeyHasher;
+use cardkit_engine::climbing::index::{ActionIndex, KeyHasher};
+use cardkit_engine::climbing::observe;
 use cardkit_engine::climbing::playout::{self, Deal, Game, Move, Policy};
 use cardkit_engine::climbing::{
     climbing_rank, doudizhu as ddz, zhengshangyou as zsy, Combination, Ranks, RANK_CHARS,
 };
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::{Cancel, CardSet, EngineError};
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PySequence, PyString};
 use std::collections::HashMap;
@@ -257,15 +259,58 @@ fn doudizhu_action_space_size() -> usize {
 /// The action-index id of the Dou Dizhu play with these ranks, or None.
 #[pyfunction]
 fn doudizhu_play_id(cards: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
-    let ranks = extract_ranks(cards)?;
-    Ok(ddz::action_index().play_id(&ranks))
+    index_play_id(ddz::action_index(), cards)
 }
 
 /// The Dou Dizhu play with action-index id `id` (None for pass, bids, out of range).
 #[pyfunction]
 fn doudizhu_play_of_id(id: i64) -> Option<PyCombination> {
+    index_play(ddz::action_index(), id)
+}
+
+/// Size of the Zheng Shangyou action space: pass and every play.
+#[pyfunction]
+fn zhengshangyou_action_space_size() -> usize {
+    zsy::action_index().len()
+}
+
+/// The action-index id of the Zheng Shangyou play with these ranks, or None.
+#[pyfunction]
+fn zhengshangyou_play_id(cards: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+    index_play_id(zsy::action_index(), cards)
+}
+
+/// The Zheng Shangyou play with action-index id `id` (None for pass, out of range).
+#[pyfunction]
+fn zhengshangyou_play_of_id(id: i64) -> Option<PyCombination> {
+    index_play(zsy::action_index(), id)
+}
+
+fn index_play_id(index: &ActionIndex, cards: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+    Ok(index.play_id(&extract_ranks(cards)?))
+}
+
+fn index_play(index: &ActionIndex, id: i64) -> Option<PyCombination> {
     let id = u32::try_from(id).ok()?;
-    ddz::action_index().play(id).copied().map(PyCombination)
+    index.play(id).copied().map(PyCombination)
+}
+
+/// The fixed action index of a card-play game.
+fn game_index(game: Game) -> &'static ActionIndex {
+    match game {
+        Game::DouDizhu { .. } => ddz::action_index(),
+        Game::ZhengShangyou => zsy::action_index(),
+    }
+}
+
+/// Length of the card-play part of a climbing game's observation tensor.
+///
+/// `ClimbingDeal.write_observation` writes this many floats; the layout is in the
+/// game's docs page ("Learning interface").
+#[pyfunction]
+fn climbing_card_play_size(py: Python<'_>, game: &str) -> PyResult<usize> {
+    let game = card_play_game(py, rules(py, game)?, 0, 1)?;
+    Ok(observe::card_play_len(observe::max_hand(game)))
 }
 
 /// The items of a list-like batch argument (a str or bytes is one value, not a
@@ -903,6 +948,57 @@ impl PyClimbingDeal {
         Ok(chosen)
     }
 
+    /// The fixed action-index ids of the legal moves, ascending (pass is 0).
+    ///
+    /// The game's index (Dou Dizhu's or Zheng Shangyou's) numbers every play a
+    /// hand can make, so every listed move has one.
+    fn legal_ids(&mut self) -> Vec<u32> {
+        let index = game_index(self.play.deal().game);
+        let mut ids: Vec<u32> = self
+            .play
+            .legal()
+            .iter()
+            .filter_map(|mv| index.move_id(mv))
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// Write the card-play part of `seat`'s observation tensor into `out`.
+    ///
+    /// `out` is a float32 array of zeros at least `climbing_card_play_size(game)`
+    /// long; returns how many floats were written (the rest is the game's).
+    fn write_observation(
+        &self,
+        py: Python<'_>,
+        seat: usize,
+        out: &Bound<'_, PyArray1<f32>>,
+    ) -> PyResult<usize> {
+        let seat = Self::seat(py, seat)?;
+        let deal = self.play.deal();
+        let need = observe::card_play_len(observe::max_hand(deal.game));
+        let bad = |what: String| to_py(py, EngineError::RuleOption(what));
+        let mut view = out
+            .try_readwrite()
+            .map_err(|e| bad(format!("out cannot be written: {e}")))?;
+        let slice = view
+            .as_slice_mut()
+            .map_err(|e| bad(format!("out must be contiguous: {e}")))?;
+        if slice.len() < need {
+            return Err(bad(format!(
+                "out holds {} floats, the card play needs {need}",
+                slice.len()
+            )));
+        }
+        let played = [0, 1, 2].map(|s| Ranks::from_cards(self.play.played(s).iter().copied()));
+        Ok(observe::write_card_play(
+            deal,
+            &played,
+            seat as u8,
+            &mut slice[..need],
+        ))
+    }
+
     /// The seat to act, or None once a hand is empty.
     #[getter]
     fn to_move(&self) -> Option<u8> {
@@ -1052,6 +1148,10 @@ pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResul
     m.add_function(wrap_pyfunction!(doudizhu_play_of_id, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_legal_ids_batch, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_plays_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(zhengshangyou_action_space_size, m)?)?;
+    m.add_function(wrap_pyfunction!(zhengshangyou_play_id, m)?)?;
+    m.add_function(wrap_pyfunction!(zhengshangyou_play_of_id, m)?)?;
+    m.add_function(wrap_pyfunction!(climbing_card_play_size, m)?)?;
     bench.add_function(wrap_pyfunction!(bench_climbing_play_texts, bench)?)?;
     bench.add_function(wrap_pyfunction!(bench_climbing_random_playouts, bench)?)?;
     Ok(())

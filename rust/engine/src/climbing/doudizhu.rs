@@ -11,9 +11,9 @@
 use super::{groups, pair_wings, rank_key, rank_span, ranks_up, run_keys, run_span, single_wings};
 use super::{Combination, Kind, Ranks, MAX_RUN};
 use super::{Held, JOKERS};
+use super::index::ActionIndex;
+use super::playout::pack;
 use super::{BLACK_JOKER, RED_JOKER, TWO};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 /// The Dou Dizhu types, in action-index order: the first fourteen of [`Kind::ALL`]
@@ -219,103 +219,21 @@ pub fn classify(cards: &Ranks) -> Vec<Combination> {
     out
 }
 
-/// The fixed Dou Dizhu action space for learning code: `pass` (id 0), `bid 1..3`
-/// (ids 1..=3), then every rank-multiset play of at most 20 cards (a hand's size)
-/// ordered by type (the order of [`KINDS`]), length, main rank, then wing ranks.
-pub struct ActionIndex {
-    plays: Vec<Combination>,
-    ids: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
-}
-
-/// A multiply-xorshift hasher for the index's `u64` rank keys: the keys are not
-/// attacker-chosen, and SipHash dominated the cost of batch id lookups.
-#[derive(Default)]
-pub struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(self.0 ^ u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        let mut z = (self.0 ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        z ^= z >> 29;
-        self.0 = z.wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (z >> 32);
-    }
-}
-
 /// Ids before the plays: pass and the three bids.
 pub const FIRST_PLAY_ID: u32 = 4;
 /// The largest hand (17 dealt plus the 3 bottom cards) bounds every play.
 pub const MAX_PLAY_CARDS: usize = 20;
 
-impl ActionIndex {
-    fn build() -> ActionIndex {
-        let mut deck = Ranks::default();
-        for r in 0..=TWO {
-            deck.add(r, 4);
-        }
-        deck.add(BLACK_JOKER, 1);
-        deck.add(RED_JOKER, 1);
-        let mut plays: Vec<Combination> = leads(&deck)
-            .into_iter()
-            .filter(|c| c.cards.len() <= MAX_PLAY_CARDS)
-            .collect();
-        plays.sort_by_key(|c| {
-            let kind_pos = KINDS
-                .iter()
-                .position(|&k| k == c.kind)
-                .unwrap_or(KINDS.len());
-            // Wing order: the count vector read from the strongest rank down.
-            let mut wings = c.cards.0;
-            wings.reverse();
-            (kind_pos, c.length, c.main, wings)
-        });
-        let ids = plays
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.cards.key(), FIRST_PLAY_ID + i as u32))
-            .collect();
-        ActionIndex { plays, ids }
-    }
-
-    /// Total number of ids (pass, three bids and every play).
-    pub fn len(&self) -> usize {
-        FIRST_PLAY_ID as usize + self.plays.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-
-    /// The id of the play with these cards, if they form a Dou Dizhu combination.
-    pub fn play_id(&self, cards: &Ranks) -> Option<u32> {
-        self.key_id(cards.key())
-    }
-
-    /// The id of the play whose [`Ranks::key`] is `key`, if it is a Dou Dizhu
-    /// combination.
-    pub fn key_id(&self, key: u64) -> Option<u32> {
-        self.ids.get(&key).copied()
-    }
-
-    /// The play with id `id` (`None` for pass, bids and out-of-range ids).
-    pub fn play(&self, id: u32) -> Option<&Combination> {
-        id.checked_sub(FIRST_PLAY_ID)
-            .and_then(|i| self.plays.get(i as usize))
-    }
-}
-
-/// The shared action index, built on first use.
+/// The fixed Dou Dizhu action space for learning code: `pass` (id 0), `bid 1..3`
+/// (ids 1..=3), then every rank-multiset play of at most 20 cards (a hand's size)
+/// ordered by type (the order of [`KINDS`]), length, main rank, then wing ranks;
+/// built on first use.
 pub fn action_index() -> &'static ActionIndex {
     static INDEX: OnceLock<ActionIndex> = OnceLock::new();
-    INDEX.get_or_init(ActionIndex::build)
+    INDEX.get_or_init(|| {
+        let plays = leads(&pack(true));
+        ActionIndex::build(FIRST_PLAY_ID, &KINDS, plays, MAX_PLAY_CARDS)
+    })
 }
 
 #[cfg(test)]
@@ -557,8 +475,9 @@ mod tests {
     #[test]
     fn action_index_round_trips() {
         let index = action_index();
-        assert_eq!(index.len(), FIRST_PLAY_ID as usize + index.plays.len());
-        for (i, c) in index.plays.iter().enumerate() {
+        assert_eq!(index.len(), 24643);
+        assert_eq!(index.len(), FIRST_PLAY_ID as usize + index.plays().len());
+        for (i, c) in index.plays().iter().enumerate() {
             let id = FIRST_PLAY_ID + i as u32;
             assert_eq!(index.play_id(&c.cards), Some(id));
             assert_eq!(index.play(id), Some(c));

@@ -10,6 +10,8 @@
 
 pub mod cardplay;
 pub mod doudizhu;
+pub mod index;
+pub mod observe;
 pub mod playout;
 pub mod zhengshangyou;
 

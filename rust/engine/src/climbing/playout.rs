@@ -691,6 +691,15 @@ fn pack_ranks(game_is_ddz: bool) -> Vec<u8> {
     ranks
 }
 
+/// The rank counts of a game's whole pack.
+pub fn pack(game_is_ddz: bool) -> Ranks {
+    let mut out = Ranks::default();
+    for r in pack_ranks(game_is_ddz) {
+        out.0[r as usize] += 1;
+    }
+    out
+}
+
 /// A fresh random Dou Dizhu card play (bidding skipped: a random landlord bids 1)
 /// or Zheng Shangyou deal, dealt from `rng`; used by benches and tests.
 pub fn random_deal(game_is_ddz: bool, rng: &mut CardRng) -> Deal {

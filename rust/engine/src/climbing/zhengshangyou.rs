@@ -9,7 +9,10 @@
 //! three-ace bomb whenever it is played.
 
 use super::{push_groups, push_runs, run_cards, Combination, Held, Kind, Ranks};
+use super::index::ActionIndex;
+use super::playout::pack;
 use super::{ACE, MAX_RUN, THREE, TWO};
+use std::sync::OnceLock;
 
 /// The Zheng Shangyou types, in listing order.
 pub const KINDS: [Kind; 8] = [
@@ -152,6 +155,24 @@ pub fn classify(cards: &Ranks, opening: bool) -> Vec<Combination> {
     out
 }
 
+/// Ids before the plays: only pass.
+pub const FIRST_PLAY_ID: u32 = 1;
+/// A hand of sixteen cards bounds every play.
+pub const MAX_PLAY_CARDS: usize = 16;
+
+/// The fixed Zheng Shangyou action space for learning code: `pass` (id 0), then
+/// every rank-multiset play of at most 16 cards (a hand's size) the 48-card pack
+/// can form, ordered by type (the order of [`KINDS`]), length, then main rank.
+/// `3333` has one id whether it is the heavenly bomb (the opening play) or the
+/// lowest bomb: the action text is the same. Built on first use.
+pub fn action_index() -> &'static ActionIndex {
+    static INDEX: OnceLock<ActionIndex> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let plays = leads(&pack(false), false);
+        ActionIndex::build(FIRST_PLAY_ID, &KINDS, plays, MAX_PLAY_CARDS)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,5 +266,36 @@ mod tests {
         for c in leads(&r("3445566778899TTJJQQKKAAA2"), false) {
             assert!(classify(&c.cards, false).contains(&c), "{c}");
         }
+    }
+
+    #[test]
+    fn action_index_round_trips_and_covers_every_play() {
+        let index = action_index();
+        // 13 singles, 12 pairs (one two), 11 triples (AAA is the bomb), 36
+        // straights, 56 pair runs of 2-8 pairs (16 cards), 11 bombs, the ace bomb.
+        assert_eq!(index.len(), 1 + 13 + 12 + 11 + 36 + 56 + 11 + 1);
+        for (i, c) in index.plays().iter().enumerate() {
+            let id = FIRST_PLAY_ID + i as u32;
+            assert_eq!(index.play_id(&c.cards), Some(id));
+            assert_eq!(index.play(id), Some(c));
+            assert_eq!(classify(&c.cards, false), vec![*c], "{c}");
+        }
+        assert!(index.play(0).is_none());
+        assert!(index.play(index.len() as u32).is_none());
+        // Every move of random deals, opening plays and heavenly bombs included.
+        let mut rng = crate::rng::CardRng::new(5);
+        for _ in 0..300 {
+            let mut deal = crate::climbing::playout::random_deal(false, &mut rng);
+            while !deal.is_over() {
+                let legal = deal.legal();
+                for mv in &legal {
+                    assert!(index.move_id(mv).is_some(), "{mv:?}");
+                }
+                deal.apply(legal[rng.below(legal.len() as u64) as usize]);
+            }
+        }
+        let heavenly = classify(&r("3333"), true)[0];
+        assert_eq!(heavenly.kind, HeavenlyBomb);
+        assert_eq!(index.move_id(&Some(heavenly)), index.play_id(&r("3333")));
     }
 }
