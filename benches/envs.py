@@ -3,7 +3,8 @@ PettingZoo's own Hold'em and RLCard's Hold'em and Dou Dizhu environments.
 
 Every step is what a learner's loop does: read the acting seat's observation (its
 tensor and legal-action mask; RLCard's encoded state and legal actions), pick a
-uniformly random legal action, step. Episodes restart as they end; only actions
+uniformly random legal action (from the mask's nonzero ids for both AEC libraries,
+from RLCard's list of legal ids), step. Episodes restart as they end; only actions
 are counted (not PettingZoo's ``step(None)`` for finished agents).
 
 - Hold'em: heads-up no-limit, one hand per episode, 50 big blinds deep as in both
@@ -48,7 +49,8 @@ def aec_steps(env: Any, steps: int, seed: int) -> float:
             if not env.agents:
                 env.reset()
             continue
-        legal = np.flatnonzero(obs["action_mask"])
+        # nonzero is ~20x faster on bools than on int8 (24,643 ids for Dou Dizhu).
+        legal = np.flatnonzero(obs["action_mask"].view(np.bool_))
         env.step(int(legal[rng.randrange(len(legal))]))
         done += 1
     return (time.perf_counter() - start) / done
