@@ -256,3 +256,72 @@ def test_rule_agent_beats_random() -> None:
             agents = [DouDizhuRuleAgent() if s == hero else RandomAgent(seed + s) for s in range(3)]
             total += cardkit.play(GAME, agents, seed=seed).returns()[hero]
     assert total > 0
+
+
+# -- the learning interface ----------------------------------------------------------
+
+# Offsets of the tensor layout (docs/doudizhu.md, "Learning interface").
+PLANE = 60
+TABLE, OWNER, LEFT, TO_ACT = 300, 360, 363, 443
+BIDDING, BID, LANDLORD, FIRST, CALLS, BOTTOM = 446, 447, 451, 454, 457, 472
+
+
+def test_the_game_index_is_the_module_index() -> None:
+    assert GAME.num_actions == doudizhu.action_space_size() == 24643
+    for text in ["pass", "bid 1", "bid 3", "play 3", "play 33344", "play BR"]:
+        assert GAME.action_to_id(text) == doudizhu.action_to_id(text)
+    for action_id in (0, 2, 4, 227, GAME.num_actions - 1):
+        assert GAME.id_to_action(action_id) == doudizhu.id_to_action(action_id)
+    for bad in ("bid 4", "bid 0", "play 34"):
+        with pytest.raises(cardkit.IllegalActionError):
+            GAME.action_to_id(bad)
+
+
+def test_bidding_ids_and_masks() -> None:
+    state = _state(3)
+    assert state.legal_action_ids() == [0, 1, 2, 3]
+    state.apply("bid 2")
+    assert state.legal_action_ids() == [0, 3]
+    assert state.legal_action_mask().sum() == 2
+    state.apply("bid 3")
+    ids = state.legal_action_ids()
+    assert 0 not in ids  # the landlord leads
+    assert ids == sorted(doudizhu.action_to_id(a) for a in state.legal_actions())
+
+
+def test_observation_tensor_bidding_then_play() -> None:
+    state = _state(3)
+    first = state.first_bidder
+    seat = (first + 1) % 3
+    tensor = state.observation_tensor(seat)
+    assert tensor.shape == GAME.observation_shape == (532,)
+    assert tensor[:PLANE].sum() == 17 and tensor[PLANE : 2 * PLANE].sum() == 37
+    assert tensor[BIDDING] == 1 and tensor[BID] == 1  # no bid yet
+    assert tensor[FIRST : FIRST + 3].tolist() == [0, 0, 1]  # the seat before
+    assert tensor[TO_ACT : TO_ACT + 3].tolist() == [0, 0, 1]
+    assert tensor[BOTTOM:].sum() == 0  # the bottom cards are hidden
+    state.apply("bid 1")
+    state.apply("bid 3")  # seat bids 3 and becomes the landlord
+    tensor = state.observation_tensor(seat)
+    assert tensor[BIDDING] == 0 and tensor[BID + 3] == 1
+    assert tensor[LANDLORD : LANDLORD + 3].tolist() == [1, 0, 0]
+    # Each seat's last call: the seat itself bid 3, the seat before it bid 1.
+    assert tensor[CALLS : CALLS + 5].tolist() == [0, 0, 0, 0, 1]
+    assert tensor[CALLS + 10 : CALLS + 15].tolist() == [0, 0, 1, 0, 0]
+    assert tensor[CALLS + 5] == 1  # the next seat has not spoken
+    assert tensor[BOTTOM:].sum() == 3
+    assert tensor[:PLANE].sum() == 20 and tensor[LEFT + 20] == 1
+    # The farmers see the same bottom cards, and the landlord relative to them.
+    farmer = state.observation_tensor(first)
+    assert (farmer[BOTTOM:] == tensor[BOTTOM:]).all()
+    assert farmer[LANDLORD : LANDLORD + 3].tolist() == [0, 1, 0]
+    state.apply(_lowest_single(state))
+    after = state.observation_tensor((seat + 1) % 3)
+    assert after[TABLE : TABLE + PLANE].sum() == 1
+    assert after[OWNER : OWNER + 3].tolist() == [0, 0, 1]
+
+
+def test_utility_range_bounds_the_largest_stake() -> None:
+    low, high = GAME.utility_range
+    assert (low, high) == (-49152.0, 49152.0)  # 2 x bid 3 x 2**13
+    assert doudizhu.DouDizhu(bidding="single_round").utility_range == (low, high)

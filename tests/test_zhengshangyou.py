@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import cardkit
-from cardkit._core import ClimbingDeal
+from cardkit._core import ClimbingDeal, zhengshangyou_action_space_size
 from cardkit.agents import RandomAgent
 from cardkit.agents.zhengshangyou import ZhengShangyouRuleAgent, ZhengShangyouSearchAgent
 from cardkit.games import zhengshangyou
@@ -186,3 +186,95 @@ def test_rule_agent_beats_random() -> None:
             ]
             total += cardkit.play(GAME, agents, seed=seed).returns()[hero]
     assert total > 0
+
+
+# -- the learning interface ----------------------------------------------------------
+
+# Offsets of the tensor layout (docs/zhengshangyou.md, "Learning interface").
+PLANE = 60
+TABLE, OWNER, LEFT, PLAYED_ONCE, BOMBS, TO_ACT = 300, 360, 363, 414, 417, 431
+OPENING, PENDING, BONUS = 434, 435, 436
+
+
+def test_action_index_is_a_bijection_of_every_play() -> None:
+    assert GAME.num_actions == zhengshangyou_action_space_size() == 141
+    texts = [GAME.id_to_action(i) for i in range(GAME.num_actions)]
+    assert texts[0] == "pass" and len(set(texts)) == len(texts)
+    for action_id, action in enumerate(texts):
+        assert GAME.action_to_id(action) == action_id
+    for action in texts[1:]:
+        ranks = action.args[0]
+        assert zhengshangyou.classify(ranks) and len(ranks) <= 16
+        assert ranks.count("A") <= 3 and ranks.count("2") <= 1
+    assert GAME.action_to_id("play 3333") == GAME.action_to_id("3333")
+    with pytest.raises(cardkit.IllegalActionError):
+        GAME.action_to_id("play 34")
+    with pytest.raises(cardkit.IllegalActionError):
+        GAME.action_to_id("play 33445566778899TTJJ")  # nine pairs: more than a hand
+
+
+def test_every_legal_play_of_random_deals_has_an_id() -> None:
+    for seed in range(40):
+        state = GAME.new_state(seed=seed)
+        agents = [RandomAgent(seed * 3 + s) for s in range(3)]
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            ids = state.legal_action_ids()
+            assert ids == sorted(GAME.action_to_id(a) for a in legal)
+            assert [GAME.id_to_action(i) for i in ids] == sorted(legal, key=GAME.action_to_id)
+            seat = state.current_player
+            assert seat is not None
+            state.apply(agents[seat].act(state.observation(seat), legal))
+        assert state.legal_action_ids() == []
+        assert not state.legal_action_mask().any()
+
+
+def test_the_heavenly_bomb_has_the_id_of_four_threes() -> None:
+    seat0 = "3h 3c 3d 3s 5c 6c 7c 8c 9c Tc Jc Qc Kc 5d 6d 7d"
+    seat1 = "4c 4d 4h 4s Ac Ad As 8d 9d Td Jd Qd Kd 5h 6h 7h"
+    state = _state(seat0 + seat1)
+    bomb = GAME.action_to_id("play 3333")
+    assert bomb in state.legal_action_ids()
+    assert state.id_to_action(bomb) == "play 3333"
+
+
+def test_observation_tensor_layout() -> None:
+    state = _state(SEAT0 + SEAT1 + SEAT2)
+    tensor = state.observation_tensor(0)
+    assert tensor.shape == GAME.observation_shape == (439,)
+    # Own hand: one three, two each of 5-9 and T, one each of J Q K.
+    assert tensor[0:4].tolist() == [1, 0, 0, 0]
+    assert tensor[8:12].tolist() == [1, 1, 0, 0]
+    assert tensor[:PLANE].sum() == 16
+    assert tensor[PLANE : 2 * PLANE].sum() == 32  # the other two hands, unseen
+    assert tensor[TABLE : TABLE + PLANE].sum() == 0  # seat 0 leads
+    for rel in range(3):
+        assert tensor[LEFT + 17 * rel + 16] == 1  # 16 cards each
+    assert tensor[TO_ACT : TO_ACT + 3].tolist() == [1, 0, 0]
+    assert tensor[OPENING] == 1 and tensor[PENDING] == 0
+    state.apply("play 3")
+    seen = state.observation_tensor(1)
+    assert seen[TABLE : TABLE + 4].tolist() == [1, 0, 0, 0]
+    assert seen[OWNER : OWNER + 3].tolist() == [0, 0, 1]  # the seat before seat 1
+    assert seen[2 * PLANE + 2 * PLANE : 2 * PLANE + 2 * PLANE + 4].tolist() == [1, 0, 0, 0]
+    assert seen[PLAYED_ONCE : PLAYED_ONCE + 3].tolist() == [0, 0, 1]
+    assert seen[TO_ACT : TO_ACT + 3].tolist() == [1, 0, 0] and seen[OPENING] == 0
+    state.apply("play 4444")  # a response bomb: its bonus is pending
+    after = state.observation_tensor(2)
+    assert after[PENDING] == 1 and after[BOMBS : BOMBS + 2].tolist() == [1, 0]
+
+
+def test_bomb_bonuses_reach_the_tensor_rotated() -> None:
+    state = _state(SEAT0 + SEAT1 + SEAT2)
+    for action in ["play 3", "play 4444", "pass", "pass"]:
+        state.apply(action)
+    assert state.bomb_bonus == [-10, 20, -10]
+    assert state.observation_tensor(1)[BONUS : BONUS + 3].tolist() == [1.0, -0.5, -0.5]
+    assert state.observation_tensor(0)[BONUS : BONUS + 3].tolist() == [-0.5, 1.0, -0.5]
+
+
+def test_utility_range_holds_the_worst_hand() -> None:
+    # Never played, the spade two, three fours and the three aces: the largest penalty.
+    low, high = GAME.utility_range
+    worst = 2 * 16 + 10 + 10 * zhengshangyou.held_bombs("555566667777AAA2")
+    assert low <= -worst and high >= 2 * worst - 10

@@ -615,6 +615,7 @@ __all__ += [
     "ClimbingView",
     "Combination",
     "climbing_beats",
+    "climbing_card_play_size",
     "climbing_classify",
     "climbing_leads",
     "climbing_responses",
@@ -623,6 +624,9 @@ __all__ += [
     "doudizhu_play_id",
     "doudizhu_play_of_id",
     "doudizhu_plays_batch",
+    "zhengshangyou_action_space_size",
+    "zhengshangyou_play_id",
+    "zhengshangyou_play_of_id",
 ]
 
 _Ranks = str | Iterable[Card | str]
@@ -920,6 +924,32 @@ class ClimbingDeal:
         Returns:
             ``(owner seat, rank text)`` per settled bomb, in order.
         """
+    def legal_ids(self) -> list[int]:
+        """The fixed action-index ids of the legal moves, ascending (pass is 0).
+
+        The game's index (Dou Dizhu's or Zheng Shangyou's) numbers every play a
+        hand can make, so every listed move has one.
+
+        Returns:
+            The ids, ascending; empty once the deal is over.
+        """
+    def write_observation(self, seat: int, out: npt.NDArray[np.float32]) -> int:
+        """Write the card-play part of ``seat``'s observation tensor into ``out``.
+
+        ``out`` is a float32 array of zeros at least ``climbing_card_play_size(game)``
+        long; returns how many floats were written (the rest is the game's).
+
+        Args:
+            seat: The observing seat, 0..=2 (seats are rotated so it comes first).
+            out: A writable, contiguous one-dimensional float32 array.
+
+        Returns:
+            The number of floats written, ``climbing_card_play_size(game)``.
+
+        Raises:
+            RuleOptionError: If ``seat`` is not 0..=2, or ``out`` is read-only, not
+                contiguous or too short.
+        """
     def copy(self) -> ClimbingDeal:
         """An independent copy (the action table is shared).
 
@@ -1089,6 +1119,53 @@ def doudizhu_play_of_id(id: int) -> Combination | None:
 
     Returns:
         The play, or ``None`` when ``id`` is the pass, a bid or no id.
+    """
+
+def zhengshangyou_action_space_size() -> int:
+    """Size of the Zheng Shangyou action space: pass and every play.
+
+    Returns:
+        The number of action-index ids (141).
+    """
+
+def zhengshangyou_play_id(cards: _Ranks) -> int | None:
+    """The action-index id of the Zheng Shangyou play with these ranks, or None.
+
+    Args:
+        cards: Rank text or an iterable of cards and card strings.
+
+    Returns:
+        The play's id, or ``None`` when the ranks are no Zheng Shangyou play of at
+        most 16 cards.
+
+    Raises:
+        InvalidCardError: If ``cards`` does not read as ranks.
+    """
+
+def zhengshangyou_play_of_id(id: int) -> Combination | None:
+    """The Zheng Shangyou play with action-index id ``id`` (None for pass, out of range).
+
+    Args:
+        id: An action-index id.
+
+    Returns:
+        The play, or ``None`` when ``id`` is the pass or no id.
+    """
+
+def climbing_card_play_size(game: str) -> int:
+    """Length of the card-play part of a climbing game's observation tensor.
+
+    ``ClimbingDeal.write_observation`` writes this many floats; the layout is in the
+    game's docs page ("Learning interface").
+
+    Args:
+        game: ``"doudizhu"`` or ``"zhengshangyou"``.
+
+    Returns:
+        443 for Dou Dizhu, 431 for Zheng Shangyou.
+
+    Raises:
+        RuleOptionError: If ``game`` is unknown.
     """
 
 # -- trick-taking core (trick.rs) -------------------------------------------------

@@ -32,7 +32,7 @@ from cardkit._core import (
 )
 from cardkit._validate import check_count
 from cardkit.api import Action, Observation
-from cardkit.errors import IllegalActionError, InvalidCardError, shown
+from cardkit.errors import InvalidCardError, shown
 from cardkit.games import _climbing
 from cardkit.games._base import MAX_DEALS, Emit, check_choice
 from cardkit.games._climbing import (

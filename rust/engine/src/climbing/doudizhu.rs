@@ -8,11 +8,11 @@
 //! allowed, both jokers not) or two distinct pairs, and is not a bomb. Attached
 //! cards never share the rank of the triple or four they attach to.
 
+use super::index::ActionIndex;
+use super::playout::pack;
 use super::{groups, pair_wings, rank_key, rank_span, ranks_up, run_keys, run_span, single_wings};
 use super::{Combination, Kind, Ranks, MAX_RUN};
 use super::{Held, JOKERS};
-use super::index::ActionIndex;
-use super::playout::pack;
 use super::{BLACK_JOKER, RED_JOKER, TWO};
 use std::sync::OnceLock;
 

@@ -62,7 +62,10 @@ impl ActionIndex {
             .filter(|c| c.cards.len() <= max_cards)
             .collect();
         plays.sort_by_key(|c| {
-            let kind_pos = kinds.iter().position(|&k| k == c.kind).unwrap_or(kinds.len());
+            let kind_pos = kinds
+                .iter()
+                .position(|&k| k == c.kind)
+                .unwrap_or(kinds.len());
             // Wing order: the count vector read from the strongest rank down.
             let mut wings = c.cards.0;
             wings.reverse();

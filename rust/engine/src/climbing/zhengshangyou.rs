@@ -8,9 +8,9 @@
 //! Three aces read only as a bomb: the pack has no fourth ace, so `AAA` is the
 //! three-ace bomb whenever it is played.
 
-use super::{push_groups, push_runs, run_cards, Combination, Held, Kind, Ranks};
 use super::index::ActionIndex;
 use super::playout::pack;
+use super::{push_groups, push_runs, run_cards, Combination, Held, Kind, Ranks};
 use super::{ACE, MAX_RUN, THREE, TWO};
 use std::sync::OnceLock;
 
