@@ -80,7 +80,7 @@ def _play_aec(env: Any, seed: int) -> tuple[dict[str, float], list[dict[str, flo
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.filterwarnings(*DICT_OBS_WARNINGS)
 def test_pettingzoo_api_test(name: str) -> None:
-    api_test(pz.env(name), num_cycles=300)
+    api_test(pz.env(name))
 
 
 @pytest.mark.parametrize(
@@ -104,7 +104,7 @@ def test_pettingzoo_api_test_with_options(name: str, options: dict[str, Any]) ->
 
 @pytest.mark.parametrize("name", GAMES)
 def test_pettingzoo_seed_test(name: str) -> None:
-    seed_test(lambda: pz.env(name), num_cycles=300)
+    seed_test(lambda: pz.env(name))
 
 
 @pytest.mark.parametrize("name", GAMES)
