@@ -223,7 +223,7 @@ class BaseGame(ABC):
         else is an :class:`IllegalActionError` naming it."""
         if isinstance(action_id, bool) or not hasattr(action_id, "__index__"):
             raise IllegalActionError(f"an action id is an int, got {shown(action_id)}")
-        index = action_id.__index__()
+        index: int = action_id.__index__()
         if not 0 <= index < self.num_actions:
             raise IllegalActionError(
                 f"action id {shown(index)} is outside {self.name}'s index 0..{self.num_actions - 1}"
