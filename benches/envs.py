@@ -16,8 +16,8 @@ are counted (not PettingZoo's ``step(None)`` for finished agents).
 
 The libraries take turns for a few rounds on a shared machine and each keeps its
 best round. Prints µs per step and the peer's time over cardkit's (above 1:
-cardkit is faster). Peers: ``pip install '.[bench]' pygame-ce`` (PettingZoo's
-classic games import pygame).
+cardkit is faster). Peers: ``pip install '.[bench]'`` (RLCard, and pygame-ce,
+which PettingZoo's classic games import).
 
     python benches/envs.py [steps] [rounds]
 """
