@@ -8,6 +8,7 @@ import cardkit
 from cardkit.agents import RandomAgent
 from cardkit.agents.doudizhu import DouDizhuRuleAgent, DouDizhuSearchAgent, bid_strength
 from cardkit.games import doudizhu
+from cardkit.games._base import MAX_DEALS
 from cardkit.games.doudizhu import DouDizhuState
 
 GAME = doudizhu.DouDizhu()
@@ -325,3 +326,15 @@ def test_utility_range_bounds_the_largest_stake() -> None:
     low, high = GAME.utility_range
     assert (low, high) == (-49152.0, 49152.0)  # 2 x bid 3 x 2**13
     assert doudizhu.DouDizhu(bidding="single_round").utility_range == (low, high)
+
+
+def test_an_abandoned_game_has_no_legal_ids() -> None:
+    state = _state(5)
+    state.deal_number = MAX_DEALS - 1  # white-box: the last deal the game allows
+    for _ in range(3):
+        state.apply("pass")
+    assert state.phase == "abandoned" and state.is_terminal
+    assert state.legal_action_ids() == [] and not state.legal_action_mask().any()
+    tensor = state.observation_tensor(0)
+    assert tensor[TO_ACT : TO_ACT + 3].sum() == 0 and tensor[BOTTOM:].sum() == 0
+    assert GAME.utility_range[0] <= min(state.returns())

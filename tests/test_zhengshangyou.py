@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import cardkit
-from cardkit._core import ClimbingDeal, zhengshangyou_action_space_size
+from cardkit._core import (
+    ClimbingDeal,
+    climbing_card_play_size,
+    zhengshangyou_action_space_size,
+)
 from cardkit.agents import RandomAgent
 from cardkit.agents.zhengshangyou import ZhengShangyouRuleAgent, ZhengShangyouSearchAgent
 from cardkit.games import zhengshangyou
@@ -278,3 +283,23 @@ def test_utility_range_holds_the_worst_hand() -> None:
     low, high = GAME.utility_range
     worst = 2 * 16 + 10 + 10 * zhengshangyou.held_bombs("555566667777AAA2")
     assert low <= -worst and high >= 2 * worst - 10
+
+
+def test_the_engine_refuses_bad_observation_buffers() -> None:
+    deal = _state(SEAT0 + SEAT1 + SEAT2)._play
+    good = np.zeros(GAME.observation_shape, dtype=np.float32)
+    assert deal.write_observation(0, good) == climbing_card_play_size("zhengshangyou") == 431
+    readonly = np.zeros(GAME.observation_shape, dtype=np.float32)
+    readonly.flags.writeable = False
+    bad: list[object] = [
+        [0.0] * 439,
+        np.zeros(439),
+        np.zeros(10, dtype=np.float32),
+        np.zeros(900, dtype=np.float32)[::2],
+        readonly,
+    ]
+    for out in bad:
+        with pytest.raises(cardkit.RuleOptionError):
+            deal.write_observation(0, out)  # type: ignore[arg-type]
+    with pytest.raises(cardkit.RuleOptionError):
+        deal.write_observation(3, good)

@@ -947,8 +947,9 @@ class ClimbingDeal:
             The number of floats written, ``climbing_card_play_size(game)``.
 
         Raises:
-            RuleOptionError: If ``seat`` is not 0..=2, or ``out`` is read-only, not
-                contiguous or too short.
+            RuleOptionError: If ``seat`` is not 0..=2, or ``out`` is not a
+                one-dimensional float32 array, is read-only, not contiguous or too
+                short.
         """
     def copy(self) -> ClimbingDeal:
         """An independent copy (the action table is shared).

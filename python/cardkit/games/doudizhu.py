@@ -498,8 +498,9 @@ class DouDizhuState(ClimbingState):
     def _write_observation(self, seat: int, out: npt.NDArray[np.float32]) -> None:
         """The card play, then the bidding and the bottom cards (docs/doudizhu.md)."""
         at = self._write_card_play(seat, out)
-        playing = self._phase is not _BID
-        out[at] = float(not playing)
+        # An abandoned game never revealed its last bottom cards nor named a landlord.
+        playing = self._phase is _PLAY
+        out[at] = float(self._phase is _BID)
         out[at + 1 + self.bid] = 1.0
         at += 5
         if playing and self.landlord is not None:

@@ -972,12 +972,18 @@ impl PyClimbingDeal {
         &self,
         py: Python<'_>,
         seat: usize,
-        out: &Bound<'_, PyArray1<f32>>,
+        out: &Bound<'_, PyAny>,
     ) -> PyResult<usize> {
         let seat = Self::seat(py, seat)?;
         let deal = self.play.deal();
         let need = observe::card_play_len(observe::max_hand(deal.game));
         let bad = |what: String| to_py(py, EngineError::RuleOption(what));
+        let out = out.cast::<PyArray1<f32>>().map_err(|_| {
+            bad(format!(
+                "out must be a one-dimensional float32 numpy array, got {}",
+                repr_of(out)
+            ))
+        })?;
         let mut view = out
             .try_readwrite()
             .map_err(|e| bad(format!("out cannot be written: {e}")))?;
