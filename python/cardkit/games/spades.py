@@ -185,8 +185,9 @@ class Spades(TrickGame):
     def utility_range(self) -> tuple[float, float]:
         """The returns' bounds, from ``return = own team's score - the other's``.
 
-        A single deal: one deal's points differ by at most 520 (a made nil with a
-        made 13 against a failed contract and a failed nil). A match ends after a
+        A single deal: one deal's points differ by at most 520 (two made nils, +200,
+        against a failed 13 whose nil partner took 10 tricks: -130, -100, 10 bags
+        and their 100 penalty, -320). A match ends after a
         deal that leaves the scores unequal with one at ``target`` (or one at
         ``lose_at``), or after ``MAX_DEALS`` deals: before its last deal the scores
         were equal, or both below ``target`` (and above ``lose_at``), so their
