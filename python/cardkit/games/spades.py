@@ -185,14 +185,15 @@ class Spades(TrickGame):
     def utility_range(self) -> tuple[float, float]:
         """The returns' bounds, from ``return = own team's score - the other's``.
 
-        A single deal: one deal's points differ by at most 520 (a made nil with a
-        made 13 against a failed contract and a failed nil). A match ends after a
-        deal that leaves the scores unequal with one at ``target`` (or one at
-        ``lose_at``), or after ``MAX_DEALS`` deals: before its last deal the scores
-        were equal, or both below ``target`` (and above ``lose_at``), so their
-        difference then is below ``target - lose_at - 1``; without ``lose_at`` the
-        lower score can have sunk by at most 419 a deal. The last deal adds at most
-        619 (bags carried in can cost 100 more).
+        A single deal: one deal's points differ by at most 520 (two made nils, +200,
+        against a failed 13 whose nil partner took 10 tricks: -130, -100, 10 bags
+        and their 100 penalty, -320). A match ends after a deal that leaves the
+        scores unequal with one at ``target`` (or one at ``lose_at``), or after
+        ``MAX_DEALS`` deals: before its last deal the scores were equal, or both
+        below ``target`` (and above ``lose_at``), so their difference then is below
+        ``target - lose_at - 1``; without ``lose_at`` the lower score can have sunk
+        by at most 419 a deal. The last deal adds at most 619 (bags carried in can
+        cost 100 more).
         """
         if not self.match:
             return (-float(_DEAL_SPREAD), float(_DEAL_SPREAD))
