@@ -137,6 +137,9 @@ def test_spaces_follow_game_info(name: str) -> None:
     for other in range(info.num_players):
         if other != seat:
             assert not env.observe(f"player_{other}")["action_mask"].any()
+    again = env.observe(f"player_{seat}")
+    for key in obs:
+        assert not np.shares_memory(obs[key], again[key]), "every observation is a new array"
 
 
 @pytest.mark.parametrize("name", GAMES)
