@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
+from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,6 +16,9 @@ import cardkit
 from cardkit import IllegalActionError, RuleOptionError, games
 from cardkit._core import (  # _test.hearts_deal_points: the search's scoring, test-only
     _test,  # the engine side of scoring twins, for tests only
+    bit_ids,
+    bit_mask,
+    hearts_observation,
     trick_winner,
 )
 from cardkit.agents import RandomAgent
@@ -325,3 +331,143 @@ def test_python_and_rust_deal_points_agree(rng: random.Random, moon: bool) -> No
     python = deal_points([penalty_points(t) for t in taken])
     assert _test.hearts_deal_points(taken) == python
     assert (26 in [penalty_points(t) for t in taken]) == (sorted(python) == [0, 26, 26, 26])
+
+
+# -- the learning interface (docs/hearts.md, "Learning interface") -----------------
+
+
+def test_action_index_names_every_play_and_single_card_pass() -> None:
+    game = games.make("hearts")
+    assert game.num_actions == 104
+    for card in range(52):
+        name = str(cardkit.Card.from_index(card))
+        assert game.action_to_id(name) == game.action_to_id(f"play {name}") == card
+        assert game.action_to_id(f"pass {name}") == 52 + card
+    for i in range(104):
+        assert game.action_to_id(game.id_to_action(i)) == i
+    state = game.new_state(seed=2)
+    before = state.to_json()
+    for text in ("pass 2c 3d 4h", "pass"):
+        with pytest.raises(IllegalActionError, match="no action id"):
+            state.action_to_id(text)
+        with pytest.raises(IllegalActionError, match="no fixed id"):
+            game.action_to_id(text)
+    assert state.to_json() == before
+
+
+def _expected_tensor(obs: dict[str, Any]) -> np.ndarray:
+    """The documented layout, built in Python from ``observation(seat)``."""
+    seat, out = obs["seat"], np.zeros(595, np.float32)
+
+    def rel(p: int) -> int:
+        return (p - seat) % 4
+
+    def put(at: int, names: list[str]) -> None:
+        for name in names:
+            out[at + cardkit.Card(name).index] = 1
+
+    leader, trick, to_act = obs["leader"], obs["trick"], obs["to_act"]
+    put(0, obs["hand"])
+    done = zip(obs["trick_leaders"], obs["tricks"], strict=True)
+    for first, cards in [*done, (leader, trick)]:
+        for k, name in enumerate(cards):
+            put(52 + rel(first + k) * 52, [name])
+            if cards is trick:
+                put(260 + rel(first + k) * 52, [name])
+    if to_act is not None:
+        if leader is not None:
+            out[468 + rel(leader)] = 1
+        out[472 + rel(to_act)] = 1
+        out[477 + (obs["phase"] == "play")] = 1
+    out[476] = obs["hearts_broken"]
+    out[479 + [name for name, _ in PASS_DIRECTIONS].index(obs["pass_direction"])] = 1
+    put(483, obs["my_pass"] + obs["passed"])
+    put(535, obs["received"])
+    for p in range(4):
+        out[587 + rel(p)] = obs["taken_points"][p] / 26
+        out[591 + rel(p)] = obs["scores"][p] / obs["target"]
+    return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_observation_tensor_follows_the_documented_layout(seed: int) -> None:
+    # A short match: passes, exchanges, every trick, several deals and the end.
+    state = games.make("hearts", target=30).new_state(seed=seed)
+    agent = RandomAgent(seed)
+    while True:
+        for seat in range(4):
+            tensor = state.observation_tensor(seat)
+            expected = _expected_tensor(state.observation(seat))
+            np.testing.assert_allclose(tensor, expected, rtol=1e-6, err_msg=str(seat))
+        if state.is_terminal:
+            break
+        state.apply(agent.act({}, state.legal_actions()))
+
+
+def test_a_pending_pass_shows_only_to_its_passer() -> None:
+    game = games.make("hearts")
+    first, second = game.new_state(seed=9), game.new_state(seed=9)
+    first.apply(first.legal_actions()[0])
+    second.apply(second.legal_actions()[1])
+    for seat in (1, 2, 3):
+        np.testing.assert_array_equal(
+            first.observation_tensor(seat), second.observation_tensor(seat)
+        )
+    assert not np.array_equal(first.observation_tensor(0), second.observation_tensor(0))
+
+
+def _moon_and_penalty_splits() -> list[list[float]]:
+    """The returns of one deal for every way the 26 penalty points can fall: each
+    seat's hearts (13 in all) and the seat that took Q♠."""
+    out = []
+    for split in itertools.product(range(14), repeat=3):
+        if sum(split) <= 13:
+            hearts = [*split, 13 - sum(split)]
+            for queen in range(4):
+                taken = [h + 13 * (s == queen) for s, h in enumerate(hearts)]
+                points = deal_points(taken)
+                out.append([sum(points) / 4 - p for p in points])
+    return out
+
+
+def test_utility_range_is_the_span_of_the_deal_returns() -> None:
+    returns = [r for row in _moon_and_penalty_splits() for r in row]
+    assert games.make("hearts", match=False).utility_range == (min(returns), max(returns))
+    low, high = games.make("hearts", target=100).utility_range
+    assert (low, high) == (-93.75, 93.75)
+    # Moons until every other seat passes the target: each ends on 26 * 4 = 104.
+    assert high >= 0.75 * 104
+
+
+def test_observation_bindings_refuse_bad_buffers_and_inputs() -> None:
+    state = games.make("hearts").new_state(seed=1)
+    spades = games.make("spades").new_state(seed=1)
+    for _ in range(4):
+        spades.apply(spades.legal_actions()[0])
+    good = np.zeros(595, np.float32)
+    args: list[object] = [good, 0, 1, None, 0, 0, 0, 0, [0, 0, 0, 0], 100]
+    hearts_observation(*args)  # type: ignore[arg-type]
+    bad_calls = {
+        0: [np.zeros(594, np.float32), np.zeros(1190, np.float32)[::2]],
+        1: [4],
+        3: [spades._play_deal],
+        4: [4],
+        5: [4],
+        6: [1 << 52],
+        9: [0],
+    }
+    for position, values in bad_calls.items():
+        for value in values:
+            call = list(args)
+            call[position] = value
+            with pytest.raises(RuleOptionError):
+                hearts_observation(*call)  # type: ignore[arg-type]
+    with pytest.raises(RuleOptionError):
+        bit_mask(1 << 51, 52, 103)
+    with pytest.raises(RuleOptionError):
+        bit_ids(1 << 52, 0)
+    assert bit_ids(0b101, 52) == [52, 54]
+    assert np.flatnonzero(bit_mask(0b101, 52, 104)).tolist() == [52, 54]
+    assert state.legal_action_ids() == bit_ids(
+        sum(1 << c.index for c in state.private_cards(0)), 52
+    )

@@ -5,13 +5,16 @@ from __future__ import annotations
 import itertools
 import json
 from types import SimpleNamespace
+from typing import Any
 
+import numpy as np
 import pytest
 
 import cardkit
 from cardkit import IllegalActionError, RuleOptionError, games
 from cardkit._core import (
     _test,  # the engine side of scoring twins, for tests only
+    spades_observation,
     trick_winner,
 )
 from cardkit.agents import RandomAgent
@@ -230,3 +233,137 @@ def test_single_deal_returns_deal_points() -> None:
     d = deal["teams"][0]["points"] - deal["teams"][1]["points"]
     assert state.returns() == [d, -d, d, -d]
     assert sum(deal["tricks"]) == 13
+
+
+# -- the learning interface (docs/spades.md, "Learning interface") -----------------
+
+
+def test_action_index_names_every_play_and_bid() -> None:
+    game = games.make("spades", first_lead="two_of_clubs")
+    assert game.num_actions == 66
+    for card in range(52):
+        name = str(cardkit.Card.from_index(card))
+        assert game.action_to_id(name) == game.action_to_id(f"play {name}") == card
+    for bid in range(14):
+        assert game.action_to_id(f"bid {bid}") == 52 + bid
+    assert game.action_to_id("nil") == game.action_to_id("bid nil") == 52
+    for i in range(66):
+        assert game.action_to_id(game.id_to_action(i)) == i
+    state = game.new_state(seed=2)
+    assert state.legal_action_ids() == list(range(52, 66))
+    with pytest.raises(IllegalActionError, match="no action id"):
+        state.action_to_id("pass")
+
+
+def _expected_tensor(obs: dict[str, Any]) -> np.ndarray:
+    """The documented layout, built in Python from ``observation(seat)``."""
+    seat, out = obs["seat"], np.zeros(547, np.float32)
+
+    def rel(p: int) -> int:
+        return (p - seat) % 4
+
+    def put(at: int, names: list[str]) -> None:
+        for name in names:
+            out[at + cardkit.Card(name).index] = 1
+
+    leader, trick, to_act, playing = obs["leader"], obs["trick"], obs["to_act"], obs["phase"]
+    put(0, obs["hand"])
+    done = zip(obs["trick_leaders"], obs["tricks"], strict=True)
+    for first, cards in [*done, (leader, trick)]:
+        for k, name in enumerate(cards):
+            put(52 + rel(first + k) * 52, [name])
+            if cards is trick:
+                put(260 + rel(first + k) * 52, [name])
+    if to_act is not None:
+        if playing == "play":
+            out[468 + rel(leader)] = 1
+        out[472 + rel(to_act)] = 1
+        out[477 + (playing == "play")] = 1
+    out[476] = obs["spades_broken"]
+    out[479 + rel(obs["dealer"])] = 1
+    for p, bid in enumerate(obs["bids"]):
+        if bid is not None:
+            out[483 + rel(p) * 14 + bid] = 1
+        out[539 + rel(p)] = obs["tricks_won"][p] / 13
+    for k, team in enumerate((seat % 2, 1 - seat % 2)):
+        out[543 + k] = obs["scores"][team] / obs["target"]
+        out[545 + k] = obs["bags"][team] / 10
+    return out
+
+
+@pytest.mark.parametrize("first_lead", ["left_of_dealer", "two_of_clubs"])
+def test_observation_tensor_follows_the_documented_layout(first_lead: str) -> None:
+    # A match that ends soon: bids, every trick, several deals, carried bags, the end.
+    game = games.make("spades", target=150, lose_at=-1000, first_lead=first_lead)
+    state = game.new_state(seed=1)
+    agent = RandomAgent(1)
+    while True:
+        for seat in range(4):
+            tensor = state.observation_tensor(seat)
+            expected = _expected_tensor(state.observation(seat))
+            np.testing.assert_allclose(tensor, expected, rtol=1e-6, err_msg=str(seat))
+        if state.is_terminal:
+            break
+        state.apply(agent.act({}, state.legal_actions()))
+    assert len(state.score_breakdown()["deals"]) > 1
+    over = state.observation_tensor(0)
+    # Over: nobody to act and no phase; the broken suit stays shown.
+    assert over[472:476].tolist() == [0] * 4 and over[477:479].tolist() == [0] * 2
+    assert over[476] == 1
+
+
+def _team_points(bags: range) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], int]]:
+    """The highest and lowest points of one team in one deal, over every pair of bids
+    and carried bags, by the tricks its two seats took."""
+    high, low = {}, {}
+    for tricks in itertools.product(range(14), repeat=2):
+        if sum(tricks) <= 13:
+            points = [
+                team_score(bids, list(tricks), carried)["points"]
+                for bids in itertools.product(range(14), repeat=2)
+                for carried in bags
+            ]
+            high[tricks], low[tricks] = max(points), min(points)
+    return high, low
+
+
+def _widest_difference(bags: range) -> int:
+    high, low = _team_points(bags)
+    return max(
+        high[mine] - low[theirs] for mine in high for theirs in low if sum(mine) + sum(theirs) == 13
+    )
+
+
+def test_utility_range_constants_are_the_scoring_extremes() -> None:
+    from cardkit.games import spades
+
+    assert _widest_difference(range(1)) == spades._DEAL_SPREAD
+    assert _widest_difference(range(10)) == spades._CARRIED_SPREAD
+    assert min(_team_points(range(10))[1].values()) == spades._WORST_DEAL
+    assert games.make("spades", match=False).utility_range == (-520.0, 520.0)
+    assert games.make("spades", lose_at=-200).utility_range == (-1317.0, 1317.0)
+    low, high = games.make("spades").utility_range
+    assert low == -high and high > 10_000 * 419
+
+
+def test_observation_binding_refuses_bad_inputs() -> None:
+    hearts = games.make("hearts", passing=False).new_state(seed=1)
+    good = np.zeros(547, np.float32)
+    args: list[object] = [good, 0, 1, None, 0, 3, [None, 2, None, None], [0, 0], [0, 0], 500]
+    spades_observation(*args)  # type: ignore[arg-type]
+    assert good[483 + 14 + 2] == 1
+    bad_calls = {
+        0: [np.zeros(548, np.float32)],
+        1: [4],
+        3: [hearts._play_deal],
+        5: [4],
+        6: [[14, None, None, None]],
+        8: [[10, 0]],
+        9: [0],
+    }
+    for position, values in bad_calls.items():
+        for value in values:
+            call = list(args)
+            call[position] = value
+            with pytest.raises(RuleOptionError):
+                spades_observation(*call)  # type: ignore[arg-type]

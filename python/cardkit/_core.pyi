@@ -24,6 +24,8 @@ __all__ = [
     "Range",
     "TrickDeal",
     "__version__",
+    "bit_ids",
+    "bit_mask",
     "chinese_poker_automatic_wins",
     "chinese_poker_greedy_set",
     "chinese_poker_random_set",
@@ -34,6 +36,7 @@ __all__ = [
     "deck",
     "deck_names",
     "derive_seed",
+    "hearts_observation",
     "hearts_search",
     "parse_cards",
     "poker_compare",
@@ -42,6 +45,7 @@ __all__ = [
     "poker_evaluate_batch",
     "poker_winners",
     "shuffled_deck",
+    "spades_observation",
     "spades_search",
     "trick_winner",
 ]
@@ -1331,6 +1335,75 @@ class TrickDeal:
             A deal that can be stepped without changing this one.
         """
 
+def bit_ids(bits: int, offset: int) -> list[int]:
+    """The ids ``offset + i`` of the bits ``i`` set in ``bits``, ascending.
+
+    The legal action ids of a trick-taking game from a bitset of cards (play ids
+    are card indices) or of bids.
+
+    Args:
+        bits: A bitset of bits 0..=51.
+        offset: The id of bit 0.
+
+    Returns:
+        The ids, ascending.
+
+    Raises:
+        RuleOptionError: If ``bits`` has a bit above 51.
+    """
+
+def bit_mask(bits: int, offset: int, size: int) -> npt.NDArray[np.bool_]:
+    """A ``size``-long numpy bool array, true at ``offset + i`` for each bit ``i`` of ``bits``.
+
+    Args:
+        bits: A bitset of bits 0..=51.
+        offset: The index of bit 0 in the mask.
+        size: The mask's length (a game's ``num_actions``).
+
+    Returns:
+        A new bool array.
+
+    Raises:
+        RuleOptionError: If ``bits`` has a bit above 51 or a set bit falls outside
+            the mask.
+    """
+
+def hearts_observation(
+    out: npt.NDArray[np.float32],
+    seat: int,
+    hand: int,
+    deal: TrickDeal | None,
+    to_act: int | None,
+    direction: int,
+    passed: int,
+    received: int,
+    scores: Sequence[int],
+    target: int,
+) -> None:
+    """Write ``seat``'s Hearts observation tensor into the float32 array ``out``.
+
+    ``hand`` is the seat's hand before play (the hand is read from ``deal`` once play
+    has begun); ``to_act`` is ``None`` once the game is over; ``direction`` is 0 left,
+    1 right, 2 across, 3 hold. The layout is in docs/hearts.md.
+
+    Args:
+        out: A contiguous, writable float32 array of 595 values (every one written).
+        seat: The observing seat, 0..=3.
+        hand: A bitset of the seat's hand (read only while ``deal`` is ``None``).
+        deal: The Hearts deal in play, or ``None`` while passing.
+        to_act: The seat to act, or ``None`` once the game is over.
+        direction: The deal's pass direction, 0..=3.
+        passed: A bitset of the cards the seat chose to pass.
+        received: A bitset of the cards passed to it.
+        scores: Each seat's match total.
+        target: The total that ends the match, at least 1.
+
+    Raises:
+        RuleOptionError: If ``out`` is not a writable contiguous array of 595 values,
+            ``deal`` is a Spades deal, a seat or ``direction`` is outside 0..=3, a
+            bitset has a bit above 51, or ``target`` is 0.
+    """
+
 def hearts_search(
     seat: int,
     known: list[int],
@@ -1381,6 +1454,42 @@ def hearts_search(
             distinct cards of its hand, ``tricks_played`` above 12, or ``epsilon``
             outside 0..=1.
         KeyboardInterrupt: On Ctrl-C during a long search.
+    """
+
+def spades_observation(
+    out: npt.NDArray[np.float32],
+    seat: int,
+    hand: int,
+    deal: TrickDeal | None,
+    to_act: int | None,
+    dealer: int,
+    bids: Sequence[int | None],
+    scores: Sequence[int],
+    bags: Sequence[int],
+    target: int,
+) -> None:
+    """Write ``seat``'s Spades observation tensor into the float32 array ``out``.
+
+    ``hand`` is the seat's hand while bidding (the hand is read from ``deal`` once
+    play has begun); ``to_act`` is ``None`` once the game is over; ``bids`` holds
+    ``None`` for seats yet to bid. The layout is in docs/spades.md.
+
+    Args:
+        out: A contiguous, writable float32 array of 547 values (every one written).
+        seat: The observing seat, 0..=3.
+        hand: A bitset of the seat's hand (read only while ``deal`` is ``None``).
+        deal: The Spades deal in play, or ``None`` while bidding.
+        to_act: The seat to act, or ``None`` once the game is over.
+        dealer: The deal's dealer, 0..=3.
+        bids: Each seat's bid 0..=13, or ``None``.
+        scores: The partnerships' match scores (seats 0 and 2, seats 1 and 3).
+        bags: The bags each partnership carries, 0..=9.
+        target: The score that ends the match, at least 1.
+
+    Raises:
+        RuleOptionError: If ``out`` is not a writable contiguous array of 547 values,
+            ``deal`` is a Hearts deal, a seat is outside 0..=3, ``hand`` has a bit
+            above 51, a bid is above 13, bags above 9, or ``target`` is 0.
     """
 
 def spades_search(

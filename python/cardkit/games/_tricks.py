@@ -7,17 +7,27 @@ The play phase runs on a Rust :class:`~cardkit._core.TrickDeal` (hands, the tric
 legal plays, completed tricks): the per-card path of the State API is one dict
 lookup and one Rust call. Passing, bidding, scoring and observations stay in the
 game modules, in Python.
+
+The learning interface is shared too (:class:`TrickGame`, :class:`TrickState`): a
+fixed action index where id ``i < 52`` plays card ``i`` and ids from
+:data:`SETUP_BASE` are the game's actions before play (Hearts' ``pass <card>``,
+Spades' bids); legal ids and masks come from Rust bitsets, and the observation
+tensors are written in Rust (``rust/engine/src/trick/observe.rs``).
 """
 
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from cardkit._core import ActionTable, Card, TrickDeal
+from cardkit._core import ActionTable, Card, TrickDeal, bit_ids, bit_mask
 from cardkit.api import Action
 from cardkit.errors import IllegalActionError, InvalidCardError, RuleOptionError, shown
-from cardkit.games._base import BaseState, Emit
+from cardkit.games._base import BaseGame, BaseState, Emit
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "CARDS",
@@ -26,8 +36,10 @@ __all__ = [
     "PLAY_INDEX",
     "PLAY_NEEDS_CARD",
     "PLAY_TABLE",
+    "SETUP_BASE",
     "SUIT_MASKS",
     "SUIT_NAMES",
+    "TrickGame",
     "TrickState",
     "bits",
     "card_index",
@@ -57,6 +69,9 @@ SUIT_NAMES: list[str] = ["clubs", "diamonds", "hearts", "spades"]
 PLAY_TABLE = ActionTable(PLAY_ACTIONS)
 
 _INDEX: dict[str, int] = {n: i for i, n in enumerate(NAMES)}
+
+#: The first action id after the 52 plays: the actions before play start here.
+SETUP_BASE = 52
 
 
 def check_bool(name: str, value: object) -> bool:
@@ -124,6 +139,35 @@ def card_index(text: str, usage: str = "") -> int:
     return card.index
 
 
+class TrickGame(BaseGame):
+    """The fixed action index Hearts and Spades share: id ``i`` (0..51) is ``play``
+    of card index ``i``, and id ``SETUP_BASE + k`` the ``k``-th of the game's
+    ``setup_actions`` (the actions before play), so every id means one action
+    whatever the position."""
+
+    #: The actions before play, in id order from :data:`SETUP_BASE`.
+    setup_actions: ClassVar[list[Action]]
+    #: Canonical text of each of ``setup_actions`` -> its position in that list.
+    setup_index: ClassVar[dict[str, int]]
+
+    @property
+    def num_actions(self) -> int:
+        """52 plays, then the actions before play."""
+        return SETUP_BASE + len(self.setup_actions)
+
+    def _action_id(self, action: Action) -> int | None:
+        card = PLAY_INDEX.get(action.text)
+        if card is not None:
+            return card
+        k = self.setup_index.get(action.text)
+        return None if k is None else SETUP_BASE + k
+
+    def _id_action(self, action_id: int) -> Action | None:
+        if action_id < SETUP_BASE:
+            return PLAY_ACTIONS[action_id]
+        return self.setup_actions[action_id - SETUP_BASE]
+
+
 class TrickState(BaseState):
     """The play phase Hearts and Spades share.
 
@@ -154,6 +198,21 @@ class TrickState(BaseState):
     @abstractmethod
     def _emit_setup(self, seat: int, action: Action, emit: Emit) -> None:
         """Emit ``seat``'s ``action`` before play (a bid, a pass), just applied."""
+
+    @abstractmethod
+    def _legal_bits(self) -> tuple[int, int]:
+        """The legal action ids as ``(bits, offset)``: id ``offset + i`` for each bit
+        ``i`` of ``bits`` (the Rust deal's legal cards with offset 0 in play)."""
+
+    def legal_action_ids(self) -> list[int]:
+        """The ids of :meth:`legal_actions`, ascending (read from a Rust bitset)."""
+        bits, offset = self._legal_bits()
+        return bit_ids(bits, offset)
+
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A ``num_actions``-long bool array, true exactly at :meth:`legal_action_ids`."""
+        bits, offset = self._legal_bits()
+        return bit_mask(bits, offset, self._game.num_actions)
 
     def _trick_event(self, leader: int, cards: list[int], winner: int) -> dict[str, Any]:
         """A completed trick as every seat saw it (cards in play order)."""

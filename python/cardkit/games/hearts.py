@@ -19,17 +19,21 @@ combinations); ``pass 2c 3d 4h`` passes all three at once.
 ``returns()`` is zero-sum: each seat's mean penalty total minus its own total
 (for the match, or for the deal when ``match=False``), so lower penalties give a
 higher return and the returns add up to zero.
+
+Learning interface (``docs/hearts.md``): ids 0..51 play a card (its index), ids
+52..103 pass one (``pass <card>``, 52 + its index); a three-card ``pass`` has no
+id. The observation tensor (595 values) is written in Rust.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cardkit._core import ActionTable, Card, TrickDeal
+from cardkit._core import ActionTable, Card, TrickDeal, hearts_observation
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, shown
-from cardkit.games._base import BaseGame, Emit, action_text, check_int
+from cardkit.games._base import Emit, action_text, check_int
 from cardkit.games._intern import Interner
 from cardkit.games._phase import StrEnum
 from cardkit.games._tricks import (
@@ -38,8 +42,10 @@ from cardkit.games._tricks import (
     PLAY_INDEX,
     PLAY_NEEDS_CARD,
     PLAY_TABLE,
+    SETUP_BASE,
     SUIT_MASKS,
     SUIT_NAMES,
+    TrickGame,
     TrickState,
     bits,
     card_index,
@@ -49,7 +55,12 @@ from cardkit.games._tricks import (
     names_of,
 )
 
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
 __all__ = [
+    "OBSERVATION_SIZE",
     "PASS_DIRECTIONS",
     "PASS_ONE",
     "Hearts",
@@ -62,6 +73,11 @@ __all__ = [
 #: Pass direction of deal ``n`` is ``PASS_DIRECTIONS[n % 4]``: (name, seat offset).
 #: Seats sit clockwise, so the player to the left of seat ``s`` is ``s + 1``.
 PASS_DIRECTIONS: list[tuple[str, int]] = [("left", 1), ("right", 3), ("across", 2), ("hold", 0)]
+
+
+#: Length of the observation tensor (layout in ``docs/hearts.md``; written by
+#: ``rust/engine/src/trick/observe.rs``, which refuses any other length).
+OBSERVATION_SIZE = 595
 
 
 class Phase(StrEnum):
@@ -149,12 +165,14 @@ def _parse(text: str) -> Action:
 _PARSED: Interner[str, Action] = Interner(_parse)
 
 
-class Hearts(BaseGame):
+class Hearts(TrickGame):
     """Hearts for four players (``make("hearts", match=True, target=100)``)."""
 
     name = "hearts"
     zero_sum = True
     deck_name = "standard52"
+    setup_actions = PASS_ONE
+    setup_index = _PASS_ONE_INDEX
 
     def __init__(self, match: bool = True, target: int = 100, passing: bool = True) -> None:
         self.match = check_bool("match", match)
@@ -175,6 +193,27 @@ class Hearts(BaseGame):
         ``d = ceil(2 * target / 13)`` deals."""
         deals = -(-2 * self.target // 13) if self.match else 1
         return deals * self.max_game_length
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """595 values: the table block and Hearts' own (``docs/hearts.md``)."""
+        return (OBSERVATION_SIZE,)
+
+    @property
+    def utility_range(self) -> tuple[float, float]:
+        """The returns' bounds, from ``return = mean total - own total``.
+
+        One deal hands out 26 points (78 when someone shoots the moon). A single
+        deal's best return is a moon shot, 78 / 4 - 0 = 19.5; its worst is taking 25
+        of the 26 points (26 would be a moon shot), 26 / 4 - 25 = -18.5. A match ends
+        after the deal in which a total reaches ``target``, so every total ends at
+        most ``target - 1 + 26``; the return, ``(others' sum - 3 * own) / 4``, is then
+        within ``3 (target + 25) / 4`` either way.
+        """
+        if not self.match:
+            return (-18.5, 19.5)
+        bound = 0.75 * (self.target + 25)
+        return (-bound, bound)
 
     @property
     def options(self) -> dict[str, Any]:
@@ -212,7 +251,8 @@ class HeartsState(TrickState):
         self._deal_number = number
         # The hands while passing; from the first lead on they live in ``_play_deal``.
         self._hands = hands_of(order)
-        name, offset = PASS_DIRECTIONS[number % 4 if self._game.passing else 3]
+        self._direction_index = number % 4 if self._game.passing else 3
+        name, offset = PASS_DIRECTIONS[self._direction_index]
         self._direction = name
         self._offset = offset
         # The cards each seat has picked to pass so far (hidden until the exchange);
@@ -275,6 +315,13 @@ class HeartsState(TrickState):
         if self._play_deal is None:
             return _PASS_TABLE.of(self._hands[self._passer])
         return self._play_deal.legal_actions()
+
+    def _legal_bits(self) -> tuple[int, int]:
+        deal = self._play_deal
+        if deal is None:
+            return self._hands[self._passer], SETUP_BASE
+        # Once the game is over the last deal has no legal card: no ids.
+        return deal.legal(), 0
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None``."""
@@ -467,6 +514,21 @@ class HeartsState(TrickState):
             "target": self._game.target,
             "to_act": self.current_player,
         }
+
+    def _write_observation(self, seat: int, out: npt.NDArray[np.float32]) -> None:
+        # Before the exchange a seat's pass is in ``_chosen``, after it in ``_passed``.
+        hearts_observation(
+            out,
+            seat,
+            self._hands[seat],
+            self._play_deal,
+            self.current_player,
+            self._direction_index,
+            self._chosen[seat] | self._passed[seat],
+            self._received[seat],
+            self._scores,
+            self._game.target,
+        )
 
     def private_cards(self, seat: int) -> list[Card]:
         """Cards only ``seat`` knows: its hand (and pending pass) without the cards it

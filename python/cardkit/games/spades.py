@@ -22,17 +22,20 @@ ever).
 
 ``returns()``: each seat's team score minus the other team's (the match totals,
 or the deal's points when ``match=False``), so returns are zero-sum.
+
+Learning interface (``docs/spades.md``): ids 0..51 play a card (its index), ids
+52..65 bid 0..13. The observation tensor (547 values) is written in Rust.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cardkit._core import Card, TrickDeal
+from cardkit._core import Card, TrickDeal, spades_observation
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, shown
-from cardkit.games._base import MAX_DEALS, BaseGame, Emit, action_text, check_choice, check_int
+from cardkit.games._base import MAX_DEALS, Emit, action_text, check_choice, check_int
 from cardkit.games._phase import StrEnum
 from cardkit.games._tricks import (
     NAMES,
@@ -40,7 +43,9 @@ from cardkit.games._tricks import (
     PLAY_INDEX,
     PLAY_NEEDS_CARD,
     PLAY_TABLE,
+    SETUP_BASE,
     SUIT_NAMES,
+    TrickGame,
     TrickState,
     card_index,
     cards_of,
@@ -49,7 +54,11 @@ from cardkit.games._tricks import (
     names_of,
 )
 
-__all__ = ["BID_ACTIONS", "Phase", "Spades", "SpadesState", "team_score"]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["BID_ACTIONS", "OBSERVATION_SIZE", "Phase", "Spades", "SpadesState", "team_score"]
 
 #: ``bid 0`` (nil) .. ``bid 13``.
 BID_ACTIONS: list[Action] = [Action(f"bid {n}") for n in range(14)]
@@ -58,6 +67,20 @@ _BID_WORDS: dict[str, int] = {str(n): n for n in range(14)}
 _PASS = Action("pass")
 _USAGE = "expected 'bid n' (0..13 or nil) or 'play c' (or just c)"
 _FIRST_LEADS = ("left_of_dealer", "two_of_clubs")
+#: Every bid is legal while bidding: ids 52..65.
+_ALL_BIDS = (1 << len(BID_ACTIONS)) - 1
+
+#: Length of the observation tensor (layout in ``docs/spades.md``; written by
+#: ``rust/engine/src/trick/observe.rs``, which refuses any other length).
+OBSERVATION_SIZE = 547
+
+# Bounds of one deal's team points and of the difference between the two teams'
+# points in one deal, from ``team_score`` over every bid, trick split and carried
+# bags (tests/test_spades.py enumerates them): the widest difference with no bags
+# carried (a single deal), with 0..9 carried, and the lowest points of a team.
+_DEAL_SPREAD = 520
+_CARRIED_SPREAD = 619
+_WORST_DEAL = -419
 
 
 class Phase(StrEnum):
@@ -116,12 +139,14 @@ def team_score(bids: Sequence[int], tricks: Sequence[int], bags_before: int) -> 
     }
 
 
-class Spades(BaseGame):
+class Spades(TrickGame):
     """Partnership Spades (``make("spades", match=True, target=500, ...)``)."""
 
     name = "spades"
     zero_sum = True
     deck_name = "standard52"
+    setup_actions = BID_ACTIONS
+    setup_index = _BID_INDEX
 
     def __init__(
         self,
@@ -150,6 +175,34 @@ class Spades(BaseGame):
         """Scores can stay tied or drift below ``target`` for ever, so a match also
         ends after ``MAX_DEALS`` deals (the higher score wins, a tie is a draw)."""
         return (MAX_DEALS if self.match else 1) * self.max_game_length
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """547 values: the table block and Spades' own (``docs/spades.md``)."""
+        return (OBSERVATION_SIZE,)
+
+    @property
+    def utility_range(self) -> tuple[float, float]:
+        """The returns' bounds, from ``return = own team's score - the other's``.
+
+        A single deal: one deal's points differ by at most 520 (two made nils, +200,
+        against a failed 13 whose nil partner took 10 tricks: -130, -100, 10 bags
+        and their 100 penalty, -320). A match ends after a deal that leaves the
+        scores unequal with one at ``target`` (or one at ``lose_at``), or after
+        ``MAX_DEALS`` deals: before its last deal the scores were equal, or both
+        below ``target`` (and above ``lose_at``), so their difference then is below
+        ``target - lose_at - 1``; without ``lose_at`` the lower score can have sunk
+        by at most 419 a deal. The last deal adds at most 619 (bags carried in can
+        cost 100 more).
+        """
+        if not self.match:
+            return (-float(_DEAL_SPREAD), float(_DEAL_SPREAD))
+        if self.lose_at is not None:
+            before = self.target - self.lose_at - 2
+        else:
+            before = self.target - 1 - (MAX_DEALS - 1) * _WORST_DEAL
+        bound = float(before + _CARRIED_SPREAD)
+        return (-bound, bound)
 
     @property
     def options(self) -> dict[str, Any]:
@@ -295,6 +348,13 @@ class SpadesState(TrickState):
             return list(BID_ACTIONS)
         return self._play_deal.legal_actions()
 
+    def _legal_bits(self) -> tuple[int, int]:
+        deal = self._play_deal
+        if deal is None:
+            return _ALL_BIDS, SETUP_BASE
+        # Once the game is over the last deal has no legal card: no ids.
+        return deal.legal(), 0
+
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None``."""
         if self._phase is Phase.BID:
@@ -431,6 +491,20 @@ class SpadesState(TrickState):
             "target": self._game.target,
             "to_act": self.current_player,
         }
+
+    def _write_observation(self, seat: int, out: npt.NDArray[np.float32]) -> None:
+        spades_observation(
+            out,
+            seat,
+            self._hands[seat],
+            self._play_deal,
+            self.current_player,
+            self._dealer,
+            self._bids,
+            self._scores,
+            self._bags,
+            self._game.target,
+        )
 
     def private_cards(self, seat: int) -> list[Card]:
         """The seat's hand."""

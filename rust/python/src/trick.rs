@@ -12,11 +12,13 @@ use cardkit_engine::cards::Card;
 use cardkit_engine::cardset::CardSet;
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::trick::hearts::HeartsDeal;
+use cardkit_engine::trick::observe::{self, HeartsInfo, Position, SpadesInfo};
 use cardkit_engine::trick::spades::SpadesDeal;
 use cardkit_engine::trick::{
     self, HiddenHands, PlayoutPolicy, SearchView, SteppedDeal, TrickPlay, TrickTable,
 };
 use cardkit_engine::EngineError;
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
@@ -359,6 +361,22 @@ enum Stepped {
     Spades(SteppedDeal<SpadesDeal>),
 }
 
+impl Stepped {
+    fn hearts(&self) -> Option<&SteppedDeal<HeartsDeal>> {
+        match self {
+            Stepped::Hearts(d) => Some(d),
+            Stepped::Spades(_) => None,
+        }
+    }
+
+    fn spades(&self) -> Option<&SteppedDeal<SpadesDeal>> {
+        match self {
+            Stepped::Spades(d) => Some(d),
+            Stepped::Hearts(_) => None,
+        }
+    }
+}
+
 /// Run `$body` with `$d` bound to the stepped deal, whichever game it plays.
 macro_rules! each_game {
     ($stepped:expr, $d:ident => $body:expr) => {
@@ -606,8 +624,164 @@ impl PyTrickDeal {
     }
 }
 
+/// The ids `offset + i` of the bits `i` set in `bits`, ascending.
+///
+/// The legal action ids of a trick-taking game from a bitset of cards (play ids
+/// are card indices) or of bids.
+#[pyfunction]
+fn bit_ids(py: Python<'_>, bits: u64, offset: usize) -> PyResult<Vec<usize>> {
+    card_set(py, "bits", bits)?;
+    Ok(CardSet(bits)
+        .iter()
+        .map(|c| offset + usize::from(c.index()))
+        .collect())
+}
+
+/// A `size`-long numpy bool array, true at `offset + i` for each bit `i` of `bits`.
+#[pyfunction]
+fn bit_mask<'py>(
+    py: Python<'py>,
+    bits: u64,
+    offset: usize,
+    size: usize,
+) -> PyResult<Bound<'py, PyArray1<bool>>> {
+    card_set(py, "bits", bits)?;
+    let top = 64 - bits.leading_zeros() as usize;
+    if offset.saturating_add(top) > size {
+        return Err(rule_error(
+            py,
+            format!("bits from {offset} do not fit a mask of {size}"),
+        ));
+    }
+    let mask = PyArray1::<bool>::zeros(py, size, false);
+    {
+        let mut view = mask
+            .try_readwrite()
+            .map_err(|e| rule_error(py, e.to_string()))?;
+        let flags = view
+            .as_slice_mut()
+            .map_err(|e| rule_error(py, e.to_string()))?;
+        for c in CardSet(bits).iter() {
+            flags[offset + usize::from(c.index())] = true;
+        }
+    }
+    Ok(mask)
+}
+
+/// The writable contiguous values of a float32 observation array.
+fn with_values<R>(
+    py: Python<'_>,
+    out: &Bound<'_, PyArray1<f32>>,
+    write: impl FnOnce(&mut [f32]) -> Result<R, EngineError>,
+) -> PyResult<R> {
+    let mut view = out
+        .try_readwrite()
+        .map_err(|e| rule_error(py, format!("out cannot be written: {e}")))?;
+    let values = view
+        .as_slice_mut()
+        .map_err(|e| rule_error(py, format!("out must be contiguous: {e}")))?;
+    write(values).py_err(py)
+}
+
+/// The game's stepped deal, or an error naming the other game.
+fn stepped_of<'a, G>(
+    py: Python<'_>,
+    deal: Option<&'a PyTrickDeal>,
+    pick: fn(&Stepped) -> Option<&SteppedDeal<G>>,
+    game: &str,
+) -> PyResult<Option<&'a SteppedDeal<G>>> {
+    match deal {
+        None => Ok(None),
+        Some(d) => pick(&d.stepped)
+            .map(Some)
+            .ok_or_else(|| rule_error(py, format!("deal is not a {game} deal"))),
+    }
+}
+
+/// Write `seat`'s Hearts observation tensor into the float32 array `out`.
+///
+/// `hand` is the seat's hand before play (the hand is read from `deal` once play
+/// has begun); `to_act` is `None` once the game is over; `direction` is 0 left,
+/// 1 right, 2 across, 3 hold. The layout is in docs/hearts.md.
+#[pyfunction]
+#[pyo3(signature = (out, seat, hand, deal, to_act, direction, passed, received, scores, target))]
+#[allow(clippy::too_many_arguments)]
+fn hearts_observation(
+    py: Python<'_>,
+    out: &Bound<'_, PyArray1<f32>>,
+    seat: usize,
+    hand: u64,
+    deal: Option<PyRef<'_, PyTrickDeal>>,
+    to_act: Option<usize>,
+    direction: usize,
+    passed: u64,
+    received: u64,
+    scores: [i64; 4],
+    target: u32,
+) -> PyResult<()> {
+    let position = Position {
+        seat,
+        hand: card_set(py, "hand", hand)?,
+        deal: stepped_of(py, deal.as_deref(), Stepped::hearts, "Hearts")?,
+        to_act,
+    };
+    let info = HeartsInfo {
+        direction,
+        passed: card_set(py, "passed", passed)?,
+        received: card_set(py, "received", received)?,
+        scores,
+        target,
+    };
+    with_values(py, out, |values| {
+        observe::hearts_tensor(&position, &info, values)
+    })
+}
+
+/// Write `seat`'s Spades observation tensor into the float32 array `out`.
+///
+/// `hand` is the seat's hand while bidding (the hand is read from `deal` once
+/// play has begun); `to_act` is `None` once the game is over; `bids` holds
+/// `None` for seats yet to bid. The layout is in docs/spades.md.
+#[pyfunction]
+#[pyo3(signature = (out, seat, hand, deal, to_act, dealer, bids, scores, bags, target))]
+#[allow(clippy::too_many_arguments)]
+fn spades_observation(
+    py: Python<'_>,
+    out: &Bound<'_, PyArray1<f32>>,
+    seat: usize,
+    hand: u64,
+    deal: Option<PyRef<'_, PyTrickDeal>>,
+    to_act: Option<usize>,
+    dealer: usize,
+    bids: [Option<u8>; 4],
+    scores: [i64; 2],
+    bags: [u32; 2],
+    target: u32,
+) -> PyResult<()> {
+    let position = Position {
+        seat,
+        hand: card_set(py, "hand", hand)?,
+        deal: stepped_of(py, deal.as_deref(), Stepped::spades, "Spades")?,
+        to_act,
+    };
+    let info = SpadesInfo {
+        dealer,
+        bids,
+        scores,
+        bags,
+        target,
+    };
+    with_values(py, out, |values| {
+        observe::spades_tensor(&position, &info, values)
+    })
+}
+
 pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyActionTable>()?;
+    m.add_function(wrap_pyfunction!(bit_ids, m)?)?;
+    m.add_function(wrap_pyfunction!(bit_mask, m)?)?;
+    m.add_function(wrap_pyfunction!(hearts_observation, m)?)?;
+    m.add_function(wrap_pyfunction!(spades_observation, m)?)?;
     m.add_class::<PyTrickDeal>()?;
     m.add_function(wrap_pyfunction!(trick_winner, m)?)?;
     m.add_function(wrap_pyfunction!(hearts_search, m)?)?;

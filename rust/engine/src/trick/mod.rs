@@ -7,6 +7,7 @@
 //! `rank * 4 + suit`), aces high.
 
 pub mod hearts;
+pub mod observe;
 pub mod spades;
 
 use crate::cancel::Cancel;
@@ -262,6 +263,7 @@ pub struct SteppedDeal<G> {
     plays: Vec<Card>,
     winners: Vec<usize>,
     taken: [CardSet; 4],
+    played: [CardSet; 4],
 }
 
 impl<G: TrickPlay> SteppedDeal<G> {
@@ -273,6 +275,7 @@ impl<G: TrickPlay> SteppedDeal<G> {
             plays: Vec::with_capacity(52),
             winners: Vec::with_capacity(13),
             taken: [CardSet::EMPTY; 4],
+            played: [CardSet::EMPTY; 4],
         }
     }
 
@@ -290,6 +293,7 @@ impl<G: TrickPlay> SteppedDeal<G> {
             return None;
         }
         self.plays.push(card);
+        self.played[self.deal.to_act()].insert(card);
         if let Some(won) = self.deal.play(card) {
             self.taken[won.winner] = self.taken[won.winner].union(won.cards);
             self.winners.push(won.winner);
@@ -300,6 +304,12 @@ impl<G: TrickPlay> SteppedDeal<G> {
     /// The cards each seat has won.
     pub fn taken(&self) -> [CardSet; 4] {
         self.taken
+    }
+
+    /// The cards each seat has played so far (the current trick's too): what every
+    /// seat has seen of the others' hands.
+    pub fn played(&self) -> [CardSet; 4] {
+        self.played
     }
 
     /// The completed tricks in order: leader, cards in play order, winner.
