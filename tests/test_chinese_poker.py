@@ -10,6 +10,7 @@ import json
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
 import cardkit
@@ -563,3 +564,174 @@ def test_agents_play_full_games(variant: str) -> None:
         game, [SolverAgent(1, samples=30), GreedyAgent(), RandomSetAgent(2), RandomAgent(3)], 17
     )
     assert fresh.history == state.history
+
+
+# -- the learning interface (issue 15) -------------------------------------------------
+
+SPLITS = 72_072
+
+
+def _set_text(*segments: list[Card]) -> str:
+    return "set " + " / ".join("".join(str(c) for c in sorted(s, reverse=True)) for s in segments)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_action_index_size_is_fixed_and_tensors_follow_players(players: int, variant: str) -> None:
+    game = games.make("chinese_poker", players=players, variant=variant)
+    assert game.num_actions == SPLITS + len(AUTOMATIC_WINS) == 72_076
+    assert game.observation_shape == (52 + 163 * players,)
+    assert game.info.num_actions == game.num_actions
+
+
+def test_split_ids_rank_the_front_then_the_middle_over_the_sorted_hand() -> None:
+    state = ChinesePoker(players=2).new_state(deal=_deal_for([A, B]))
+    hand = state.hands[0]
+    assert hand == sorted(_cards(A))
+
+    def split(front: list[int], middle: list[int]) -> str:
+        back = [p for p in range(13) if p not in front + middle]
+        return _set_text(*([hand[p] for p in seg] for seg in (front, middle, back)))
+
+    assert state.id_to_action(0) == split([0, 1, 2], [3, 4, 5, 6, 7])
+    assert state.id_to_action(1) == split([0, 1, 2], [3, 4, 5, 6, 8])
+    assert state.id_to_action(252) == split([0, 1, 3], [2, 4, 5, 6, 7])
+    assert state.id_to_action(SPLITS - 1) == split([10, 11, 12], [5, 6, 7, 8, 9])
+    rng = random.Random(5)
+    for i in [*rng.sample(range(SPLITS), 300), 0, SPLITS - 1]:
+        act = state.id_to_action(i)
+        assert state.action_to_id(act) == i
+        # Any spelling of the same set: segment order inside, spaces, no canonical form.
+        front, middle, back = (seg.split() for seg in str(act)[4:].replace("/", " / ").split("/"))
+        cards = [list(reversed(_cards(" ".join(s)))) for s in (front, middle, back)]
+        text = "set" + "/".join(" ".join(str(c) for c in seg) for seg in cards)
+        assert state.action_to_id(text) == i
+
+
+def test_split_ids_follow_the_engines_split_table_order() -> None:
+    hand = cardkit.shuffled_deck("standard52", 8)[:13]
+    state = ChinesePoker(players=2).new_state(deal=_deal_for(["".join(map(str, hand))]))
+    spread = chinese_poker_sample_sets(hand, 60, improper=False)
+    ids = [state.action_to_id(f"set {f} / {m} / {b}") for f, m, b in spread]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids) > 1
+
+
+def test_declarations_have_fixed_ids() -> None:
+    game = ChinesePoker(players=2)
+    assert [game.action_to_id(f"declare {w}") for w in AUTOMATIC_WINS] == list(
+        range(SPLITS, SPLITS + 4)
+    )
+    assert game.id_to_action(SPLITS + 1) == "declare six_pairs"
+    state = game.new_state(deal=_deal_for([DRAGON]))
+    ids = state.legal_action_ids()
+    assert SPLITS in ids and SPLITS + 3 in ids and SPLITS + 1 not in ids
+    assert state.id_to_action(SPLITS) == "declare dragon"
+    mask = state.legal_action_mask()
+    assert mask.shape == (72_076,) and mask.sum() == len(state.legal_actions())
+
+
+def test_sets_have_ids_only_in_a_position() -> None:
+    game = ChinesePoker(players=2)
+    with pytest.raises(IllegalActionError, match="position"):
+        game.action_to_id(f"set {A}")
+    with pytest.raises(IllegalActionError, match="position"):
+        game.id_to_action(17)
+    state = game.new_state(deal=_deal_for([A, B]))
+    before = state.to_json()
+    for bad in (
+        f"set {B}",  # another seat's cards
+        "set AhKdQd9s / 9h5d5c2s / TcJcQcKcAc",  # a front of four
+        "declare nothing",
+    ):
+        with pytest.raises(IllegalActionError, match="no action id"):
+            state.action_to_id(bad)
+    # A declaration keeps its fixed id where the hand does not qualify (its mask bit
+    # is off), as fold does in Hold'em when nothing is owed.
+    assert state.action_to_id("declare dragon") == SPLITS
+    assert not state.legal_action_mask()[SPLITS]
+    assert state.to_json() == before
+    state.apply(f"set {A}")
+    state.apply(f"set {B}")
+    with pytest.raises(IllegalActionError, match="already set"):
+        state.action_to_id(f"set {A}")
+    with pytest.raises(IllegalActionError):
+        state.id_to_action(0)
+    assert state.id_to_action(SPLITS) == "declare dragon"
+
+
+def test_tensor_shows_other_sets_only_at_the_showdown() -> None:
+    game = ChinesePoker(players=3)
+    state = game.new_state(deal=_deal_for([A, B, C]))
+    block = 163
+
+    def seats(tensor: Any) -> Any:
+        return tensor[52:].reshape(3, block)
+
+    start = state.observation_tensor(0)
+    assert np.flatnonzero(start[:52]).tolist() == sorted(c.index for c in _cards(A))
+    assert not seats(start).any()
+    state.apply(f"set {A}")
+    state.apply(f"set {B}")
+    mine, theirs = state.observation_tensor(0), state.observation_tensor(1)
+    # Seat 0 sees its own set and that seat 1 acted; seat 1 (its own block first)
+    # sees seat 0 acted, nothing of how.
+    assert seats(mine)[0, 0] == 1 and seats(mine)[0, 1:157].sum() == 13
+    assert seats(mine)[1, 0] == 1 and not seats(mine)[1, 1:].any()
+    assert seats(theirs)[2, 0] == 1 and not seats(theirs)[2, 1:].any()
+    front = parse_set(A).front
+    assert [seats(mine)[0, 1 + c.index] for c in front] == [1.0] * 3
+    state.apply(f"set {C}")
+    end = seats(state.observation_tensor(1))
+    points = state.score_breakdown()["points"]
+    scale = game.pair_bound() * 2
+    for k, seat in enumerate((1, 2, 0)):
+        assert end[k, 0] == 1 and end[k, 1:157].sum() == 13
+        assert end[k, 162] == np.float32(points[seat] / scale)
+
+
+def test_declarations_and_improper_sets_in_the_tensor() -> None:
+    game = ChinesePoker(players=2)
+    state = game.new_state(deal=_deal_for([DRAGON]))
+    state.apply("declare dragon")
+    rest = state.hands[1]
+    misordered = _set_text(rest[-3:], rest[:5], rest[5:10])
+    assert not chinese_poker_rank_set(*parse_set(misordered).segments)[3]
+    before = state.observation_tensor(1)[52 + 163 :]
+    assert before[0] == 1 and not before[1:].any()  # seat 0 acted; no declaration shown
+    state.apply(misordered)
+    end = state.observation_tensor(1)[52:].reshape(2, 163)
+    assert end[1, 157] == 1 and end[1, 1:157].sum() == 0  # the dragon, no set
+    assert end[0, 161] == 1  # seat 1's own set was improper
+
+
+def test_utility_bounds_follow_the_scoring_rules() -> None:
+    bounds: list[tuple[str, dict[str, Any], int]] = [
+        ("basic", {}, 17),  # a Dragon's 13 + an improper set's 4
+        ("basic", {"dragon_points": 2, "automatic_win_points": 1}, 6),
+        ("basic", {"dragon_points": 0, "automatic_win_points": 0}, 4),
+        ("eastern", {}, 18),
+        ("western", {"western_bonus": True}, 19),
+        ("mandarin", {}, 25),  # (3 + 1 + 1) x 2 + 10 + 5 with three players
+        ("mandarin", {"shot": "add"}, 30),
+    ]
+    for variant, options, bound in bounds:
+        game = ChinesePoker(players=3, variant=variant, **options)
+        assert game.pair_bound() == bound
+        assert game.utility_range == (-2.0 * bound, 2.0 * bound)
+    assert ChinesePoker(players=4, variant="mandarin").pair_bound() == 30  # home run x 3
+    assert ChinesePoker(players=2, point_value=5).utility_range == (-85.0, 85.0)
+    # The eastern bound is reached: trips, straight flush, straight flush.
+    best = "2h2s2d / 9h8h7h6h5h / KsQsJsTs9s"
+    weak = "4h3h5c / 6d7dTcJdQc / AdKdKcQhJc"
+    assert score([best, weak], "eastern") == [18, -18]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_returns_stay_within_the_utility_range(variant: str) -> None:
+    for players in (2, 4):
+        game = games.make("chinese_poker", players=players, variant=variant)
+        low, high = game.utility_range
+        for seed in range(15):
+            agents = [RandomSetAgent(seed), GreedyAgent(), RandomAgent(seed), GreedyAgent()]
+            state = cardkit.play(game, agents[:players], seed=seed)
+            assert all(low <= r <= high for r in state.returns())

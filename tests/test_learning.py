@@ -139,7 +139,9 @@ def _hidden_swaps(state: BaseState, seat: int, rng: random.Random) -> list[tuple
     for other in range(state.game.num_players):
         if other != seat:
             hidden.update(c for c in state.private_cards(other) if str(c) not in seen)
-    positions = [i for i, c in enumerate(order) if c in hidden and order.count(c) == 1]
+    # Packs with two copies of a card (One Poker) swap copies too: a swap that reaches
+    # the seat's view is skipped by the observation check below.
+    positions = [i for i, c in enumerate(order) if c in hidden]
     rng.shuffle(positions)
     pairs = [(a, b) for a, b in zip(positions[::2], positions[1::2], strict=False)]
     return [(a, b) for a, b in pairs if order[a] != order[b]][:4]

@@ -24,7 +24,8 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
 
 from cardkit._core import (
     Card,
@@ -40,8 +41,13 @@ from cardkit.errors import CardkitError, IllegalActionError, RuleOptionError, sh
 from cardkit.games._base import BaseGame, BaseState, Emit, action_text, check_choice, check_int
 from cardkit.games._phase import StrEnum
 
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
 __all__ = [
     "AUTOMATIC_WINS",
+    "NUM_SPLITS",
     "SEGMENTS",
     "VARIANTS",
     "ChinesePoker",
@@ -78,6 +84,24 @@ _BONUS = {
 
 # How many representative proper sets ``legal_actions`` lists.
 _LISTED_SETS = 6
+
+# The split index (docs/chinese_poker.md, "Learning interface"): the front's
+# positions in the sorted hand, then the middle's among the ten left, each in
+# lexicographic order (the order of the engine's split table).
+_FRONTS = list(combinations(range(HAND_SIZE), SEGMENT_SIZES[0]))
+_MIDDLES = list(combinations(range(HAND_SIZE - SEGMENT_SIZES[0]), SEGMENT_SIZES[1]))
+_FRONT_RANK = {front: i for i, front in enumerate(_FRONTS)}
+_MIDDLE_RANK = {middle: i for i, middle in enumerate(_MIDDLES)}
+#: Ways to split 13 cards into a front of 3, a middle of 5 and a back of 5: the
+#: ids ``0 .. 72,071``; the declarations of :data:`AUTOMATIC_WINS` follow.
+NUM_SPLITS = len(_FRONTS) * len(_MIDDLES)
+
+#: One block of the observation tensor per seat (observer first, then by seat
+#: number after it): acted, front, middle, back, the declaration, improper, points.
+_ACTED, _SEGMENT_PLANES, _DECLARED = 0, 1, 1 + 3 * 52
+_IMPROPER = _DECLARED + len(AUTOMATIC_WINS)
+_POINTS = _IMPROPER + 1
+_BLOCK = _POINTS + 1
 
 
 class Phase(StrEnum):
@@ -435,6 +459,61 @@ class ChinesePoker(BaseGame):
         return self.num_players
 
     @property
+    def num_actions(self) -> int:
+        """72,076 ids whatever the options: the 72,072 splits of the hand in play,
+        then ``declare <name>`` for each of :data:`AUTOMATIC_WINS`."""
+        return NUM_SPLITS + len(AUTOMATIC_WINS)
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """``(52 + 163 * players,)``: the own hand, then one block per seat."""
+        return (52 + _BLOCK * self.num_players,)
+
+    def pair_bound(self) -> int:
+        """The most points one seat can take from one other under these rules.
+
+        A showdown pays at most every segment's best: one point each plus the
+        majority point (basic, western); the bonus of trips in front, a straight
+        flush in the middle and one at the back (eastern, western with bonuses,
+        plus the majority point); in mandarin front trips triple that segment's
+        point and the regular points are multiplied by the home run (four
+        players) or the shot, the middle and back bonuses added. A declaration
+        takes the larger of the automatic win's points, plus four from an
+        improperly set opponent; an improper set alone pays four.
+        """
+        best = {seg: max(v for (s, _), v in _BONUS.items() if s == seg) for seg in SEGMENTS}
+        variant = self.variant
+        if variant == "basic" or (variant == "western" and not self.western_bonus):
+            showdown = len(SEGMENTS) + 1
+        elif variant in ("eastern", "western"):
+            showdown = sum(best.values()) + (variant == "western")
+        else:
+            add = self.shot == "add"
+            factor = (4 if add else 3) if self.num_players == POSITIONS else (3 if add else 2)
+            regular = best["front"] + len(SEGMENTS) - 1
+            showdown = regular * factor + best["middle"] + best["back"]
+        declared = max(self.dragon_points, self.automatic_win_points) + IMPROPER_PENALTY
+        return max(showdown, declared, IMPROPER_PENALTY)
+
+    @property
+    def utility_range(self) -> tuple[float, float]:
+        """Each of the other seats pays at most :meth:`pair_bound` points (and is
+        paid as much at worst), times ``point_value``."""
+        bound = float(self.pair_bound() * (self.num_players - 1) * self.point_value)
+        return (-bound, bound)
+
+    def _action_id(self, action: Action) -> int | None:
+        args = action.args
+        if action.kind == "declare" and len(args) == 1 and args[0] in AUTOMATIC_WINS:
+            return NUM_SPLITS + AUTOMATIC_WINS.index(args[0])
+        return None
+
+    def _id_action(self, action_id: int) -> Action | None:
+        if action_id >= NUM_SPLITS:
+            return Action(f"declare {AUTOMATIC_WINS[action_id - NUM_SPLITS]}")
+        return None
+
+    @property
     def options(self) -> dict[str, Any]:
         """The rule options, as keyword arguments that ``make`` accepts."""
         return {
@@ -481,6 +560,7 @@ class ChinesePokerState(BaseState):
         self.sets: list[ParsedSet | None] = [None] * self._game.num_players
         self.declared: list[str | None] = [None] * self._game.num_players
         self._listed: dict[int, list[Action]] = {}
+        self._listed_ids: dict[int, list[int]] = {}
         self._phase = Phase.SET
 
     def clone(self) -> ChinesePokerState:
@@ -570,6 +650,85 @@ class ChinesePokerState(BaseState):
             # CP-20: declarations come before the hands are opened; once every
             # seat has acted they are opened (CP-11).
             self._phase = Phase.SHOWDOWN
+
+    # -- the learning interface -------------------------------------------------------
+
+    def legal_action_ids(self) -> list[int]:
+        """The ids of :meth:`legal_actions`, ascending (cached per seat, as the listing)."""
+        seat = self.current_player
+        if seat is None:
+            return []
+        ids = self._listed_ids.get(seat)
+        if ids is None:
+            # Listed actions are legal: their ids need no checking.
+            ids = self._listed_ids[seat] = sorted(
+                self._split_id(seat, act) if act.kind == "set" else self._action_id(act)
+                for act in self.legal_actions()
+            )
+        return ids[:]
+
+    def _action_id(self, action: Action) -> int:
+        """A declaration's fixed id, or the split id of any legal set of the hand in
+        play (docs/chinese_poker.md); anything else raises why it has none."""
+        if action.kind == "declare":
+            found = self._game._action_id(action)
+            if found is not None:
+                return found
+        reason = self.illegal_reason(action)
+        if reason is not None:
+            raise IllegalActionError(f"{shown(action.text)} has no action id now: {reason}")
+        seat = self.current_player
+        assert seat is not None  # a legal set has a seat to play it
+        return self._split_id(seat, action)
+
+    def _split_id(self, seat: int, action: Action) -> int:
+        """The split id of ``action``, a legal set of ``seat``'s hand."""
+        parsed = parse_set(action.text)
+        position = {card: i for i, card in enumerate(self.hands[seat])}
+        front = tuple(sorted(position[c] for c in parsed.front))
+        rest = [p for p in range(HAND_SIZE) if p not in front]
+        middle = tuple(sorted(rest.index(position[c]) for c in parsed.middle))
+        return _FRONT_RANK[front] * len(_MIDDLES) + _MIDDLE_RANK[middle]
+
+    def _id_action(self, action_id: int) -> Action | None:
+        if action_id >= NUM_SPLITS:
+            return self._game._id_action(action_id)
+        seat = self.current_player
+        if seat is None:
+            return None
+        hand = self.hands[seat]
+        front_rank, middle_rank = divmod(action_id, len(_MIDDLES))
+        front = _FRONTS[front_rank]
+        rest = [p for p in range(HAND_SIZE) if p not in front]
+        middle = [rest[i] for i in _MIDDLES[middle_rank]]
+        back = [p for p in rest if p not in middle]
+        segments = (front, middle, back)
+        return Action(
+            "set " + " / ".join(_segment_text([hand[p] for p in seg]) for seg in segments)
+        )
+
+    def _write_observation(self, seat: int, out: npt.NDArray[np.float32]) -> None:
+        n = self._game.num_players
+        out[[c.index for c in self.hands[seat]]] = 1.0
+        blocks = out[52:].reshape(n, _BLOCK)
+        shown = self.score_breakdown() if self.is_terminal else None
+        scale = self._game.pair_bound() * (n - 1)
+        for k in range(n):
+            other = (seat + k) % n
+            block = blocks[k]
+            block[_ACTED] = self._acted(other)
+            if other != seat and shown is None:
+                continue  # another seat's set stays hidden until the showdown
+            parsed = self.sets[other]
+            if parsed is not None:
+                for i, cards in enumerate(parsed.segments):
+                    block[[_SEGMENT_PLANES + 52 * i + c.index for c in cards]] = 1.0
+            declared = self.declared[other]
+            if declared is not None:
+                block[_DECLARED + AUTOMATIC_WINS.index(declared)] = 1.0
+            if shown is not None:
+                block[_IMPROPER] = shown["entries"][other]["status"] == "improper"
+                block[_POINTS] = shown["points"][other] / scale
 
     def _event_start(self, emit: Emit) -> None:
         emit({"type": "deal", "deal": 0, "players": self._game.num_players})

@@ -18,7 +18,8 @@ every match and save is finite (``Holdem.max_match_length``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from itertools import chain
+from typing import TYPE_CHECKING, Any
 
 from cardkit._core import BettingCore, Card, deck, parse_cards
 from cardkit._validate import is_sequence
@@ -26,18 +27,36 @@ from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, RuleOptionError, shown
 from cardkit.games._base import MAX_DEALS, BaseGame, BaseState, Emit, check_int
 from cardkit.games._betting import (
+    BETTING_IDS,
     PotResult,
+    TurnIds,
     action,
     action_code,
+    betting_action_id,
     code_action,
     known_or_text,
     listing,
     parse_betting_action,
+    turn_ids,
+    word_action,
+    word_id,
 )
 from cardkit.games._phase import StrEnum
 from cardkit.poker import HandRank, evaluate
 
-__all__ = ["STREETS", "Holdem", "HoldemState", "Phase", "arrange_deal"]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = [
+    "OBSERVATION_FIELDS",
+    "SEAT_ROWS",
+    "STREETS",
+    "Holdem",
+    "HoldemState",
+    "Phase",
+    "arrange_deal",
+]
 
 
 class Phase(StrEnum):
@@ -69,7 +88,52 @@ _STREET_OF_BOARD = {0: Phase.PREFLOP, 3: Phase.FLOP, 4: Phase.TURN, 5: Phase.RIV
 # ``Phase.OVER`` is a metaclass lookup on every use (Python 3.11); the per-move paths
 # compare against this module name instead.
 _OVER = Phase.OVER
-_POT_FRACTIONS = (0.5, 1.0)
+
+#: The observation tensor's first fields, with their lengths (docs/holdem.md,
+#: "Learning interface", explains each): card planes by card index, the street,
+#: then chip counts as fractions of every chip on the table.
+OBSERVATION_FIELDS = (
+    ("hole", 52),
+    ("board", 52),
+    ("street", len(STREETS)),
+    ("pot", 1),
+    ("to_call", 1),
+    ("raise_min", 1),
+    ("raise_max", 1),
+)
+_BOARD = OBSERVATION_FIELDS[0][1]
+_STREET = _BOARD + OBSERVATION_FIELDS[1][1]
+_SEATS = sum(n for _, n in OBSERVATION_FIELDS)
+#: Then one row per name, ``players`` long, the observer's column first and the
+#: other seats clockwise after it.
+SEAT_ROWS = (
+    "stack",
+    "bet",
+    "committed",
+    "dealt",
+    "folded",
+    "all_in",
+    "button",
+    "small_blind",
+    "big_blind",
+    "to_act",
+    "checked",
+    "called",
+    "raises",
+)
+_ROW = {name: i for i, name in enumerate(SEAT_ROWS)}
+#: The row each verb of this street's actions marks (folds show in "folded").
+_ACTION_ROWS = {
+    "check": _ROW["checked"],
+    "call": _ROW["called"],
+    "bet": _ROW["raises"],
+    "raise": _ROW["raises"],
+}
+#: The street's place in the street one-hot, by the board's size.
+_STREET_INDEX = {size: STREETS.index(street) for size, street in _STREET_OF_BOARD.items()}
+#: Bets and raises of one seat in one street counted in the "raises" row, as a
+#: fraction of this many (more count as this many).
+_RAISES_SCALE = 4
 
 
 def arrange_deal(
@@ -169,6 +233,12 @@ class Holdem(BaseGame):
                 raise RuleOptionError("option stacks needs at least two players with chips")
 
     @property
+    def total_chips(self) -> int:
+        """Every chip on the table (the sum of the starting stacks): the scale of
+        the observation tensor's chip counts."""
+        return sum(self.stacks) if self.stacks is not None else self.stack * self.num_players
+
+    @property
     def starting_stacks(self) -> list[int]:
         """Each seat's chips at the start."""
         return list(self.stacks) if self.stacks is not None else [self.stack] * self.num_players
@@ -193,6 +263,32 @@ class Holdem(BaseGame):
         """Chips can flow back and forth for ever, so a match also ends after
         ``MAX_DEALS`` hands (the stacks then decide the returns)."""
         return (MAX_DEALS if self.match else 1) * self.max_game_length
+
+    @property
+    def num_actions(self) -> int:
+        """Seven ids: fold, check, call, then the bet-size grid (minimum, half pot,
+        pot, all-in; docs/holdem.md)."""
+        return BETTING_IDS
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """``(112 + 13 * players,)``: cards, street and betting numbers, then 13
+        per-seat rows (docs/holdem.md)."""
+        return (_SEATS + len(SEAT_ROWS) * self.num_players,)
+
+    @property
+    def utility_range(self) -> tuple[float, float]:
+        """A seat ends with between no chips and every chip on the table, so its
+        return lies in ``[-its stack, total - its stack]``; over the seats, from
+        minus the largest starting stack to the total less the smallest."""
+        stacks = self.starting_stacks
+        return (-float(max(stacks)), float(sum(stacks) - min(stacks)))
+
+    def _action_id(self, action: Action) -> int | None:
+        return word_id(action)
+
+    def _id_action(self, action_id: int) -> Action | None:
+        return word_action(action_id)
 
     @property
     def options(self) -> dict[str, Any]:
@@ -401,6 +497,8 @@ class HoldemState(BaseState):
         # This turn's listed actions and their BettingCore codes, kept until the next move.
         self._listed: list[Action] | None = None
         self._codes: dict[Action, int] | None = None
+        # The ids of this turn's listed actions, also kept until the next move.
+        self._turn: TurnIds | None = None
         self._start_hand()
 
     def clone(self) -> HoldemState:
@@ -588,14 +686,18 @@ class HoldemState(BaseState):
 
     def legal_actions(self) -> list[Action]:
         """fold/check/call, then bet or raise to the minimum, half pot, pot and all-in."""
+        return self._listing()[:]
+
+    def _listing(self) -> list[Action]:
+        """This turn's listed actions, shared (copy before handing out)."""
         listed = self._listed
         if listed is None:
             if self._phase is _OVER:
                 return []
             # Someone is always to act in a hand that is not over.
-            listed, self._codes = listing(self.betting, _POT_FRACTIONS)
+            listed, self._codes = listing(self.betting)
             self._listed = listed
-        return listed[:]
+        return listed
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now; any total in :meth:`bet_range` is legal."""
@@ -629,11 +731,87 @@ class HoldemState(BaseState):
     def _play(self, action: Action, code: int) -> None:
         """Play the legal ``action``, whose ``BettingCore`` code is ``code``: the one
         path of every move, checked or listed."""
-        self._listed = self._codes = None
+        self._listed = self._codes = self._turn = None
         b = self.betting
         self.log.actions.append([b.to_act, action])
         if b.act(code) is None:
             self._advance_streets()
+
+    # -- the learning interface ----------------------------------------------------------
+
+    def _turn_ids(self) -> TurnIds | None:
+        """The ids of this turn's listed actions (``None`` once over)."""
+        turn = self._turn
+        if turn is None and self._phase is not _OVER:
+            listed = self._listing()
+            assert self._codes is not None  # set together with the listing
+            turn = self._turn = turn_ids(self.betting, listed, self._codes)
+        return turn
+
+    def legal_action_ids(self) -> list[int]:
+        """The ids of :meth:`legal_actions`, ascending (the listing's order)."""
+        turn = self._turn_ids()
+        return [] if turn is None else turn.ids[:]
+
+    def _action_id(self, action: Action) -> int | None:
+        """Fixed ids for the words; a listed size's grid id; any other legal total
+        the id of the nearest listed size (docs/holdem.md)."""
+        return betting_action_id(action, self._turn_ids(), self.illegal_reason)
+
+    def _id_action(self, action_id: int) -> Action | None:
+        word = word_action(action_id)
+        if word is not None:
+            return word
+        turn = self._turn_ids()
+        return None if turn is None else turn.by_id.get(action_id)
+
+    def _write_observation(self, seat: int, out: npt.NDArray[np.float32]) -> None:
+        # Plain lists and two numpy writes: a tensor of a few hundred floats costs
+        # less built in Python than through dozens of small numpy operations.
+        n = self._game.num_players
+        b = self.betting
+        total = self._game.total_chips
+        cards = [c.index for c in self.holes[seat]]
+        cards += [_BOARD + c.index for c in self.board]
+        out[cards] = 1.0
+        to_act = self.current_player
+        bets = b.bets
+        street = [0.0] * len(STREETS)
+        street[_STREET_INDEX[len(self.board)]] = 1.0
+        low, high = (b.raise_range(seat) if to_act == seat else None) or (0, 0)
+        owed = max(b.current_bet - bets[seat], 0)
+        head = [*street, b.pot / total, owed / total, low / total, high / total]
+
+        def rotated(values: list[Any]) -> list[Any]:
+            # The observer first, then clockwise: seat s goes to column (s - seat) % n.
+            return values[seat:] + values[:seat]
+
+        stacks = rotated(b.stacks)
+        dealt = rotated([h != () for h in self.holes])
+        folded = [d and f for d, f in zip(dealt, rotated(b.folded), strict=True)]
+        rows = [
+            [x / total for x in stacks],
+            [x / total for x in rotated(bets)],
+            [x / total for x in rotated(b.committed)],
+            dealt,
+            folded,
+            [d and not f and x == 0 for d, f, x in zip(dealt, folded, stacks, strict=True)],
+        ]
+        marks = [[0.0] * n for _ in range(len(SEAT_ROWS) - len(rows))]
+        positions = (self.button, self.small_blind, self.big_blind, to_act)
+        # The first marks rows are the four positions; the last three this street's actions.
+        for marked, at in zip(marks, positions, strict=False):
+            if at is not None:
+                marked[(at - seat) % n] = 1.0
+        log = self.log
+        for actor, act in log.actions[log.board_at[-1] if log.board_at else 0 :]:
+            row = _ACTION_ROWS.get(act.kind)
+            if row is not None:
+                column = (actor - seat) % n
+                step = 1.0 / _RAISES_SCALE if row == _ROW["raises"] else 1.0
+                marked = marks[row - len(rows)]
+                marked[column] = min(marked[column] + step, 1.0)
+        out[_STREET:] = [*head, *chain.from_iterable(rows), *chain.from_iterable(marks)]
 
     def returns(self) -> list[float]:
         """Chips won or lost since the start (zero-sum); zeros until the end."""

@@ -18,27 +18,78 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from itertools import accumulate
+from typing import TYPE_CHECKING, Any
 
 from cardkit._core import BettingCore, Card
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, InvalidCardError, RuleOptionError, shown
 from cardkit.games._base import MAX_DEALS, BaseGame, BaseState, Emit, check_int
 from cardkit.games._betting import (
+    BETTING_IDS,
+    TurnIds,
     action,
     action_code,
+    betting_action_id,
     known_or_text,
     listing,
     parse_betting_action,
+    turn_ids,
+    word_action,
+    word_id,
 )
 from cardkit.games._phase import StrEnum
 
-__all__ = ["OnePoker", "OnePokerState", "Phase", "card_strength", "compare_cards", "is_up"]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = [
+    "OBSERVATION_FIELDS",
+    "OnePoker",
+    "OnePokerState",
+    "Phase",
+    "card_strength",
+    "compare_cards",
+    "is_up",
+]
 
 #: Rank index of an 8 (ranks 2..A are 0..12): 8 and above are UP, below are DOWN.
 _UP_FROM = 6
 _TWO, _ACE = 0, 12
-_POT_FRACTIONS = (0.5, 1.0)
+#: The distinct cards of the pack (each comes twice): ``lock <card>`` ids follow the
+#: betting ids, by card index (``Card.index``, rank-major).
+_KINDS = 52
+_LOCK_START = BETTING_IDS
+
+#: The observation tensor's fields in order, with their lengths (docs/onepoker.md,
+#: "Learning interface", explains each): card planes of 52 by card index, then
+#: numbers; pairs hold the observer's value first, the opponent's second.
+OBSERVATION_FIELDS = (
+    ("hand", _KINDS),
+    ("locked", _KINDS),
+    ("discards", _KINDS),
+    ("last_own", _KINDS),
+    ("last_other", _KINDS),
+    ("up", 2),
+    ("down", 2),
+    ("locked_by", 2),
+    ("stacks", 2),
+    ("bets", 2),
+    ("pot", 1),
+    ("to_call", 1),
+    ("raise_min", 1),
+    ("raise_max", 1),
+    ("to_act", 2),
+    ("first", 2),
+    ("phase", 3),
+    ("stock", 1),
+    ("discard_count", 1),
+)
+_OFFSETS = list(accumulate((n for _, n in OBSERVATION_FIELDS), initial=0))
+#: Each field's offset.
+_AT = {name: _OFFSETS[i] for i, (name, _) in enumerate(OBSERVATION_FIELDS)}
+_SIZE = _OFFSETS[-1]
 
 
 class Phase(StrEnum):
@@ -121,6 +172,34 @@ class OnePoker(BaseGame):
         """The rule options, as keyword arguments that ``make`` accepts."""
         return {"match": self.match, "stack": self.stack, "ante": self.ante}
 
+    @property
+    def num_actions(self) -> int:
+        """59 ids: the seven betting ids Hold'em uses too (fold, check, call, then
+        the bet-size grid), then ``lock <card>`` for each of the 52 cards."""
+        return _LOCK_START + _KINDS
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """``(283,)``: five card planes and 23 numbers (docs/onepoker.md)."""
+        return (_SIZE,)
+
+    @property
+    def utility_range(self) -> tuple[float, float]:
+        """Two players, ``stack`` chips each, and no chips come in from outside:
+        a seat ends with between none and both stacks."""
+        return (-float(self.stack), float(self.stack))
+
+    def _action_id(self, action: Action) -> int | None:
+        if action.kind == "lock":
+            card = Card(action.args[0])
+            return None if card.is_joker else _LOCK_START + card.index
+        return word_id(action)
+
+    def _id_action(self, action_id: int) -> Action | None:
+        if action_id >= _LOCK_START:
+            return action(f"lock {Card.from_index(action_id - _LOCK_START)}")
+        return word_action(action_id)
+
     def new_state(
         self, seed: int | None = None, deal: str | Sequence[Any] | None = None
     ) -> OnePokerState:
@@ -164,6 +243,8 @@ class OnePokerState(BaseState):
         self.deal_number = 0
         self.deals: list[dict[str, Any]] = []
         self.revealed: list[Card] = []
+        # The ids of the betting turn's listed actions, kept until the next move.
+        self._turn: TurnIds | None = None
         # Opening deal: two cards each, one at a time, the first player first.
         for _ in range(2):
             for seat in (self.first, 1 - self.first):
@@ -256,7 +337,7 @@ class OnePokerState(BaseState):
             return []
         if self._phase is _LOCK:
             return [action(f"lock {c}") for c in sorted(set(self.hands[seat]))]
-        return listing(self.betting, _POT_FRACTIONS)[0][:]
+        return listing(self.betting)[0][:]
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now (any bet amount in range is legal)."""
@@ -278,6 +359,7 @@ class OnePokerState(BaseState):
     def _apply(self, action: Action) -> None:
         seat = self.current_player
         assert seat is not None  # apply() rejects actions in a finished match
+        self._turn = None
         if self._phase is _LOCK:
             self.locked[seat] = Card(action.args[0])
             if self._lock_turn() is None:
@@ -377,6 +459,92 @@ class OnePokerState(BaseState):
                 self._event_start(emit)
 
     # -- results and views --------------------------------------------------------------
+
+    # -- the learning interface -----------------------------------------------------
+
+    def _turn_ids(self) -> TurnIds | None:
+        """The ids of the betting turn's listed actions (``None`` outside betting),
+        kept until the next move."""
+        if self._phase is not _BET:
+            return None
+        turn = self._turn
+        if turn is None:
+            listed, codes = listing(self.betting)
+            turn = self._turn = turn_ids(self.betting, listed, codes)
+        return turn
+
+    def legal_action_ids(self) -> list[int]:
+        """The ids of :meth:`legal_actions`, ascending: the two cards' lock ids, or
+        the betting turn's ids."""
+        seat = self.current_player
+        if seat is None:
+            return []
+        if self._phase is _LOCK:
+            return sorted({_LOCK_START + c.index for c in self.hands[seat]})
+        turn = self._turn_ids()
+        assert turn is not None  # a seat is to bet
+        return turn.ids[:]
+
+    def _action_id(self, action: Action) -> int | None:
+        """Fixed ids for locks and the betting words; a listed size's grid id; any
+        other legal total the id of the nearest listed size (docs/onepoker.md)."""
+        if action.kind == "lock":
+            return self._game._action_id(action)
+        return betting_action_id(action, self._turn_ids(), self.illegal_reason)
+
+    def _id_action(self, action_id: int) -> Action | None:
+        fixed = self._game._id_action(action_id)
+        if fixed is not None:
+            return fixed
+        turn = self._turn_ids()
+        return None if turn is None else turn.by_id.get(action_id)
+
+    def _write_observation(self, seat: int, out: npt.NDArray[np.float32]) -> None:
+        import numpy as np
+
+        other = 1 - seat
+        pair = (seat, other)
+        total = float(2 * self._game.stack)
+        # Card planes count copies (the pack holds two of each card), halved to 0..1.
+        np.add.at(out, [c.index for c in self._unlocked(seat)], 0.5)
+        np.add.at(out, [_AT["discards"] + c.index for c in self.discards], 0.5)
+        locked = self.locked[seat]
+        if locked is not None:
+            out[_AT["locked"] + locked.index] = 1.0
+        if self.deals:
+            last = self.deals[-1]["locked"]
+            out[_AT["last_own"] + Card(last[seat]).index] = 1.0
+            out[_AT["last_other"] + Card(last[other]).index] = 1.0
+        # The numbers after the planes, in OBSERVATION_FIELDS order, written at once.
+        up = [sum(1 for c in self.hands[s] if is_up(c)) for s in pair]
+        b = self.betting
+        phase = self._phase
+        betting = phase is _BET
+        stacks = self.stacks if phase is _OVER else b.stacks
+        bets = b.bets if betting else [0, 0]
+        to_act = self.current_player
+        low, high = (b.raise_range(seat) if betting and to_act == seat else None) or (0, 0)
+        pack = float(2 * _KINDS)
+        out[_AT["up"] :] = [
+            *(u / 2 for u in up),
+            *((len(self.hands[s]) - u) / 2 for s, u in zip(pair, up, strict=True)),
+            *(self.locked[s] is not None for s in pair),
+            *(stacks[s] / total for s in pair),
+            *(bets[s] / total for s in pair),
+            0.0 if phase is _OVER else b.pot / total,
+            max(b.current_bet - bets[seat], 0) / total if betting else 0.0,
+            low / total,
+            high / total,
+            to_act == seat,
+            to_act == other,
+            self.first == seat,
+            self.first == other,
+            phase is _LOCK,
+            betting,
+            phase is _OVER,
+            len(self.stock) / pack,
+            len(self.discards) / pack,
+        ]
 
     def returns(self) -> list[float]:
         """Chips won or lost since the start (zero-sum)."""
