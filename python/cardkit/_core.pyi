@@ -1846,6 +1846,10 @@ class BettingCore:
             IllegalActionError: If a pot has no live seat to win it (nothing is paid).
         """
 
+# -- batched episodes (cardkit.envs.VectorEnv) -----------------------------------
+
+__all__ += ["VectorEnv"]
+
 _Views = tuple[
     npt.NDArray[np.float32],
     npt.NDArray[np.bool_],
@@ -1864,9 +1868,7 @@ class VectorEnv:
     """
 
     @staticmethod
-    def hearts(
-        num_envs: int, seed: int, threads: int, passing: bool, target: int
-    ) -> VectorEnv:
+    def hearts(num_envs: int, seed: int, threads: int, passing: bool, target: int) -> VectorEnv:
         """Hearts single deals, with the pass to the left or (`passing=False`) none.
 
         Args:

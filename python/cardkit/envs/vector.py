@@ -68,9 +68,7 @@ class VectorEnv:
         self, game: str, num_envs: int, seed: int, threads: int = 1, **options: Any
     ) -> None:
         if game not in GAMES:
-            raise RuleOptionError(
-                f"VectorEnv plays {', '.join(GAMES)}, not {shown(game)} (yet)"
-            )
+            raise RuleOptionError(f"VectorEnv plays {', '.join(GAMES)}, not {shown(game)} (yet)")
         options.setdefault("match", False)
         rules = make(game, **options)
         if options["match"] is not False:
@@ -80,9 +78,7 @@ class VectorEnv:
         check_int("seed", seed, 0, 2**64 - 1)
         if game == "hearts":
             opts = rules.options
-            self._core = _CoreEnv.hearts(
-                num_envs, seed, threads, opts["passing"], opts["target"]
-            )
+            self._core = _CoreEnv.hearts(num_envs, seed, threads, opts["passing"], opts["target"])
         else:
             opts = rules.options
             self._core = _CoreEnv.spades(

@@ -130,7 +130,8 @@ impl PyVectorEnv {
         target: u32,
     ) -> PyResult<PyVectorEnv> {
         let game = HeartsEpisodes::new(passing, check_target(py, target)?);
-        let env = VectorEnv::new(game, num_envs, extract_seed(seed, "seed")?, threads).py_err(py)?;
+        let env =
+            VectorEnv::new(game, num_envs, extract_seed(seed, "seed")?, threads).py_err(py)?;
         Ok(PyVectorEnv::build(py, Env::Hearts(env)))
     }
 
@@ -146,20 +147,28 @@ impl PyVectorEnv {
         target: u32,
     ) -> PyResult<PyVectorEnv> {
         if dealer >= 4 {
-            return Err(rule_error(py, format!("dealer {dealer} is not a seat 0..3")));
+            return Err(rule_error(
+                py,
+                format!("dealer {dealer} is not a seat 0..3"),
+            ));
         }
         let game = SpadesEpisodes {
             dealer,
             two_of_clubs_leads,
             target: check_target(py, target)?,
         };
-        let env = VectorEnv::new(game, num_envs, extract_seed(seed, "seed")?, threads).py_err(py)?;
+        let env =
+            VectorEnv::new(game, num_envs, extract_seed(seed, "seed")?, threads).py_err(py)?;
         Ok(PyVectorEnv::build(py, Env::Spades(env)))
     }
 
     /// Start a new episode in every slot (from episode 0 when `seed` is given).
     #[pyo3(signature = (seed = None))]
-    fn reset<'py>(&mut self, py: Python<'py>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Views<'py>> {
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Views<'py>> {
         let seed = seed.map(|s| extract_seed(s, "seed")).transpose()?;
         match &mut self.env {
             Env::Hearts(e) => with_outputs(py, &self.arrays, |out| e.reset(seed, out))?,
@@ -181,7 +190,10 @@ impl PyVectorEnv {
                     .and_then(|v| v.str().map(|s| s.to_string()))
                     .unwrap_or_else(|_| "?".into())
             };
-            let kind = actions.get_type().name().map_or("?".into(), |s| s.to_string());
+            let kind = actions
+                .get_type()
+                .name()
+                .map_or("?".into(), |s| s.to_string());
             let shown: String = format!(
                 "{kind} of dtype {} and shape {}",
                 describe("dtype"),

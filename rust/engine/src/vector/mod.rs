@@ -131,7 +131,11 @@ impl<G: Episodes> VectorEnv<G> {
         let n = self.slots.len();
         let g = &self.game;
         let want = [
-            ("observations", out.observations.len(), n * g.observation_len()),
+            (
+                "observations",
+                out.observations.len(),
+                n * g.observation_len(),
+            ),
             ("masks", out.masks.len(), n * g.num_actions()),
             ("rewards", out.rewards.len(), n * g.num_players()),
             ("players", out.players.len(), n),
@@ -203,7 +207,11 @@ impl<G: Episodes> VectorEnv<G> {
         let n = self.slots.len();
         let per = n.div_ceil(self.threads);
         let (game, seed) = (&self.game, self.seed);
-        let (obs_len, acts, players) = (game.observation_len(), game.num_actions(), game.num_players());
+        let (obs_len, acts, players) = (
+            game.observation_len(),
+            game.num_actions(),
+            game.num_players(),
+        );
         let blocks = self
             .slots
             .chunks_mut(per)
@@ -237,7 +245,9 @@ impl<G: Episodes> VectorEnv<G> {
                 .collect();
             let mut result = step(last);
             for worker in workers {
-                let r = worker.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+                let r = worker
+                    .join()
+                    .unwrap_or_else(|p| std::panic::resume_unwind(p));
                 result = result.and(r);
             }
             result
@@ -258,7 +268,11 @@ fn run_block<G: Episodes>(
     block: Block<'_, G::Episode>,
     actions: Option<&[i64]>,
 ) -> Result<()> {
-    let (obs_len, acts, players) = (game.observation_len(), game.num_actions(), game.num_players());
+    let (obs_len, acts, players) = (
+        game.observation_len(),
+        game.num_actions(),
+        game.num_players(),
+    );
     let out = block.out;
     for (k, slot) in block.slots.iter_mut().enumerate() {
         let i = block.first + k;

@@ -264,7 +264,10 @@ impl Episodes for SpadesEpisodes {
             if e.bids.iter().all(Option::is_some) {
                 let bids = e.bids.map(|b| b.unwrap_or(0));
                 let leader = if self.two_of_clubs_leads {
-                    e.hands.iter().position(|h| h.contains(TWO_OF_CLUBS)).unwrap_or(0)
+                    e.hands
+                        .iter()
+                        .position(|h| h.contains(TWO_OF_CLUBS))
+                        .unwrap_or(0)
                 } else {
                     (self.dealer + 1) % 4
                 };
@@ -276,10 +279,7 @@ impl Episodes for SpadesEpisodes {
         };
         if deal.try_play(card_of(id)) == Some(true) {
             let teams = deal.deal().scores([0, 0]);
-            e.result = Some((
-                teams.map(|t| i64::from(t.points)),
-                teams.map(|t| t.bags),
-            ));
+            e.result = Some((teams.map(|t| i64::from(t.points)), teams.map(|t| t.bags)));
         }
     }
 
@@ -355,11 +355,10 @@ mod tests {
         env.reset(None, b.out()).unwrap();
         let mut total = vec![0.0; 5 * 4];
         for _ in 0..steps {
-            let actions: Vec<i64> = b
-                .1
-                .chunks(game.num_actions())
-                .map(|m| m.iter().position(|&x| x).unwrap_or(0) as i64)
-                .collect();
+            let actions: Vec<i64> =
+                b.1.chunks(game.num_actions())
+                    .map(|m| m.iter().position(|&x| x).unwrap_or(0) as i64)
+                    .collect();
             env.step(&actions, b.out()).unwrap();
             for (t, r) in total.iter_mut().zip(&b.2) {
                 *t += r;
