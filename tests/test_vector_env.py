@@ -12,7 +12,6 @@ import pytest
 from cardkit.envs import VectorEnv
 from cardkit.envs.vector import Batch
 from cardkit.errors import IllegalActionError, RuleOptionError
-from cardkit.games import make
 
 # Every rule option the vector env reads, in each game.
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
@@ -20,6 +19,8 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("hearts", {"passing": False, "target": 50}),
     ("spades", {}),
     ("spades", {"dealer": 1, "first_lead": "two_of_clubs", "target": 300}),
+    ("doudizhu", {}),
+    ("doudizhu", {"bidding": "single_round"}),
 ]
 
 
@@ -36,14 +37,14 @@ def copy(batch: Batch) -> list[np.ndarray]:
 def test_random_rollout_matches_the_state_api(game: str, options: dict[str, Any]) -> None:
     n, seed = 6, 2024
     env = VectorEnv(game, n, seed, threads=2, **options)
-    rules = make(game, match=False, **options)
+    rules = env.game
     batch = env.reset()
     states = [rules.new_state(seed=env.episode_seed(i, 0)) for i in range(n)]
     episodes = [0] * n
     last_seat = [0] * n
     rng = np.random.default_rng(7)
     finished = 0
-    while finished < 80 * len(CONFIGS) // 2:
+    while finished < 120:
         for i, state in enumerate(states):
             if batch.done[i]:
                 assert state.is_terminal
@@ -180,6 +181,8 @@ def test_step_before_reset_is_refused() -> None:
         (("hearts", 2, 1), {"target": 0}, "target"),
         (("spades", 2, 1), {"dealer": 4}, "dealer"),
         (("spades", 2, 1), {"colour": "red"}, "colour"),
+        (("doudizhu", 2, 1), {"match": False}, "match"),
+        (("doudizhu", 2, 1), {"bidding": "closed"}, "bidding"),
         (("holdem", 2, 1), {}, "holdem"),
         (("x" * 500, 2, 1), {}, "VectorEnv plays"),
     ],
@@ -203,3 +206,28 @@ def test_reset_refuses_a_bad_seed() -> None:
         with pytest.raises(RuleOptionError, match="seed"):
             env.reset(seed=seed)  # type: ignore[arg-type]
     assert env.seed == 1
+
+
+def test_doudizhu_redeals_after_three_passes_until_abandoned() -> None:
+    env = VectorEnv("doudizhu", 2, 31)
+    rules = env.game
+    states = [rules.new_state(seed=env.episode_seed(i, 0)) for i in range(2)]
+    passes = np.zeros(2, dtype=np.int64)
+    batch = env.reset()
+    for step in range(30_000):
+        if step < 12 or step % 3000 == 0:
+            for i, state in enumerate(states):
+                seat = state.current_player
+                assert batch.players[i] == seat
+                np.testing.assert_array_equal(batch.observations[i], state.observation_tensor(seat))
+                np.testing.assert_array_equal(batch.masks[i], state.legal_action_mask())
+        assert not batch.done.any()
+        batch = env.step(passes)
+        last = [state.current_player for state in states]
+        for state in states:
+            state.apply("pass")
+    # MAX_DEALS deals of three passes: the game is abandoned, every return 0.
+    assert batch.done.all() and (batch.players == -1).all() and not batch.rewards.any()
+    for i, state in enumerate(states):
+        assert state.is_terminal and state.phase == "abandoned" and state.deal_number == 9_999
+        np.testing.assert_array_equal(batch.observations[i], state.observation_tensor(last[i]))

@@ -1862,9 +1862,9 @@ _Views = tuple[
 class VectorEnv:
     """A batch of single-deal episodes stepped in Rust (see cardkit.envs.VectorEnv).
 
-    Made by ``VectorEnv.hearts`` or ``VectorEnv.spades``. Its five output arrays
-    (observations, masks, rewards, players, done) are created once and rewritten in
-    place by every call, which returns them.
+    Made by ``VectorEnv.hearts``, ``VectorEnv.spades`` or ``VectorEnv.doudizhu``.
+    Its five output arrays (observations, masks, rewards, players, done) are
+    created once and rewritten in place by every call, which returns them.
     """
 
     @staticmethod
@@ -1899,6 +1899,19 @@ class VectorEnv:
             dealer: The dealer seat, 0..3.
             two_of_clubs_leads: Whether the holder of 2♣ leads it.
             target: The match target that scales the score entries (at least 1).
+
+        Raises:
+            RuleOptionError: If an argument is out of range.
+        """
+    @staticmethod
+    def doudizhu(num_envs: int, seed: int, threads: int, single_round: bool) -> VectorEnv:
+        """Dou Dizhu games: the bidding (`single_round`: each seat speaks once), then the card play.
+
+        Args:
+            num_envs: Slots, 1..2**20 (and at most 1 GiB of arrays).
+            seed: The seed episodes derive from, 0..2**64-1.
+            threads: Threads per call, 1..64.
+            single_round: The ``single_round`` bidding style, else ``open``.
 
         Raises:
             RuleOptionError: If an argument is out of range.

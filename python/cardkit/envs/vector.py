@@ -1,10 +1,11 @@
 """A batched environment stepped in Rust, like EnvPool for card games.
 
 ``VectorEnv(game, num_envs, seed, threads=1, **options)`` holds ``num_envs``
-independent single deals (``match=False``) of Hearts or Spades, passing and
-bidding included, and steps them all at once without the GIL. Every call writes
-the same five numpy arrays in place (see :class:`Batch`): keep a copy of
-anything needed after the next call. Layouts, seeds and the auto-reset rule are
+independent episodes: single deals (``match=False``) of Hearts or Spades
+(passing and bidding included), or games of Dou Dizhu (bidding, redeals and
+card play), and steps them all at once without the GIL. Every call writes the
+same five numpy arrays in place (see :class:`Batch`): keep a copy of anything
+needed after the next call. Layouts, seeds and the auto-reset rule are
 in ``docs/vector_env.md``.
 """
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["GAMES", "MAX_ENVS", "MAX_THREADS", "Batch", "VectorEnv"]
 
 #: The games a :class:`VectorEnv` can play.
-GAMES = ("hearts", "spades")
+GAMES = ("hearts", "spades", "doudizhu")
 #: Most slots in one env (the Rust side also bounds the bytes of its arrays).
 MAX_ENVS = 1 << 20
 #: Most threads one env steps its slots on.
@@ -55,13 +56,14 @@ class Batch(NamedTuple):
 
 
 class VectorEnv:
-    """``num_envs`` single deals of ``game`` stepped together in Rust.
+    """``num_envs`` episodes of ``game`` stepped together in Rust.
 
     ``options`` are the game's rule options as ``make`` takes them; ``match``
-    defaults to ``False`` and must stay so. Episode ``k`` of slot ``i`` is the
-    deal of ``make(game, **options).new_state(seed=env.episode_seed(i, k))``, so
-    results depend on ``seed`` but never on ``threads``. Call :meth:`reset`
-    before the first :meth:`step`.
+    defaults to ``False`` and must stay so (Dou Dizhu has no match). Episode
+    ``k`` of slot ``i`` is the game of
+    ``make(game, **options).new_state(seed=env.episode_seed(i, k))``, so results
+    depend on ``seed`` but never on ``threads``. Call :meth:`reset` before the
+    first :meth:`step`.
     """
 
     def __init__(
@@ -69,9 +71,11 @@ class VectorEnv:
     ) -> None:
         if game not in GAMES:
             raise RuleOptionError(f"VectorEnv plays {', '.join(GAMES)}, not {shown(game)} (yet)")
-        options.setdefault("match", False)
+        if game != "doudizhu":
+            # Dou Dizhu is one deal already; the trick games must not play a match.
+            options.setdefault("match", False)
         rules = make(game, **options)
-        if options["match"] is not False:
+        if options.get("match", False) is not False:
             raise RuleOptionError("VectorEnv plays single deals: match must be False")
         check_int("num_envs", num_envs, 1, MAX_ENVS)
         check_int("threads", threads, 1, MAX_THREADS)
@@ -79,6 +83,9 @@ class VectorEnv:
         if game == "hearts":
             opts = rules.options
             self._core = _CoreEnv.hearts(num_envs, seed, threads, opts["passing"], opts["target"])
+        elif game == "doudizhu":
+            single_round = rules.options["bidding"] == "single_round"
+            self._core = _CoreEnv.doudizhu(num_envs, seed, threads, single_round)
         else:
             opts = rules.options
             self._core = _CoreEnv.spades(

@@ -1,6 +1,7 @@
 //! `VectorEnv`: the engine's batched episodes (cardkit_engine::vector) with
 //! output buffers held as numpy arrays that every call rewrites in place.
 
+use cardkit_engine::vector::climbing::DouDizhuEpisodes;
 use cardkit_engine::vector::trick::{HeartsEpisodes, SpadesEpisodes};
 use cardkit_engine::vector::{Episodes, Outputs, VectorEnv};
 use cardkit_engine::EngineError;
@@ -14,6 +15,18 @@ use crate::errors::{to_py, IntoPyResult};
 enum Env {
     Hearts(VectorEnv<HeartsEpisodes>),
     Spades(VectorEnv<SpadesEpisodes>),
+    DouDizhu(VectorEnv<DouDizhuEpisodes>),
+}
+
+/// Evaluate `$body` with `$e` bound to the engine env, whichever game it plays.
+macro_rules! with_env {
+    ($env:expr, $e:ident => $body:expr) => {
+        match $env {
+            Env::Hearts($e) => $body,
+            Env::Spades($e) => $body,
+            Env::DouDizhu($e) => $body,
+        }
+    };
 }
 
 /// The numpy arrays an env writes: observations, masks, rewards, players, done.
@@ -102,10 +115,7 @@ pub struct PyVectorEnv {
 
 impl PyVectorEnv {
     fn build(py: Python<'_>, env: Env) -> PyVectorEnv {
-        let arrays = match &env {
-            Env::Hearts(e) => Arrays::new(py, e),
-            Env::Spades(e) => Arrays::new(py, e),
-        };
+        let arrays = with_env!(&env, e => Arrays::new(py, e));
         PyVectorEnv { env, arrays }
     }
 }
@@ -162,6 +172,21 @@ impl PyVectorEnv {
         Ok(PyVectorEnv::build(py, Env::Spades(env)))
     }
 
+    /// Dou Dizhu games: the bidding (`single_round`: each seat speaks once), then the card play.
+    #[staticmethod]
+    fn doudizhu(
+        py: Python<'_>,
+        num_envs: usize,
+        seed: &Bound<'_, PyAny>,
+        threads: usize,
+        single_round: bool,
+    ) -> PyResult<PyVectorEnv> {
+        let game = DouDizhuEpisodes { single_round };
+        let env =
+            VectorEnv::new(game, num_envs, extract_seed(seed, "seed")?, threads).py_err(py)?;
+        Ok(PyVectorEnv::build(py, Env::DouDizhu(env)))
+    }
+
     /// Start a new episode in every slot (from episode 0 when `seed` is given).
     #[pyo3(signature = (seed = None))]
     fn reset<'py>(
@@ -170,19 +195,13 @@ impl PyVectorEnv {
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Views<'py>> {
         let seed = seed.map(|s| extract_seed(s, "seed")).transpose()?;
-        match &mut self.env {
-            Env::Hearts(e) => with_outputs(py, &self.arrays, |out| e.reset(seed, out))?,
-            Env::Spades(e) => with_outputs(py, &self.arrays, |out| e.reset(seed, out))?,
-        }
+        with_env!(&mut self.env, e => with_outputs(py, &self.arrays, |out| e.reset(seed, out)))?;
         Ok(self.arrays.views(py))
     }
 
     /// Apply one int64 action id per slot and write the results in place.
     fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Views<'py>> {
-        let n = match &self.env {
-            Env::Hearts(e) => e.num_envs(),
-            Env::Spades(e) => e.num_envs(),
-        };
+        let n = with_env!(&self.env, e => e.num_envs());
         let wrong = || {
             let describe = |name: &str| {
                 actions
@@ -217,10 +236,7 @@ impl PyVectorEnv {
             Ok(view) => view.as_array().to_vec(),
             Err(e) => return Err(rule_error(py, format!("actions cannot be read: {e}"))),
         };
-        match &mut self.env {
-            Env::Hearts(e) => with_outputs(py, &self.arrays, |out| e.step(&ids, out))?,
-            Env::Spades(e) => with_outputs(py, &self.arrays, |out| e.step(&ids, out))?,
-        }
+        with_env!(&mut self.env, e => with_outputs(py, &self.arrays, |out| e.step(&ids, out)))?;
         Ok(self.arrays.views(py))
     }
 }

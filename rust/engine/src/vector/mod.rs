@@ -9,7 +9,10 @@
 //! step the slots. A slot whose episode ended on one call starts its next
 //! episode on the following call (its action is then ignored).
 //!
-//! Games plug in through [`Episodes`]; Hearts and Spades live in [`trick`].
+//! Games plug in through [`Episodes`]; Hearts and Spades live in [`trick`], Dou
+//! Dizhu in [`climbing`].
+
+pub mod climbing;
 
 pub mod trick;
 
@@ -35,15 +38,15 @@ pub trait Episodes: Sync {
     /// Length of one observation tensor.
     fn observation_len(&self) -> usize;
     /// A fresh episode dealt from `seed`, ready for its first action.
-    fn start(&self, seed: u64) -> Self::Episode;
+    fn start(&self, seed: u64) -> Result<Self::Episode>;
     /// The seat to act, `None` once the episode is over.
     fn to_act(&self, episode: &Self::Episode) -> Option<usize>;
     /// Whether action `id` (below [`Episodes::num_actions`]) is legal now.
     fn is_legal(&self, episode: &Self::Episode, id: usize) -> bool;
-    /// Apply a legal action `id` for the seat to act.
-    fn apply(&self, episode: &mut Self::Episode, id: usize);
-    /// Set `mask` (zeroed, [`Episodes::num_actions`] long) at the legal ids.
-    fn write_mask(&self, episode: &Self::Episode, mask: &mut [bool]);
+    /// Apply a legal action `id` for the seat to act (an error is an engine bug).
+    fn apply(&self, episode: &mut Self::Episode, id: usize) -> Result<()>;
+    /// Push the legal ids of the seat to act onto `out`.
+    fn legal_ids(&self, episode: &Self::Episode, out: &mut Vec<u32>);
     /// Write `seat`'s observation tensor into `out`.
     fn observe(&self, episode: &Self::Episode, seat: usize, out: &mut [f32]) -> Result<()>;
     /// Each seat's return of a finished episode into `out` (one per seat).
@@ -71,6 +74,9 @@ struct Slot<E> {
     started: u64,
     /// The seat that made the last move (the observer once the episode is over).
     last_seat: usize,
+    /// The ids set in the slot's mask row: cleared one by one rather than the
+    /// whole row, which is long (Dou Dizhu's 24,643 ids) and almost all zero.
+    mask_ids: Vec<u32>,
 }
 
 /// `N` episodes of one game stepped together (see the module docs).
@@ -106,6 +112,7 @@ impl<G: Episodes> VectorEnv<G> {
                 episode: None,
                 started: 0,
                 last_seat: 0,
+                mask_ids: Vec::new(),
             })
             .collect();
         Ok(VectorEnv {
@@ -279,14 +286,17 @@ fn run_block<G: Episodes>(
         let obs = &mut out.observations[k * obs_len..(k + 1) * obs_len];
         let mask = &mut out.masks[k * acts..(k + 1) * acts];
         let rewards = &mut out.rewards[k * players..(k + 1) * players];
-        mask.fill(false);
+        for &id in &slot.mask_ids {
+            mask[id as usize] = false;
+        }
+        slot.mask_ids.clear();
         rewards.fill(0.0);
         let moved = match (slot.episode.as_mut(), actions) {
             (Some(episode), Some(ids)) => match game.to_act(episode) {
                 Some(seat) => {
                     // Checked legal by `check_actions`.
                     slot.last_seat = seat;
-                    game.apply(episode, ids[k] as usize);
+                    game.apply(episode, ids[k] as usize)?;
                     true
                 }
                 None => false,
@@ -296,14 +306,17 @@ fn run_block<G: Episodes>(
         if !moved {
             let stream = slot.started.wrapping_mul(num_envs).wrapping_add(i as u64);
             slot.started += 1;
-            slot.episode = Some(game.start(derive_seed(seed, stream)));
+            slot.episode = Some(game.start(derive_seed(seed, stream))?);
         }
         let Some(episode) = slot.episode.as_ref() else {
             continue;
         };
         match game.to_act(episode) {
             Some(seat) => {
-                game.write_mask(episode, mask);
+                game.legal_ids(episode, &mut slot.mask_ids);
+                for &id in &slot.mask_ids {
+                    mask[id as usize] = true;
+                }
                 game.observe(episode, seat, obs)?;
                 out.players[k] = seat as i64;
                 out.done[k] = false;

@@ -31,11 +31,13 @@ fn first_hands(seed: u64) -> [CardSet; 4] {
     deal_hands(&mut CardRng::new(derive_seed(seed, 0)))
 }
 
-/// Set `mask` at `offset + i` for each card index `i` of `cards`.
-fn write_bits(mask: &mut [bool], offset: usize, cards: CardSet) {
-    for card in cards.iter() {
-        mask[offset + usize::from(card.index())] = true;
-    }
+/// Push `offset + i` for each card index `i` of `cards`.
+fn push_ids(out: &mut Vec<u32>, offset: usize, cards: CardSet) {
+    out.extend(
+        cards
+            .iter()
+            .map(|c| (offset + usize::from(c.index())) as u32),
+    );
 }
 
 /// The card of a play id (below [`SETUP_BASE`]).
@@ -112,7 +114,7 @@ impl Episodes for HeartsEpisodes {
         HEARTS_LEN
     }
 
-    fn start(&self, seed: u64) -> HeartsEpisode {
+    fn start(&self, seed: u64) -> Result<HeartsEpisode> {
         let mut e = HeartsEpisode {
             hands: first_hands(seed),
             passer: 0,
@@ -124,7 +126,7 @@ impl Episodes for HeartsEpisodes {
         if PASS_OFFSETS[self.direction] == 0 {
             self.exchange(&mut e);
         }
-        e
+        Ok(e)
     }
 
     fn to_act(&self, e: &HeartsEpisode) -> Option<usize> {
@@ -142,7 +144,7 @@ impl Episodes for HeartsEpisodes {
         }
     }
 
-    fn apply(&self, e: &mut HeartsEpisode, id: usize) {
+    fn apply(&self, e: &mut HeartsEpisode, id: usize) -> Result<()> {
         let Some(deal) = &mut e.play else {
             let card = card_of(id - SETUP_BASE);
             let seat = e.passer;
@@ -155,17 +157,18 @@ impl Episodes for HeartsEpisodes {
                     e.passer = seat + 1;
                 }
             }
-            return;
+            return Ok(());
         };
         if deal.try_play(card_of(id)) == Some(true) {
             e.points = Some(deal_points(&deal.taken()).map(i64::from));
         }
+        Ok(())
     }
 
-    fn write_mask(&self, e: &HeartsEpisode, mask: &mut [bool]) {
+    fn legal_ids(&self, e: &HeartsEpisode, out: &mut Vec<u32>) {
         match &e.play {
-            None => write_bits(mask, SETUP_BASE, e.hands[e.passer]),
-            Some(deal) => write_bits(mask, 0, deal.deal().legal()),
+            None => push_ids(out, SETUP_BASE, e.hands[e.passer]),
+            Some(deal) => push_ids(out, 0, deal.deal().legal()),
         }
     }
 
@@ -232,14 +235,14 @@ impl Episodes for SpadesEpisodes {
         SPADES_LEN
     }
 
-    fn start(&self, seed: u64) -> SpadesEpisode {
-        SpadesEpisode {
+    fn start(&self, seed: u64) -> Result<SpadesEpisode> {
+        Ok(SpadesEpisode {
             hands: first_hands(seed),
             bids: [None; 4],
             bidder: (self.dealer + 1) % 4,
             play: None,
             result: None,
-        }
+        })
     }
 
     fn to_act(&self, e: &SpadesEpisode) -> Option<usize> {
@@ -257,7 +260,7 @@ impl Episodes for SpadesEpisodes {
         }
     }
 
-    fn apply(&self, e: &mut SpadesEpisode, id: usize) {
+    fn apply(&self, e: &mut SpadesEpisode, id: usize) -> Result<()> {
         let Some(deal) = &mut e.play else {
             e.bids[e.bidder] = Some((id - SETUP_BASE) as u8);
             e.bidder = (e.bidder + 1) % 4;
@@ -275,18 +278,19 @@ impl Episodes for SpadesEpisodes {
                 deal.two_of_clubs_leads = self.two_of_clubs_leads;
                 e.play = Some(SteppedDeal::new(deal));
             }
-            return;
+            return Ok(());
         };
         if deal.try_play(card_of(id)) == Some(true) {
             let teams = deal.deal().scores([0, 0]);
             e.result = Some((teams.map(|t| i64::from(t.points)), teams.map(|t| t.bags)));
         }
+        Ok(())
     }
 
-    fn write_mask(&self, e: &SpadesEpisode, mask: &mut [bool]) {
+    fn legal_ids(&self, e: &SpadesEpisode, out: &mut Vec<u32>) {
         match &e.play {
-            None => mask[SETUP_BASE..SETUP_BASE + BIDS].fill(true),
-            Some(deal) => write_bits(mask, 0, deal.deal().legal()),
+            None => out.extend((SETUP_BASE..SETUP_BASE + BIDS).map(|id| id as u32)),
+            Some(deal) => push_ids(out, 0, deal.deal().legal()),
         }
     }
 
