@@ -45,9 +45,12 @@ def test_random_rollout_matches_the_state_api(game: str, options: dict[str, Any]
     rng = np.random.default_rng(7)
     finished = 0
     while finished < 120:
+        ids, offsets = env.legal_ids()
+        assert offsets.shape == (n + 1,) and offsets[-1] == ids.size
         for i, state in enumerate(states):
             if batch.done[i]:
                 assert state.is_terminal
+                assert offsets[i] == offsets[i + 1]
                 assert batch.players[i] == -1
                 assert not batch.masks[i].any()
                 assert batch.rewards[i].tolist() == state.returns()
@@ -58,6 +61,7 @@ def test_random_rollout_matches_the_state_api(game: str, options: dict[str, Any]
             assert seat is not None and batch.players[i] == seat
             assert not batch.rewards[i].any()
             np.testing.assert_array_equal(batch.masks[i], state.legal_action_mask())
+            assert ids[offsets[i] : offsets[i + 1]].tolist() == state.legal_action_ids()
             np.testing.assert_array_equal(batch.observations[i], state.observation_tensor(seat))
         actions = random_actions(rng, batch.masks)
         was_done = batch.done.copy()

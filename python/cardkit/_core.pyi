@@ -1942,3 +1942,12 @@ class VectorEnv:
                 legal in its slot (nothing moves).
             RuleOptionError: If ``reset`` was never called.
         """
+    def legal_ids(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """The legal ids of every slot, compactly: `(ids, offsets)`, int64 arrays.
+
+        Slot ``i``'s ids, ascending, are ``ids[offsets[i]:offsets[i + 1]]`` (none
+        once its episode is over): the rows of ``masks``, without reading their zeros.
+
+        Returns:
+            ``(ids, offsets)``; ``offsets`` has ``num_envs + 1`` entries.
+        """

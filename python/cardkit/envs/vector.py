@@ -138,6 +138,13 @@ class VectorEnv:
             self._seed = seed
         return Batch(*arrays)
 
+    def legal_ids(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """The rows of ``masks`` as compact lists, for games with wide masks
+        (Dou Dizhu's 24,643 ids): ``(ids, offsets)``, new int64 arrays; slot
+        ``i``'s legal ids, ascending, are ``ids[offsets[i]:offsets[i + 1]]``."""
+        ids, offsets = self._core.legal_ids()
+        return ids, offsets
+
     def step(self, actions: npt.NDArray[np.int64]) -> Batch:
         """Apply one int64 action id per slot (``(num_envs,)`` array) and return
         the arrays, rewritten in place.

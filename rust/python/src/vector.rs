@@ -187,6 +187,19 @@ impl PyVectorEnv {
         Ok(PyVectorEnv::build(py, Env::DouDizhu(env)))
     }
 
+    /// The legal ids of every slot, compactly: `(ids, offsets)`, int64 arrays.
+    ///
+    /// Slot `i`'s ids, ascending, are `ids[offsets[i]:offsets[i + 1]]` (none once
+    /// its episode is over): the rows of `masks`, without reading their zeros.
+    fn legal_ids<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>) {
+        let (mut ids, mut offsets) = (Vec::new(), Vec::new());
+        with_env!(&self.env, e => e.legal_ids(&mut ids, &mut offsets));
+        (PyArray1::from_vec(py, ids), PyArray1::from_vec(py, offsets))
+    }
+
     /// Start a new episode in every slot (from episode 0 when `seed` is given).
     #[pyo3(signature = (seed = None))]
     fn reset<'py>(

@@ -113,6 +113,9 @@ impl DouDizhuEpisode {
         let legal = self.play.legal();
         self.ids
             .extend(legal.iter().filter_map(|mv| index.move_id(mv)));
+        // Listed by type, and a rank multiset read two ways is one id.
+        self.ids.sort_unstable();
+        self.ids.dedup();
     }
 
     fn hands(&self) -> [CardSet; 3] {

@@ -45,7 +45,7 @@ pub trait Episodes: Sync {
     fn is_legal(&self, episode: &Self::Episode, id: usize) -> bool;
     /// Apply a legal action `id` for the seat to act (an error is an engine bug).
     fn apply(&self, episode: &mut Self::Episode, id: usize) -> Result<()>;
-    /// Push the legal ids of the seat to act onto `out`.
+    /// Push the legal ids of the seat to act onto `out`, ascending and each once.
     fn legal_ids(&self, episode: &Self::Episode, out: &mut Vec<u32>);
     /// Write `seat`'s observation tensor into `out`.
     fn observe(&self, episode: &Self::Episode, seat: usize, out: &mut [f32]) -> Result<()>;
@@ -131,6 +131,19 @@ impl<G: Episodes> VectorEnv<G> {
     /// Number of slots.
     pub fn num_envs(&self) -> usize {
         self.slots.len()
+    }
+
+    /// The legal ids of every slot as they stand (ascending per slot, none for a
+    /// finished episode), written compactly: slot `i`'s ids are
+    /// `ids[offsets[i]..offsets[i + 1]]`. Clears both vectors first.
+    pub fn legal_ids(&self, ids: &mut Vec<i64>, offsets: &mut Vec<i64>) {
+        ids.clear();
+        offsets.clear();
+        offsets.push(0);
+        for slot in &self.slots {
+            ids.extend(slot.mask_ids.iter().map(|&id| i64::from(id)));
+            offsets.push(ids.len() as i64);
+        }
     }
 
     /// Check that `out` has the lengths of this env's buffers.
