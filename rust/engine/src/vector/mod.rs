@@ -13,11 +13,14 @@
 //! Dizhu in [`climbing`].
 
 pub mod climbing;
-
+mod pool;
 pub mod trick;
+
+use std::sync::{Mutex, PoisonError};
 
 use crate::error::{EngineError, Result};
 use crate::rng::derive_seed;
+use pool::Pool;
 
 /// Most threads a vector env splits its slots across.
 pub const MAX_THREADS: usize = 64;
@@ -85,6 +88,8 @@ pub struct VectorEnv<G: Episodes> {
     seed: u64,
     threads: usize,
     slots: Vec<Slot<G::Episode>>,
+    /// `threads - 1` helper threads, kept for the env's life.
+    pool: Pool,
 }
 
 fn bad<T>(why: String) -> Result<T> {
@@ -120,6 +125,7 @@ impl<G: Episodes> VectorEnv<G> {
             seed,
             threads,
             slots,
+            pool: Pool::new(threads - 1)?,
         })
     }
 
@@ -224,16 +230,21 @@ impl<G: Episodes> VectorEnv<G> {
     /// slot's episode is over) on the env's threads, each thread taking a
     /// contiguous block of slots and the matching rows of `out`.
     fn run(&mut self, actions: Option<&[i64]>, out: Outputs<'_>) -> Result<()> {
-        let n = self.slots.len();
-        let per = n.div_ceil(self.threads);
-        let (game, seed) = (&self.game, self.seed);
+        let VectorEnv {
+            game,
+            seed,
+            threads,
+            slots,
+            pool,
+        } = self;
+        let (game, seed, n) = (&*game, *seed, slots.len());
+        let per = n.div_ceil(*threads);
         let (obs_len, acts, players) = (
             game.observation_len(),
             game.num_actions(),
             game.num_players(),
         );
-        let blocks = self
-            .slots
+        let blocks: Vec<Mutex<Option<Block<'_, G::Episode>>>> = slots
             .chunks_mut(per)
             .zip(out.observations.chunks_mut(per * obs_len))
             .zip(out.masks.chunks_mut(per * acts))
@@ -241,37 +252,34 @@ impl<G: Episodes> VectorEnv<G> {
             .zip(out.players.chunks_mut(per))
             .zip(out.done.chunks_mut(per))
             .enumerate()
-            .map(|(b, (((((slots, o), m), r), p), d))| Block {
-                first: b * per,
-                slots,
-                out: Outputs {
-                    observations: o,
-                    masks: m,
-                    rewards: r,
-                    players: p,
-                    done: d,
-                },
-            });
-        let step = |block: Block<'_, G::Episode>| {
-            let ids = actions.map(|a| &a[block.first..block.first + block.slots.len()]);
-            run_block(game, seed, n as u64, block, ids)
-        };
-        let mut blocks: Vec<_> = blocks.collect();
-        let last = blocks.pop().expect("num_envs is at least 1");
-        std::thread::scope(|scope| {
-            let workers: Vec<_> = blocks
-                .into_iter()
-                .map(|block| scope.spawn(move || step(block)))
-                .collect();
-            let mut result = step(last);
-            for worker in workers {
-                let r = worker
-                    .join()
-                    .unwrap_or_else(|p| std::panic::resume_unwind(p));
-                result = result.and(r);
+            .map(|(b, (((((slots, o), m), r), p), d))| {
+                Mutex::new(Some(Block {
+                    first: b * per,
+                    slots,
+                    out: Outputs {
+                        observations: o,
+                        masks: m,
+                        rewards: r,
+                        players: p,
+                        done: d,
+                    },
+                }))
+            })
+            .collect();
+        let results: Vec<Mutex<Result<()>>> = (0..*threads).map(|_| Mutex::new(Ok(()))).collect();
+        pool.run(&|i| {
+            let taken = blocks
+                .get(i)
+                .and_then(|b| b.lock().unwrap_or_else(PoisonError::into_inner).take());
+            if let Some(block) = taken {
+                let ids = actions.map(|a| &a[block.first..block.first + block.slots.len()]);
+                let result = run_block(game, seed, n as u64, block, ids);
+                *results[i].lock().unwrap_or_else(PoisonError::into_inner) = result;
             }
-            result
-        })
+        });
+        results
+            .into_iter()
+            .try_for_each(|r| r.into_inner().unwrap_or_else(PoisonError::into_inner))
     }
 }
 
