@@ -367,3 +367,17 @@ def test_observation_binding_refuses_bad_inputs() -> None:
             call[position] = value
             with pytest.raises(RuleOptionError):
                 spades_observation(*call)  # type: ignore[arg-type]
+
+
+def test_bidding_observation_does_not_name_the_two_of_clubs_holder() -> None:
+    # Under first_lead="two_of_clubs" the holder of the 2♣ leads; while seats bid,
+    # nobody may learn who that is, so the observed leader stays unknown until play.
+    game = Spades(first_lead="two_of_clubs", match=False)
+    state = game.new_state(seed=4)
+    while state.phase == "bid":
+        assert all(state.observation(s)["leader"] is None for s in range(4))
+        state.apply(state.legal_actions()[2])
+    holder = next(s for s in range(4) if "2c" in state.observation(s)["hand"])
+    assert all(state.observation(s)["leader"] == holder for s in range(4))
+    plain = Spades(match=False).new_state(seed=4).observation(0)
+    assert plain["leader"] == (plain["dealer"] + 1) % 4

@@ -1845,3 +1845,109 @@ class BettingCore:
                 ``first`` is not a seat of the table.
             IllegalActionError: If a pot has no live seat to win it (nothing is paid).
         """
+
+# -- batched episodes (cardkit.envs.VectorEnv) -----------------------------------
+
+__all__ += ["VectorEnv"]
+
+_Views = tuple[
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.bool_],
+]
+
+@final
+class VectorEnv:
+    """A batch of single-deal episodes stepped in Rust (see cardkit.envs.VectorEnv).
+
+    Made by ``VectorEnv.hearts``, ``VectorEnv.spades`` or ``VectorEnv.doudizhu``.
+    Its five output arrays (observations, masks, rewards, players, done) are
+    created once and rewritten in place by every call, which returns them.
+    """
+
+    @staticmethod
+    def hearts(num_envs: int, seed: int, threads: int, passing: bool, target: int) -> VectorEnv:
+        """Hearts single deals, with the pass to the left or (`passing=False`) none.
+
+        Args:
+            num_envs: Slots, 1..2**20 (and at most 1 GiB of arrays).
+            seed: The seed episodes derive from, 0..2**64-1.
+            threads: Threads per call, 1..64.
+            passing: Whether the deal passes three cards left.
+            target: The match target that scales the score entries (at least 1).
+
+        Raises:
+            RuleOptionError: If an argument is out of range.
+        """
+    @staticmethod
+    def spades(
+        num_envs: int,
+        seed: int,
+        threads: int,
+        dealer: int,
+        two_of_clubs_leads: bool,
+        target: int,
+    ) -> VectorEnv:
+        """Spades single deals: the seat left of `dealer` bids first.
+
+        Args:
+            num_envs: Slots, 1..2**20 (and at most 1 GiB of arrays).
+            seed: The seed episodes derive from, 0..2**64-1.
+            threads: Threads per call, 1..64.
+            dealer: The dealer seat, 0..3.
+            two_of_clubs_leads: Whether the holder of 2♣ leads it.
+            target: The match target that scales the score entries (at least 1).
+
+        Raises:
+            RuleOptionError: If an argument is out of range.
+        """
+    @staticmethod
+    def doudizhu(num_envs: int, seed: int, threads: int, single_round: bool) -> VectorEnv:
+        """Dou Dizhu games: the bidding (`single_round`: each seat speaks once), then the card play.
+
+        Args:
+            num_envs: Slots, 1..2**20 (and at most 1 GiB of arrays).
+            seed: The seed episodes derive from, 0..2**64-1.
+            threads: Threads per call, 1..64.
+            single_round: The ``single_round`` bidding style, else ``open``.
+
+        Raises:
+            RuleOptionError: If an argument is out of range.
+        """
+    def reset(self, seed: int | None = None) -> _Views:
+        """Start a new episode in every slot (from episode 0 when `seed` is given).
+
+        Args:
+            seed: A new seed, 0..2**64-1, or ``None`` to keep counting episodes.
+
+        Returns:
+            The output arrays, rewritten.
+
+        Raises:
+            RuleOptionError: If ``seed`` is not an int in range.
+        """
+    def step(self, actions: npt.NDArray[np.int64]) -> _Views:
+        """Apply one int64 action id per slot and write the results in place.
+
+        Args:
+            actions: A ``(num_envs,)`` int64 array of action ids.
+
+        Returns:
+            The output arrays, rewritten.
+
+        Raises:
+            IllegalActionError: If ``actions`` is not such an array or an id is not
+                legal in its slot (nothing moves).
+            RuleOptionError: If ``reset`` was never called.
+        """
+    def legal_ids(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """The legal ids of every slot, compactly: `(ids, offsets)`, int64 arrays.
+
+        Slot ``i``'s ids, ascending, are ``ids[offsets[i]:offsets[i + 1]]`` (none
+        once its episode is over): the rows of ``masks``, without reading their zeros.
+
+        Returns:
+            ``(ids, offsets)``; ``offsets`` has ``num_envs + 1`` entries.
+        """

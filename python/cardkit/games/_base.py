@@ -20,6 +20,7 @@ import _thread
 import copy
 import functools
 import json
+import operator
 import secrets
 from abc import ABC, abstractmethod
 from collections import Counter
@@ -223,7 +224,7 @@ class BaseGame(ABC):
         else is an :class:`IllegalActionError` naming it."""
         if isinstance(action_id, bool) or not hasattr(action_id, "__index__"):
             raise IllegalActionError(f"an action id is an int, got {shown(action_id)}")
-        index: int = action_id.__index__()
+        index = operator.index(action_id)
         if not 0 <= index < self.num_actions:
             raise IllegalActionError(
                 f"action id {shown(index)} is outside {self.name}'s index 0..{self.num_actions - 1}"

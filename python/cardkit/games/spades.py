@@ -303,6 +303,13 @@ class SpadesState(TrickState):
         dealer = (self._dealer + 1) % 4 if game.rotate_dealer else self._dealer
         self._new_deal(self._deal_number + 1, dealer)
 
+    def _bidding_leader(self) -> int | None:
+        """Who will lead, as the seats know it while bidding: the dealer's left, or
+        ``None`` when the 2♣ leads, because who holds it is hidden until it is played."""
+        if self._game.first_lead == "two_of_clubs":
+            return None
+        return (self._dealer + 1) % 4
+
     def _start_play(self) -> None:
         bids = [b or 0 for b in self._bids]
         leader = (self._dealer + 1) % 4
@@ -482,7 +489,7 @@ class SpadesState(TrickState):
             "hand": names_of(self._current_hands()[seat]),
             "bids": list(bids),
             "contracts": [sum(b or 0 for b in (bids[t], bids[t + 2])) for t in (0, 1)],
-            "leader": (self._dealer + 1) % 4 if deal is None else deal.leader,
+            "leader": self._bidding_leader() if deal is None else deal.leader,
             **self._trick_lists(),
             "tricks_won": [0, 0, 0, 0] if deal is None else list(deal.won),
             "spades_broken": deal is not None and deal.broken,

@@ -14,6 +14,7 @@ pub mod error;
 pub mod poker;
 pub mod rng;
 pub mod trick;
+pub mod vector;
 
 pub use cancel::Cancel;
 pub use cards::Card;

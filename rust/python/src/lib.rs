@@ -14,6 +14,7 @@ mod interrupt;
 mod poker;
 mod testing;
 mod trick;
+mod vector;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -29,6 +30,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     climbing::register(m, &bench)?;
     trick::register(m, &bench)?;
     betting::register(m)?;
+    vector::register(m)?;
     testing::register(&test)?;
     let modules = py.import("sys")?.getattr("modules")?;
     for sub in [bench, test] {

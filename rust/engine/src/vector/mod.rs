@@ -1,0 +1,354 @@
+//! Batched episodes for learning code, like EnvPool for card games: `N`
+//! independent single-deal episodes of one game stepped together, each writing
+//! its observation, legal-action mask, rewards, seat to act and done flag into
+//! caller-owned flat buffers.
+//!
+//! Episode `k` of slot `i` deals from `derive_seed(seed, k * N + i)` (the seed a
+//! Python `new_state(seed=...)` of the same game takes), so every trajectory
+//! depends only on the seed, the slot and the actions, never on how many threads
+//! step the slots. A slot whose episode ended on one call starts its next
+//! episode on the following call (its action is then ignored).
+//!
+//! Games plug in through [`Episodes`]; Hearts and Spades live in [`trick`], Dou
+//! Dizhu in [`climbing`].
+
+pub mod climbing;
+mod pool;
+pub mod trick;
+
+use std::sync::{Mutex, PoisonError};
+
+use crate::error::{EngineError, Result};
+use crate::rng::derive_seed;
+use pool::Pool;
+
+/// Most threads a vector env splits its slots across.
+pub const MAX_THREADS: usize = 64;
+/// Most slots in one vector env.
+pub const MAX_ENVS: usize = 1 << 20;
+/// Most bytes of output buffers one vector env may ask for (1 GiB).
+pub const MAX_BYTES: usize = 1 << 30;
+
+/// A game whose single-deal episodes a [`VectorEnv`] can step: its fixed action
+/// index, observation writer and returns, over episodes of type `Episode`.
+pub trait Episodes: Sync {
+    /// One episode in progress.
+    type Episode: Send;
+    /// Seats at the table.
+    fn num_players(&self) -> usize;
+    /// Size of the fixed action index.
+    fn num_actions(&self) -> usize;
+    /// Length of one observation tensor.
+    fn observation_len(&self) -> usize;
+    /// A fresh episode dealt from `seed`, ready for its first action.
+    fn start(&self, seed: u64) -> Result<Self::Episode>;
+    /// The seat to act, `None` once the episode is over.
+    fn to_act(&self, episode: &Self::Episode) -> Option<usize>;
+    /// Whether action `id` (below [`Episodes::num_actions`]) is legal now.
+    fn is_legal(&self, episode: &Self::Episode, id: usize) -> bool;
+    /// Apply a legal action `id` for the seat to act (an error is an engine bug).
+    fn apply(&self, episode: &mut Self::Episode, id: usize) -> Result<()>;
+    /// Push the legal ids of the seat to act onto `out`, ascending and each once.
+    fn legal_ids(&self, episode: &Self::Episode, out: &mut Vec<u32>);
+    /// Write `seat`'s observation tensor into `out`.
+    fn observe(&self, episode: &Self::Episode, seat: usize, out: &mut [f32]) -> Result<()>;
+    /// Each seat's return of a finished episode into `out` (one per seat).
+    fn returns(&self, episode: &Self::Episode, out: &mut [f32]);
+}
+
+/// The flat output buffers of a step, row `i` belonging to slot `i`.
+pub struct Outputs<'a> {
+    /// `N x observation_len`: the observation of the seat to act, or of the seat
+    /// that made the last move once the episode is over.
+    pub observations: &'a mut [f32],
+    /// `N x num_actions`: the legal ids of the seat to act (none once over).
+    pub masks: &'a mut [bool],
+    /// `N x num_players`: the returns on the step that ends an episode, else zero.
+    pub rewards: &'a mut [f32],
+    /// `N`: the seat to act, -1 once the episode is over.
+    pub players: &'a mut [i64],
+    /// `N`: whether the episode ended on this step.
+    pub done: &'a mut [bool],
+}
+
+struct Slot<E> {
+    episode: Option<E>,
+    /// Episodes started in this slot since the seed was set.
+    started: u64,
+    /// The seat that made the last move (the observer once the episode is over).
+    last_seat: usize,
+    /// The ids set in the slot's mask row: cleared one by one rather than the
+    /// whole row, which is long (Dou Dizhu's 24,643 ids) and almost all zero.
+    mask_ids: Vec<u32>,
+}
+
+/// `N` episodes of one game stepped together (see the module docs).
+pub struct VectorEnv<G: Episodes> {
+    game: G,
+    seed: u64,
+    threads: usize,
+    slots: Vec<Slot<G::Episode>>,
+    /// `threads - 1` helper threads, kept for the env's life.
+    pool: Pool,
+}
+
+fn bad<T>(why: String) -> Result<T> {
+    Err(EngineError::RuleOption(why))
+}
+
+impl<G: Episodes> VectorEnv<G> {
+    /// `num_envs` slots of `game` (no episode started until [`VectorEnv::reset`]),
+    /// stepped on `threads` threads.
+    pub fn new(game: G, num_envs: usize, seed: u64, threads: usize) -> Result<VectorEnv<G>> {
+        if !(1..=MAX_ENVS).contains(&num_envs) {
+            return bad(format!("num_envs must be 1..{MAX_ENVS}, got {num_envs}"));
+        }
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return bad(format!("threads must be 1..{MAX_THREADS}, got {threads}"));
+        }
+        let row = 4 * game.observation_len() + game.num_actions() + 4 * game.num_players() + 9;
+        if num_envs.saturating_mul(row) > MAX_BYTES {
+            return bad(format!(
+                "num_envs {num_envs} needs {row} bytes of buffers each, over the {MAX_BYTES}-byte limit"
+            ));
+        }
+        let slots = (0..num_envs)
+            .map(|_| Slot {
+                episode: None,
+                started: 0,
+                last_seat: 0,
+                mask_ids: Vec::new(),
+            })
+            .collect();
+        Ok(VectorEnv {
+            game,
+            seed,
+            threads,
+            slots,
+            pool: Pool::new(threads - 1)?,
+        })
+    }
+
+    /// The game the slots play.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// Number of slots.
+    pub fn num_envs(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The legal ids of every slot as they stand (ascending per slot, none for a
+    /// finished episode), written compactly: slot `i`'s ids are
+    /// `ids[offsets[i]..offsets[i + 1]]`. Clears both vectors first.
+    pub fn legal_ids(&self, ids: &mut Vec<i64>, offsets: &mut Vec<i64>) {
+        ids.clear();
+        offsets.clear();
+        offsets.push(0);
+        for slot in &self.slots {
+            ids.extend(slot.mask_ids.iter().map(|&id| i64::from(id)));
+            offsets.push(ids.len() as i64);
+        }
+    }
+
+    /// Check that `out` has the lengths of this env's buffers.
+    fn check_outputs(&self, out: &Outputs<'_>) -> Result<()> {
+        let n = self.slots.len();
+        let g = &self.game;
+        let want = [
+            (
+                "observations",
+                out.observations.len(),
+                n * g.observation_len(),
+            ),
+            ("masks", out.masks.len(), n * g.num_actions()),
+            ("rewards", out.rewards.len(), n * g.num_players()),
+            ("players", out.players.len(), n),
+            ("done", out.done.len(), n),
+        ];
+        for (name, got, expected) in want {
+            if got != expected {
+                return bad(format!("{name} holds {got} values, expected {expected}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Start a new episode in every slot (from episode 0 again when `seed` is
+    /// given) and write the first positions into `out`.
+    pub fn reset(&mut self, seed: Option<u64>, out: Outputs<'_>) -> Result<()> {
+        self.check_outputs(&out)?;
+        if let Some(seed) = seed {
+            self.seed = seed;
+            for slot in &mut self.slots {
+                slot.started = 0;
+            }
+        }
+        self.run(None, out)
+    }
+
+    /// Check every action before any slot moves: one id per slot, legal for the
+    /// seat to act unless the slot's episode is over (its action is ignored).
+    fn check_actions(&self, actions: &[i64]) -> Result<()> {
+        if actions.len() != self.slots.len() {
+            return Err(EngineError::IllegalAction(format!(
+                "actions holds {} ids, expected one per slot ({})",
+                actions.len(),
+                self.slots.len()
+            )));
+        }
+        let n = self.game.num_actions();
+        for (i, (slot, &id)) in self.slots.iter().zip(actions).enumerate() {
+            let Some(episode) = &slot.episode else {
+                return bad("reset() must be called before step()".into());
+            };
+            if self.game.to_act(episode).is_none() {
+                continue;
+            }
+            let legal = usize::try_from(id).is_ok_and(|k| k < n && self.game.is_legal(episode, k));
+            if !legal {
+                return Err(EngineError::IllegalAction(format!(
+                    "slot {i}: action id {id} is not legal now (ids 0..{})",
+                    n - 1
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Apply one action id per slot (ignored for slots whose episode ended on the
+    /// previous call: they start their next episode) and write the results into
+    /// `out`. Any illegal id refuses the whole step with nothing changed.
+    pub fn step(&mut self, actions: &[i64], out: Outputs<'_>) -> Result<()> {
+        self.check_outputs(&out)?;
+        self.check_actions(actions)?;
+        self.run(Some(actions), out)
+    }
+
+    /// Advance every slot (start a new episode when `actions` is `None` or the
+    /// slot's episode is over) on the env's threads, each thread taking a
+    /// contiguous block of slots and the matching rows of `out`.
+    fn run(&mut self, actions: Option<&[i64]>, out: Outputs<'_>) -> Result<()> {
+        let VectorEnv {
+            game,
+            seed,
+            threads,
+            slots,
+            pool,
+        } = self;
+        let (game, seed, n) = (&*game, *seed, slots.len());
+        let per = n.div_ceil(*threads);
+        let (obs_len, acts, players) = (
+            game.observation_len(),
+            game.num_actions(),
+            game.num_players(),
+        );
+        let blocks: Vec<Mutex<Option<Block<'_, G::Episode>>>> = slots
+            .chunks_mut(per)
+            .zip(out.observations.chunks_mut(per * obs_len))
+            .zip(out.masks.chunks_mut(per * acts))
+            .zip(out.rewards.chunks_mut(per * players))
+            .zip(out.players.chunks_mut(per))
+            .zip(out.done.chunks_mut(per))
+            .enumerate()
+            .map(|(b, (((((slots, o), m), r), p), d))| {
+                Mutex::new(Some(Block {
+                    first: b * per,
+                    slots,
+                    out: Outputs {
+                        observations: o,
+                        masks: m,
+                        rewards: r,
+                        players: p,
+                        done: d,
+                    },
+                }))
+            })
+            .collect();
+        let results: Vec<Mutex<Result<()>>> = (0..*threads).map(|_| Mutex::new(Ok(()))).collect();
+        pool.run(&|i| {
+            let taken = blocks
+                .get(i)
+                .and_then(|b| b.lock().unwrap_or_else(PoisonError::into_inner).take());
+            if let Some(block) = taken {
+                let ids = actions.map(|a| &a[block.first..block.first + block.slots.len()]);
+                let result = run_block(game, seed, n as u64, block, ids);
+                *results[i].lock().unwrap_or_else(PoisonError::into_inner) = result;
+            }
+        });
+        results
+            .into_iter()
+            .try_for_each(|r| r.into_inner().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+struct Block<'a, E> {
+    first: usize,
+    slots: &'a mut [Slot<E>],
+    out: Outputs<'a>,
+}
+
+fn run_block<G: Episodes>(
+    game: &G,
+    seed: u64,
+    num_envs: u64,
+    block: Block<'_, G::Episode>,
+    actions: Option<&[i64]>,
+) -> Result<()> {
+    let (obs_len, acts, players) = (
+        game.observation_len(),
+        game.num_actions(),
+        game.num_players(),
+    );
+    let out = block.out;
+    for (k, slot) in block.slots.iter_mut().enumerate() {
+        let i = block.first + k;
+        let obs = &mut out.observations[k * obs_len..(k + 1) * obs_len];
+        let mask = &mut out.masks[k * acts..(k + 1) * acts];
+        let rewards = &mut out.rewards[k * players..(k + 1) * players];
+        for &id in &slot.mask_ids {
+            mask[id as usize] = false;
+        }
+        slot.mask_ids.clear();
+        rewards.fill(0.0);
+        let moved = match (slot.episode.as_mut(), actions) {
+            (Some(episode), Some(ids)) => match game.to_act(episode) {
+                Some(seat) => {
+                    // Checked legal by `check_actions`.
+                    slot.last_seat = seat;
+                    game.apply(episode, ids[k] as usize)?;
+                    true
+                }
+                None => false,
+            },
+            _ => false,
+        };
+        if !moved {
+            let stream = slot.started.wrapping_mul(num_envs).wrapping_add(i as u64);
+            slot.started += 1;
+            slot.episode = Some(game.start(derive_seed(seed, stream))?);
+        }
+        let Some(episode) = slot.episode.as_ref() else {
+            continue;
+        };
+        match game.to_act(episode) {
+            Some(seat) => {
+                game.legal_ids(episode, &mut slot.mask_ids);
+                for &id in &slot.mask_ids {
+                    mask[id as usize] = true;
+                }
+                game.observe(episode, seat, obs)?;
+                out.players[k] = seat as i64;
+                out.done[k] = false;
+            }
+            None => {
+                game.returns(episode, rewards);
+                game.observe(episode, slot.last_seat, obs)?;
+                out.players[k] = -1;
+                out.done[k] = true;
+            }
+        }
+    }
+    Ok(())
+}
