@@ -12,7 +12,7 @@ random seat expects 0). At the end it writes the learning curve as a PNG with a
 small zlib writer (no matplotlib): the learner in blue, the random seat in red,
 a y tick every 0.5 points, an x tick every 10% of the run.
 
-    python examples/train_hearts.py --episodes 100000 --seed 0 --out curve.png
+    python examples/train_hearts.py --episodes 50000 --seed 0 --out curve.png
 
 Every number depends only on ``--seed`` and the budget in episodes;
 ``--minutes`` caps the wall time instead (then the stopping point varies).
@@ -126,12 +126,12 @@ def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def play_deals(
-    env: VectorEnv, net: Net | None, rng: np.random.Generator, sample: bool
+    env: VectorEnv, net: Net | None, rng: np.random.Generator, sample: bool, seed: int | None
 ) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]]:
-    """Play one deal in every slot (the learner at ``SEAT`` is ``net``, or random
-    without one) and return seat 0's returns and its decisions as (slot,
-    observation, mask, action) blocks."""
-    batch = env.reset()
+    """Play the next deal in every slot (``env.reset(seed)``; the learner at
+    ``SEAT`` is ``net``, or random without one) and return seat 0's returns and its
+    decisions as (slot, observation, mask, action) blocks."""
+    batch = env.reset(seed)
     returns = np.zeros(env.num_envs, np.float32)
     finished = np.zeros(env.num_envs, bool)
     decisions = []
@@ -234,7 +234,7 @@ def text(
 def main(argv: Sequence[str] | None = None) -> list[Point]:
     """Train, evaluate, log and draw the curve; returns the evaluation points."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--episodes", type=int, default=100_000, help="training deals")
+    parser.add_argument("--episodes", type=int, default=50_000, help="training deals")
     parser.add_argument("--minutes", type=float, help="stop training after this wall time")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="curve.png", help="the learning curve PNG")
@@ -242,7 +242,7 @@ def main(argv: Sequence[str] | None = None) -> list[Point]:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--hidden", type=int, default=128)
     parser.add_argument("--lr", type=float, default=1e-3)
-    parser.add_argument("--eval-every", type=int, default=5_000, help="training deals")
+    parser.add_argument("--eval-every", type=int, default=2_500, help="training deals")
     parser.add_argument("--eval-episodes", type=int, default=2048)
     args = parser.parse_args(argv)
 
@@ -256,33 +256,33 @@ def main(argv: Sequence[str] | None = None) -> list[Point]:
 
     def evaluate(player: Net | None) -> float:
         # The same deals and opponent draws every time, so points differ by the learner only.
-        eval_env.reset(seed=eval_seed)
-        return float(
-            play_deals(eval_env, player, np.random.default_rng(eval_seed), False)[0].mean()
+        rng = np.random.default_rng(eval_seed)
+        return float(play_deals(eval_env, player, rng, False, eval_seed)[0].mean())
+
+    def log_point(episodes: int, extra: str = "") -> None:
+        points.append(Point(episodes, evaluate(net), baseline))
+        print(
+            f"eval episodes={episodes} learner={points[-1].learner:.3f} random={baseline:.3f}"
+            + extra,
+            flush=True,
         )
 
     baseline = evaluate(None)
-    points = [Point(0, evaluate(net), baseline)]
-    print(f"eval episodes=0 learner={points[0].learner:.3f} random={baseline:.3f}", flush=True)
-    episodes, stats = 0, {}
+    points: list[Point] = []
+    log_point(0)
+    episodes = 0
     while episodes < args.episodes:
         if args.minutes is not None and time.perf_counter() - start > 60 * args.minutes:
             break
-        returns, decisions = play_deals(env, net, rng, True)
+        returns, decisions = play_deals(env, net, rng, True, None)
         slots, x, mask, actions = (np.concatenate(parts) for parts in zip(*decisions, strict=True))
         stats = net.update(x, mask, actions, returns[slots] / REWARD_SCALE, args.lr)
         episodes += args.envs
         if episodes % args.eval_every < args.envs or episodes >= args.episodes:
-            points.append(Point(episodes, evaluate(net), baseline))
-            losses = " ".join(f"{k}={v:.4f}" for k, v in stats.items())
-            print(
-                f"eval episodes={episodes} learner={points[-1].learner:.3f} "
-                f"random={baseline:.3f} {losses} time={time.perf_counter() - start:.1f}s",
-                flush=True,
-            )
+            losses = "".join(f" {k}={v:.4f}" for k, v in stats.items())
+            log_point(episodes, f"{losses} time={time.perf_counter() - start:.1f}s")
     if points[-1].episodes != episodes:  # stopped by --minutes between evaluations
-        points.append(Point(episodes, evaluate(net), baseline))
-        print(f"eval episodes={episodes} learner={points[-1].learner:.3f} random={baseline:.3f}")
+        log_point(episodes)
     write_png(args.out, points)
     print(
         f"final episodes={episodes} learner={points[-1].learner:.3f} random={baseline:.3f} "

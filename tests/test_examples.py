@@ -132,3 +132,16 @@ def test_same_seed_same_output_from_the_command_line(
     )
     assert without_times(result.stdout) == without_times(tiny_run[1])
     assert out.read_bytes() == tiny_run[2]
+
+
+def test_minutes_budget_still_evaluates_and_draws(tmp_path: Path) -> None:
+    # A zero-minute budget stops before the first update: the untrained learner's
+    # evaluation is the whole curve.
+    out = tmp_path / "curve.png"
+    log = io.StringIO()
+    with contextlib.redirect_stdout(log):
+        points = load_example().main([*TINY, "--minutes", "0", "--out", str(out)])
+    assert [p.episodes for p in points] == [0]
+    assert [line[0] for line in eval_lines(log.getvalue())] == [0]
+    assert log.getvalue().splitlines()[-1].startswith("final episodes=0 ")
+    assert read_png(out.read_bytes()).shape == (360, 640, 3)
