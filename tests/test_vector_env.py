@@ -21,6 +21,7 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("spades", {"dealer": 1, "first_lead": "two_of_clubs", "target": 300}),
     ("doudizhu", {}),
     ("doudizhu", {"bidding": "single_round"}),
+    ("zhengshangyou", {}),
 ]
 
 
@@ -78,7 +79,7 @@ def test_random_rollout_matches_the_state_api(game: str, options: dict[str, Any]
         assert not (batch.done & was_done).any()
 
 
-@pytest.mark.parametrize(("game", "options"), CONFIGS[::2])
+@pytest.mark.parametrize(("game", "options"), [*CONFIGS[::2], CONFIGS[-1]])
 def test_same_trajectories_whatever_the_thread_count(game: str, options: dict[str, Any]) -> None:
     runs = []
     for threads in (1, 2, 3):
@@ -187,6 +188,7 @@ def test_step_before_reset_is_refused() -> None:
         (("spades", 2, 1), {"colour": "red"}, "colour"),
         (("doudizhu", 2, 1), {"match": False}, "match"),
         (("doudizhu", 2, 1), {"bidding": "closed"}, "bidding"),
+        (("zhengshangyou", 2, 1), {"match": False}, "match"),
         (("holdem", 2, 1), {}, "holdem"),
         (("x" * 500, 2, 1), {}, "VectorEnv plays"),
     ],

@@ -1862,7 +1862,8 @@ _Views = tuple[
 class VectorEnv:
     """A batch of single-deal episodes stepped in Rust (see cardkit.envs.VectorEnv).
 
-    Made by ``VectorEnv.hearts``, ``VectorEnv.spades`` or ``VectorEnv.doudizhu``.
+    Made by ``VectorEnv.hearts``, ``VectorEnv.spades``, ``VectorEnv.doudizhu`` or
+    ``VectorEnv.zhengshangyou``.
     Its five output arrays (observations, masks, rewards, players, done) are
     created once and rewritten in place by every call, which returns them.
     """
@@ -1912,6 +1913,18 @@ class VectorEnv:
             seed: The seed episodes derive from, 0..2**64-1.
             threads: Threads per call, 1..64.
             single_round: The ``single_round`` bidding style, else ``open``.
+
+        Raises:
+            RuleOptionError: If an argument is out of range.
+        """
+    @staticmethod
+    def zhengshangyou(num_envs: int, seed: int, threads: int) -> VectorEnv:
+        """Zheng Shangyou deals (the game has no rule options).
+
+        Args:
+            num_envs: Slots, 1..2**20 (and at most 1 GiB of arrays).
+            seed: The seed episodes derive from, 0..2**64-1.
+            threads: Threads per call, 1..64.
 
         Raises:
             RuleOptionError: If an argument is out of range.

@@ -10,7 +10,7 @@
 //! episode on the following call (its action is then ignored).
 //!
 //! Games plug in through [`Episodes`]; Hearts and Spades live in [`trick`], Dou
-//! Dizhu in [`climbing`].
+//! Dizhu and Zheng Shangyou in [`climbing`].
 
 pub mod climbing;
 mod pool;
