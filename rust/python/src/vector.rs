@@ -2,6 +2,7 @@
 //! output buffers held as numpy arrays that every call rewrites in place.
 
 use cardkit_engine::vector::climbing::{DouDizhuEpisodes, ZhengShangyouEpisodes};
+use cardkit_engine::vector::holdem::HoldemEpisodes;
 use cardkit_engine::vector::trick::{HeartsEpisodes, SpadesEpisodes};
 use cardkit_engine::vector::{Episodes, Outputs, VectorEnv};
 use cardkit_engine::EngineError;
@@ -17,6 +18,7 @@ enum Env {
     Spades(VectorEnv<SpadesEpisodes>),
     DouDizhu(VectorEnv<DouDizhuEpisodes>),
     ZhengShangyou(VectorEnv<ZhengShangyouEpisodes>),
+    Holdem(VectorEnv<HoldemEpisodes>),
 }
 
 /// Evaluate `$body` with `$e` bound to the engine env, whichever game it plays.
@@ -27,6 +29,7 @@ macro_rules! with_env {
             Env::Spades($e) => $body,
             Env::DouDizhu($e) => $body,
             Env::ZhengShangyou($e) => $body,
+            Env::Holdem($e) => $body,
         }
     };
 }
@@ -205,6 +208,24 @@ impl PyVectorEnv {
         )
         .py_err(py)?;
         Ok(PyVectorEnv::build(py, Env::ZhengShangyou(env)))
+    }
+
+    /// Texas Hold'em single hands: every seat's starting `stacks`, the `blinds`
+    /// (small, big) and the first hand's `button`.
+    #[staticmethod]
+    fn holdem(
+        py: Python<'_>,
+        num_envs: usize,
+        seed: &Bound<'_, PyAny>,
+        threads: usize,
+        stacks: Vec<u64>,
+        blinds: (u64, u64),
+        button: usize,
+    ) -> PyResult<PyVectorEnv> {
+        let game = HoldemEpisodes::new(stacks, blinds, button).py_err(py)?;
+        let env =
+            VectorEnv::new(game, num_envs, extract_seed(seed, "seed")?, threads).py_err(py)?;
+        Ok(PyVectorEnv::build(py, Env::Holdem(env)))
     }
 
     /// The legal ids of every slot, compactly: `(ids, offsets)`, int64 arrays.
