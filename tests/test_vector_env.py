@@ -90,9 +90,7 @@ def test_random_rollout_matches_the_state_api(game: str, options: dict[str, Any]
             assert states[i].is_terminal and not states[i].history
 
 
-@pytest.mark.parametrize(
-    ("game", "options"), [*CONFIGS[:6:2], CONFIGS[6], CONFIGS[7], CONFIGS[9]]
-)
+@pytest.mark.parametrize(("game", "options"), [*CONFIGS[:6:2], CONFIGS[6], CONFIGS[7], CONFIGS[9]])
 def test_same_trajectories_whatever_the_thread_count(game: str, options: dict[str, Any]) -> None:
     runs = []
     for threads in (1, 2, 3):
