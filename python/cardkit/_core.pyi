@@ -1926,8 +1926,7 @@ class VectorEnv:
         blinds: tuple[int, int],
         button: int,
     ) -> VectorEnv:
-        """Texas Hold'em single hands: every seat's starting `stacks`, the `blinds`
-        (small, big) and the first hand's `button`.
+        """Texas Hold'em single hands from these starting `stacks`, `blinds` and `button`.
 
         Args:
             num_envs: Slots, 1..2**20 (and at most 1 GiB of arrays).

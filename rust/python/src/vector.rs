@@ -210,8 +210,7 @@ impl PyVectorEnv {
         Ok(PyVectorEnv::build(py, Env::ZhengShangyou(env)))
     }
 
-    /// Texas Hold'em single hands: every seat's starting `stacks`, the `blinds`
-    /// (small, big) and the first hand's `button`.
+    /// Texas Hold'em single hands from these starting `stacks`, `blinds` and `button`.
     #[staticmethod]
     fn holdem(
         py: Python<'_>,
