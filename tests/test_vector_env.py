@@ -21,6 +21,13 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("spades", {"dealer": 1, "first_lead": "two_of_clubs", "target": 300}),
     ("doudizhu", {}),
     ("doudizhu", {"bidding": "single_round"}),
+    ("zhengshangyou", {}),
+    ("holdem", {}),
+    ("holdem", {"players": 2, "stack": 300, "blinds": [5, 10], "button": 1}),
+    ("holdem", {"players": 12, "stack": 150, "blinds": (0, 20), "button": 7}),
+    # The button seat has no chips (it moves on) and short stacks go all-in on the blinds.
+    ("holdem", {"players": 5, "stacks": [0, 15, 400, 5, 60], "blinds": [10, 20]}),
+    ("holdem", {"players": 3, "stacks": [0, 7, 12], "blinds": [10, 20]}),
 ]
 
 
@@ -71,14 +78,19 @@ def test_random_rollout_matches_the_state_api(game: str, options: dict[str, Any]
                 finished += 1
                 episodes[i] += 1
                 states[i] = rules.new_state(seed=env.episode_seed(i, episodes[i]))
+                last_seat[i] = 0
             else:
                 last_seat[i] = state.current_player
-                state.apply(rules.id_to_action(int(actions[i])))
+                # The state maps ids whose action depends on the position (bet sizes).
+                state.apply(state.id_to_action(int(actions[i])))
         batch = env.step(actions)
-        assert not (batch.done & was_done).any()
+        # Done twice running only for an episode over at its deal (Hold'em blinds
+        # that put every seat all-in), observed from seat 0.
+        for i in np.flatnonzero(batch.done & was_done):
+            assert states[i].is_terminal and not states[i].history
 
 
-@pytest.mark.parametrize(("game", "options"), CONFIGS[::2])
+@pytest.mark.parametrize(("game", "options"), [*CONFIGS[:6:2], CONFIGS[6], CONFIGS[7], CONFIGS[9]])
 def test_same_trajectories_whatever_the_thread_count(game: str, options: dict[str, Any]) -> None:
     runs = []
     for threads in (1, 2, 3):
@@ -187,7 +199,11 @@ def test_step_before_reset_is_refused() -> None:
         (("spades", 2, 1), {"colour": "red"}, "colour"),
         (("doudizhu", 2, 1), {"match": False}, "match"),
         (("doudizhu", 2, 1), {"bidding": "closed"}, "bidding"),
-        (("holdem", 2, 1), {}, "holdem"),
+        (("zhengshangyou", 2, 1), {"match": False}, "match"),
+        (("holdem", 2, 1), {"match": True}, "match"),
+        (("holdem", 2, 1), {"players": 13}, "players"),
+        (("holdem", 2, 1), {"blinds": [30, 20]}, "blinds"),
+        (("onepoker", 2, 1), {}, "onepoker"),
         (("x" * 500, 2, 1), {}, "VectorEnv plays"),
     ],
 )

@@ -1862,7 +1862,8 @@ _Views = tuple[
 class VectorEnv:
     """A batch of single-deal episodes stepped in Rust (see cardkit.envs.VectorEnv).
 
-    Made by ``VectorEnv.hearts``, ``VectorEnv.spades`` or ``VectorEnv.doudizhu``.
+    Made by ``VectorEnv.hearts``, ``VectorEnv.spades``, ``VectorEnv.doudizhu``,
+    ``VectorEnv.zhengshangyou`` or ``VectorEnv.holdem``.
     Its five output arrays (observations, masks, rewards, players, done) are
     created once and rewritten in place by every call, which returns them.
     """
@@ -1912,6 +1913,40 @@ class VectorEnv:
             seed: The seed episodes derive from, 0..2**64-1.
             threads: Threads per call, 1..64.
             single_round: The ``single_round`` bidding style, else ``open``.
+
+        Raises:
+            RuleOptionError: If an argument is out of range.
+        """
+    @staticmethod
+    def holdem(
+        num_envs: int,
+        seed: int,
+        threads: int,
+        stacks: list[int],
+        blinds: tuple[int, int],
+        button: int,
+    ) -> VectorEnv:
+        """Texas Hold'em single hands from these starting `stacks`, `blinds` and `button`.
+
+        Args:
+            num_envs: Slots, 1..2**20 (and at most 1 GiB of arrays).
+            seed: The seed episodes derive from, 0..2**64-1.
+            threads: Threads per call, 1..64.
+            stacks: Each seat's chips (2-12 seats, at least two with chips).
+            blinds: The small and big blind (``small <= big``, ``big >= 1``).
+            button: The button seat (moved on to the next seat with chips).
+
+        Raises:
+            RuleOptionError: If an argument is out of range.
+        """
+    @staticmethod
+    def zhengshangyou(num_envs: int, seed: int, threads: int) -> VectorEnv:
+        """Zheng Shangyou deals (the game has no rule options).
+
+        Args:
+            num_envs: Slots, 1..2**20 (and at most 1 GiB of arrays).
+            seed: The seed episodes derive from, 0..2**64-1.
+            threads: Threads per call, 1..64.
 
         Raises:
             RuleOptionError: If an argument is out of range.

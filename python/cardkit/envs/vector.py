@@ -2,10 +2,11 @@
 
 ``VectorEnv(game, num_envs, seed, threads=1, **options)`` holds ``num_envs``
 independent episodes: single deals (``match=False``) of Hearts or Spades
-(passing and bidding included), or games of Dou Dizhu (bidding, redeals and
-card play), and steps them all at once without the GIL. Every call writes the
-same five numpy arrays in place (see :class:`Batch`): keep a copy of anything
-needed after the next call. Layouts, seeds and the auto-reset rule are
+(passing and bidding included), games of Dou Dizhu (bidding, redeals and card
+play), Zheng Shangyou deals or Texas Hold'em hands (``match=False``), and steps
+them all at once without the GIL. Every call writes the same five numpy arrays
+in place (see :class:`Batch`): keep a copy of anything needed after the next
+call. Layouts, seeds and the auto-reset rule are
 in ``docs/vector_env.md``.
 """
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["GAMES", "MAX_ENVS", "MAX_THREADS", "Batch", "VectorEnv"]
 
 #: The games a :class:`VectorEnv` can play.
-GAMES = ("hearts", "spades", "doudizhu")
+GAMES = ("hearts", "spades", "doudizhu", "zhengshangyou", "holdem")
 #: Most slots in one env (the Rust side also bounds the bytes of its arrays).
 MAX_ENVS = 1 << 20
 #: Most threads one env steps its slots on.
@@ -59,7 +60,7 @@ class VectorEnv:
     """``num_envs`` episodes of ``game`` stepped together in Rust.
 
     ``options`` are the game's rule options as ``make`` takes them; ``match``
-    defaults to ``False`` and must stay so (Dou Dizhu has no match). Episode
+    defaults to ``False`` and must stay so (the climbing games have no match). Episode
     ``k`` of slot ``i`` is the game of
     ``make(game, **options).new_state(seed=env.episode_seed(i, k))``, so results
     depend on ``seed`` but never on ``threads``. Call :meth:`reset` before the
@@ -71,8 +72,8 @@ class VectorEnv:
     ) -> None:
         if game not in GAMES:
             raise RuleOptionError(f"VectorEnv plays {', '.join(GAMES)}, not {shown(game)} (yet)")
-        if game != "doudizhu":
-            # Dou Dizhu is one deal already; the trick games must not play a match.
+        if game in ("hearts", "spades", "holdem"):
+            # The climbing games are one deal already; the others must not play a match.
             options.setdefault("match", False)
         rules = make(game, **options)
         if options.get("match", False) is not False:
@@ -86,6 +87,18 @@ class VectorEnv:
         elif game == "doudizhu":
             single_round = rules.options["bidding"] == "single_round"
             self._core = _CoreEnv.doudizhu(num_envs, seed, threads, single_round)
+        elif game == "zhengshangyou":
+            self._core = _CoreEnv.zhengshangyou(num_envs, seed, threads)
+        elif game == "holdem":
+            small, big = rules.options["blinds"]
+            self._core = _CoreEnv.holdem(
+                num_envs,
+                seed,
+                threads,
+                rules.starting_stacks,  # type: ignore[attr-defined]
+                (small, big),
+                rules.options["button"],
+            )
         else:
             opts = rules.options
             self._core = _CoreEnv.spades(

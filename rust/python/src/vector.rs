@@ -1,7 +1,8 @@
 //! `VectorEnv`: the engine's batched episodes (cardkit_engine::vector) with
 //! output buffers held as numpy arrays that every call rewrites in place.
 
-use cardkit_engine::vector::climbing::DouDizhuEpisodes;
+use cardkit_engine::vector::climbing::{DouDizhuEpisodes, ZhengShangyouEpisodes};
+use cardkit_engine::vector::holdem::HoldemEpisodes;
 use cardkit_engine::vector::trick::{HeartsEpisodes, SpadesEpisodes};
 use cardkit_engine::vector::{Episodes, Outputs, VectorEnv};
 use cardkit_engine::EngineError;
@@ -16,6 +17,8 @@ enum Env {
     Hearts(VectorEnv<HeartsEpisodes>),
     Spades(VectorEnv<SpadesEpisodes>),
     DouDizhu(VectorEnv<DouDizhuEpisodes>),
+    ZhengShangyou(VectorEnv<ZhengShangyouEpisodes>),
+    Holdem(VectorEnv<HoldemEpisodes>),
 }
 
 /// Evaluate `$body` with `$e` bound to the engine env, whichever game it plays.
@@ -25,6 +28,8 @@ macro_rules! with_env {
             Env::Hearts($e) => $body,
             Env::Spades($e) => $body,
             Env::DouDizhu($e) => $body,
+            Env::ZhengShangyou($e) => $body,
+            Env::Holdem($e) => $body,
         }
     };
 }
@@ -185,6 +190,41 @@ impl PyVectorEnv {
         let env =
             VectorEnv::new(game, num_envs, extract_seed(seed, "seed")?, threads).py_err(py)?;
         Ok(PyVectorEnv::build(py, Env::DouDizhu(env)))
+    }
+
+    /// Zheng Shangyou deals (the game has no rule options).
+    #[staticmethod]
+    fn zhengshangyou(
+        py: Python<'_>,
+        num_envs: usize,
+        seed: &Bound<'_, PyAny>,
+        threads: usize,
+    ) -> PyResult<PyVectorEnv> {
+        let env = VectorEnv::new(
+            ZhengShangyouEpisodes,
+            num_envs,
+            extract_seed(seed, "seed")?,
+            threads,
+        )
+        .py_err(py)?;
+        Ok(PyVectorEnv::build(py, Env::ZhengShangyou(env)))
+    }
+
+    /// Texas Hold'em single hands from these starting `stacks`, `blinds` and `button`.
+    #[staticmethod]
+    fn holdem(
+        py: Python<'_>,
+        num_envs: usize,
+        seed: &Bound<'_, PyAny>,
+        threads: usize,
+        stacks: Vec<u64>,
+        blinds: (u64, u64),
+        button: usize,
+    ) -> PyResult<PyVectorEnv> {
+        let game = HoldemEpisodes::new(stacks, blinds, button).py_err(py)?;
+        let env =
+            VectorEnv::new(game, num_envs, extract_seed(seed, "seed")?, threads).py_err(py)?;
+        Ok(PyVectorEnv::build(py, Env::Holdem(env)))
     }
 
     /// The legal ids of every slot, compactly: `(ids, offsets)`, int64 arrays.

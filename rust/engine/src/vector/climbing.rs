@@ -1,17 +1,22 @@
-//! Dou Dizhu deals for [`super::VectorEnv`]: the bidding (whose rules otherwise
-//! live in the Python state, python/cardkit/games/doudizhu.py; tests/test_vector_env.py
-//! plays both side by side), redeals after three passes, then the engine's card
-//! play, card-play observation part and scoring.
+//! The climbing games for [`super::VectorEnv`]. Dou Dizhu: the bidding (whose
+//! rules otherwise live in the Python state, python/cardkit/games/doudizhu.py;
+//! tests/test_vector_env.py plays both side by side), redeals after three passes,
+//! then the engine's card play, card-play observation part and scoring. Zheng
+//! Shangyou: one deal of the engine's card play, with the game's small tensor tail
+//! (python/cardkit/games/zhengshangyou.py) written here.
 //!
-//! Action ids are the game's fixed index: `pass` 0, `bid N` N, plays from 4.
+//! Action ids are each game's fixed index: Dou Dizhu's `pass` 0, `bid N` N, plays
+//! from 4; Zheng Shangyou's `pass` 0, plays from 1.
 
 use super::Episodes;
 use crate::cards::Card;
 use crate::cardset::CardSet;
-use crate::climbing::cardplay::CardPlay;
+use crate::climbing::cardplay::{CardPlay, HEART_THREE};
 use crate::climbing::doudizhu::action_index;
+use crate::climbing::index::ActionIndex;
 use crate::climbing::observe::{card_play_len, max_hand, write_card_play, write_plane, PLANE};
 use crate::climbing::playout::Game;
+use crate::climbing::zhengshangyou as zsy;
 use crate::climbing::Ranks;
 use crate::deck::deck;
 use crate::error::{EngineError, Result};
@@ -109,13 +114,7 @@ impl DouDizhuEpisode {
             self.ids.extend(u32::from(self.bid) + 1..=3);
             return;
         }
-        let index = action_index();
-        let legal = self.play.legal();
-        self.ids
-            .extend(legal.iter().filter_map(|mv| index.move_id(mv)));
-        // Listed by type, and a rank multiset read two ways is one id.
-        self.ids.sort_unstable();
-        self.ids.dedup();
+        list_play_ids(&mut self.play, action_index(), &mut self.ids);
     }
 
     fn hands(&self) -> [CardSet; 3] {
@@ -163,6 +162,46 @@ impl DouDizhuEpisode {
     }
 }
 
+/// Push the index ids of `play`'s legal moves onto `ids` (cleared by the caller),
+/// ascending: the engine lists by type, and a rank multiset read two ways is one id.
+fn list_play_ids(play: &mut CardPlay, index: &ActionIndex, ids: &mut Vec<u32>) {
+    ids.extend(play.legal().iter().filter_map(|mv| index.move_id(mv)));
+    ids.sort_unstable();
+    ids.dedup();
+}
+
+/// Play index id `id` in `play`: the first listed reading of its ranks, as the
+/// Python state picks.
+fn apply_play_id(play: &mut CardPlay, index: &ActionIndex, id: usize) -> Result<()> {
+    let chosen = play
+        .legal()
+        .iter()
+        .find(|mv| index.move_id(mv) == Some(id as u32))
+        .copied();
+    let Some(mv) = chosen else {
+        return Err(EngineError::IllegalAction(format!(
+            "id {id} is not legal now"
+        )));
+    };
+    play.apply(mv)
+}
+
+/// Write the card-play part of `seat`'s tensor (zeros in `out`), then whose turn
+/// it is relative to `seat` (3 floats); returns the offset after them.
+fn write_play_and_turn(
+    play: &CardPlay,
+    seat: usize,
+    to_act: Option<usize>,
+    out: &mut [f32],
+) -> usize {
+    let played = [0, 1, 2].map(|s| Ranks::from_cards(play.played(s).iter().copied()));
+    let at = write_card_play(play.deal(), &played, seat as u8, out);
+    if let Some(p) = to_act {
+        out[at + (p + 3 - seat) % 3] = 1.0;
+    }
+    at + 3
+}
+
 impl Episodes for DouDizhuEpisodes {
     type Episode = DouDizhuEpisode;
 
@@ -201,20 +240,7 @@ impl Episodes for DouDizhuEpisodes {
         if !e.playing {
             e.call(self.single_round, id as u8)?;
         } else {
-            let index = action_index();
-            // The first listed reading of the id's ranks, as the Python state picks.
-            let chosen = e
-                .play
-                .legal()
-                .iter()
-                .find(|mv| index.move_id(mv) == Some(id as u32))
-                .copied();
-            let Some(mv) = chosen else {
-                return Err(EngineError::IllegalAction(format!(
-                    "id {id} is not legal now"
-                )));
-            };
-            e.play.apply(mv)?;
+            apply_play_id(&mut e.play, action_index(), id)?;
         }
         e.list_ids();
         Ok(())
@@ -226,13 +252,8 @@ impl Episodes for DouDizhuEpisodes {
 
     fn observe(&self, e: &DouDizhuEpisode, seat: usize, out: &mut [f32]) -> Result<()> {
         out.fill(0.0);
-        let played = [0, 1, 2].map(|s| Ranks::from_cards(e.play.played(s).iter().copied()));
-        let mut at = write_card_play(e.play.deal(), &played, seat as u8, out);
+        let mut at = write_play_and_turn(&e.play, seat, self.to_act(e), out);
         let rel = |p: usize| (p + 3 - seat) % 3;
-        if let Some(p) = self.to_act(e) {
-            out[at + rel(p)] = 1.0;
-        }
-        at += 3;
         out[at] = f32::from(u8::from(!e.playing && !e.abandoned));
         out[at + 1 + usize::from(e.bid)] = 1.0;
         at += 5;
@@ -261,6 +282,99 @@ impl Episodes for DouDizhuEpisodes {
             [0; 3]
         };
         for (r, s) in out.iter_mut().zip(scores) {
+            *r = s as f32;
+        }
+    }
+}
+
+/// Zheng Shangyou deals (no rule options).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ZhengShangyouEpisodes;
+
+/// One Zheng Shangyou deal in progress.
+pub struct ZhengShangyouEpisode {
+    play: CardPlay,
+    /// The legal ids of the seat to act, listed once per move.
+    ids: Vec<u32>,
+}
+
+impl ZhengShangyouEpisode {
+    fn list_ids(&mut self) {
+        self.ids.clear();
+        list_play_ids(&mut self.play, zsy::action_index(), &mut self.ids);
+    }
+}
+
+/// The game's part after the card play and the turn: opening flag, pending-bomb
+/// flag, each relative seat's settled bonus in units of 20.
+const ZSY_TAIL: usize = 1 + 1 + 3;
+
+impl Episodes for ZhengShangyouEpisodes {
+    type Episode = ZhengShangyouEpisode;
+
+    fn num_players(&self) -> usize {
+        3
+    }
+
+    fn num_actions(&self) -> usize {
+        zsy::action_index().len()
+    }
+
+    fn observation_len(&self) -> usize {
+        card_play_len(max_hand(Game::ZhengShangyou)) + 3 + ZSY_TAIL
+    }
+
+    /// The shuffled 48-card pack, 16 a seat in turn; the heart-three holder leads.
+    fn start(&self, seed: u64) -> Result<ZhengShangyouEpisode> {
+        let mut order = deck("zhengshangyou48")?;
+        shuffle_seeded(&mut order, derive_seed(seed, 0));
+        let hands =
+            [0, 1, 2].map(|s| CardSet::from_cards(order[16 * s..16 * (s + 1)].iter().copied()));
+        let leader = (0..3u8)
+            .find(|&s| order[16 * usize::from(s)..16 * usize::from(s + 1)].contains(&HEART_THREE))
+            .ok_or_else(|| EngineError::InvalidCard("no hand holds the heart three".into()))?;
+        let play = CardPlay::new(Game::ZhengShangyou, hands, leader, [0; 3])?;
+        let mut e = ZhengShangyouEpisode {
+            play,
+            ids: Vec::new(),
+        };
+        e.list_ids();
+        Ok(e)
+    }
+
+    fn to_act(&self, e: &ZhengShangyouEpisode) -> Option<usize> {
+        let deal = e.play.deal();
+        (!deal.is_over()).then_some(usize::from(deal.to_move))
+    }
+
+    fn is_legal(&self, e: &ZhengShangyouEpisode, id: usize) -> bool {
+        e.ids.iter().any(|&k| k as usize == id)
+    }
+
+    fn apply(&self, e: &mut ZhengShangyouEpisode, id: usize) -> Result<()> {
+        apply_play_id(&mut e.play, zsy::action_index(), id)?;
+        e.list_ids();
+        Ok(())
+    }
+
+    fn legal_ids(&self, e: &ZhengShangyouEpisode, out: &mut Vec<u32>) {
+        out.extend_from_slice(&e.ids);
+    }
+
+    fn observe(&self, e: &ZhengShangyouEpisode, seat: usize, out: &mut [f32]) -> Result<()> {
+        out.fill(0.0);
+        let at = write_play_and_turn(&e.play, seat, self.to_act(e), out);
+        let deal = e.play.deal();
+        out[at] = f32::from(u8::from(deal.opening));
+        out[at + 1] = f32::from(u8::from(deal.pending_bomb));
+        for r in 0..3 {
+            out[at + 2 + r] = deal.bonus[(seat + r) % 3] as f32 / 20.0;
+        }
+        Ok(())
+    }
+
+    fn returns(&self, e: &ZhengShangyouEpisode, out: &mut [f32]) {
+        for (r, s) in out.iter_mut().zip(e.play.deal().scores()) {
             *r = s as f32;
         }
     }

@@ -10,9 +10,10 @@
 //! episode on the following call (its action is then ignored).
 //!
 //! Games plug in through [`Episodes`]; Hearts and Spades live in [`trick`], Dou
-//! Dizhu in [`climbing`].
+//! Dizhu and Zheng Shangyou in [`climbing`], Texas Hold'em in [`holdem`].
 
 pub mod climbing;
+pub mod holdem;
 mod pool;
 pub mod trick;
 
@@ -59,7 +60,7 @@ pub trait Episodes: Sync {
 /// The flat output buffers of a step, row `i` belonging to slot `i`.
 pub struct Outputs<'a> {
     /// `N x observation_len`: the observation of the seat to act, or of the seat
-    /// that made the last move once the episode is over.
+    /// that made the last move once the episode is over (seat 0 if none did).
     pub observations: &'a mut [f32],
     /// `N x num_actions`: the legal ids of the seat to act (none once over).
     pub masks: &'a mut [bool],
@@ -328,6 +329,9 @@ fn run_block<G: Episodes>(
             let stream = slot.started.wrapping_mul(num_envs).wrapping_add(i as u64);
             slot.started += 1;
             slot.episode = Some(game.start(derive_seed(seed, stream))?);
+            // An episode over before any move (Hold'em blinds that put every seat
+            // all-in) is observed from seat 0.
+            slot.last_seat = 0;
         }
         let Some(episode) = slot.episode.as_ref() else {
             continue;
