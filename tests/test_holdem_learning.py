@@ -16,7 +16,7 @@ import random
 import numpy as np
 import pytest
 
-from cardkit import Card, IllegalActionError, games
+from cardkit import Card, IllegalActionError, RuleOptionError, games
 from cardkit.agents import RandomAgent
 from cardkit.games._base import BaseState
 from cardkit.games.holdem import OBSERVATION_FIELDS, SEAT_ROWS, Holdem, HoldemState, arrange_deal
@@ -300,3 +300,40 @@ def test_own_cards_change_the_tensor() -> None:
     b = game.new_state(seed=1, deal=deal_b).observation_tensor(0)
     assert not np.array_equal(a, b)
     assert a[Card("Ks").index] == 1 and b[Card("Qs").index] == 1
+
+
+def test_the_rust_tensor_writer_refuses_bad_arguments_without_writing() -> None:
+    from cardkit._core import BettingCore
+
+    core = BettingCore([100, 100], [True, True], 2)
+    good = dict(
+        seat=0,
+        total=200,
+        holes=[(0, 1), (2, 3)],
+        board=[],
+        button=0,
+        small_blind=0,
+        big_blind=1,
+        to_act=None,
+        street_actions=[],
+    )
+    out = np.zeros(112 + 13 * 2, dtype=np.float32)
+    core.write_observation(out, **good)
+    assert out[0] == out[1] == 1.0 and out[2] == 0.0  # only the seat's own cards
+    for bad in (
+        {"seat": 2},
+        {"total": 0},
+        {"holes": [(0, 1)]},
+        {"holes": [(0, 52), (2, 3)]},
+        {"board": [4, 5, 6, 7, 8, 9]},
+        {"button": 5},
+        {"to_act": 2},
+        {"street_actions": [(0, 9)]},
+    ):
+        spare = np.full_like(out, 7.0)
+        with pytest.raises(RuleOptionError):
+            core.write_observation(spare, **{**good, **bad})
+        assert (spare == 7.0).all()
+    for array in (np.zeros(10, np.float32), np.zeros(138, np.float64), out[::2], [0.0] * 138):
+        with pytest.raises(RuleOptionError):
+            core.write_observation(array, **good)

@@ -1575,6 +1575,44 @@ class BettingCore:
     def __new__(
         cls, stacks: Sequence[int], in_hand: Sequence[bool], min_bet: int
     ) -> BettingCore: ...
+    def write_observation(
+        self,
+        out: npt.NDArray[np.float32],
+        seat: int,
+        total: int,
+        holes: Sequence[tuple[int, int] | None],
+        board: Sequence[int],
+        button: int,
+        small_blind: int,
+        big_blind: int,
+        to_act: int | None,
+        street_actions: Sequence[tuple[int, int]],
+    ) -> None:
+        """Write ``seat``'s Hold'em observation tensor into the float32 array ``out``.
+
+        One writer for the State API and ``VectorEnv``; the layout is in docs/holdem.md.
+
+        Args:
+            out: A writable, contiguous one-dimensional float32 array of exactly
+                ``112 + 13 * n`` values (``n`` seats); every value is written.
+            seat: The observing seat.
+            total: Every chip at the table, the scale of all chip counts (at least 1).
+            holes: Per seat, its two hole cards as indices of the 52-card pack, or
+                ``None`` for a seat dealt out; only ``seat``'s own cards are read.
+            board: The board's card indices in deal order (at most 5).
+            button: The button seat.
+            small_blind: The small blind's seat.
+            big_blind: The big blind's seat.
+            to_act: The seat to act, or ``None``.
+            street_actions: ``(seat, row)`` of this street's checks (row 10), calls
+                (11), bets and raises (12), in order.
+
+        Raises:
+            RuleOptionError: If ``out`` is not such an array, a seat or row is out of
+                range, a card index is outside the 52-card pack, or the lengths do
+                not match the table.
+        """
+
     def copy(self) -> BettingCore:
         """An independent copy.
 

@@ -18,7 +18,6 @@ every match and save is finite (``Holdem.max_match_length``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from cardkit._core import BettingCore, Card, deck, parse_cards
@@ -101,8 +100,6 @@ OBSERVATION_FIELDS = (
     ("raise_min", 1),
     ("raise_max", 1),
 )
-_BOARD = OBSERVATION_FIELDS[0][1]
-_STREET = _BOARD + OBSERVATION_FIELDS[1][1]
 _SEATS = sum(n for _, n in OBSERVATION_FIELDS)
 #: Then one row per name, ``players`` long, the observer's column first and the
 #: other seats clockwise after it.
@@ -129,11 +126,6 @@ _ACTION_ROWS = {
     "bet": _ROW["raises"],
     "raise": _ROW["raises"],
 }
-#: The street's place in the street one-hot, by the board's size.
-_STREET_INDEX = {size: STREETS.index(street) for size, street in _STREET_OF_BOARD.items()}
-#: Bets and raises of one seat in one street counted in the "raises" row, as a
-#: fraction of this many (more count as this many).
-_RAISES_SCALE = 4
 
 
 def arrange_deal(
@@ -766,52 +758,22 @@ class HoldemState(BaseState):
         return None if turn is None else turn.by_id.get(action_id)
 
     def _write_observation(self, seat: int, out: npt.NDArray[np.float32]) -> None:
-        # Plain lists and two numpy writes: a tensor of a few hundred floats costs
-        # less built in Python than through dozens of small numpy operations.
-        n = self._game.num_players
-        b = self.betting
-        total = self._game.total_chips
-        cards = [c.index for c in self.holes[seat]]
-        cards += [_BOARD + c.index for c in self.board]
-        out[cards] = 1.0
-        to_act = self.current_player
-        bets = b.bets
-        street = [0.0] * len(STREETS)
-        street[_STREET_INDEX[len(self.board)]] = 1.0
-        low, high = (b.raise_range(seat) if to_act == seat else None) or (0, 0)
-        owed = max(b.current_bet - bets[seat], 0)
-        head = [*street, b.pot / total, owed / total, low / total, high / total]
-
-        def rotated(values: list[Any]) -> list[Any]:
-            # The observer first, then clockwise: seat s goes to column (s - seat) % n.
-            return values[seat:] + values[:seat]
-
-        stacks = rotated(b.stacks)
-        dealt = rotated([h != () for h in self.holes])
-        folded = [d and f for d, f in zip(dealt, rotated(b.folded), strict=True)]
-        rows = [
-            [x / total for x in stacks],
-            [x / total for x in rotated(bets)],
-            [x / total for x in rotated(b.committed)],
-            dealt,
-            folded,
-            [d and not f and x == 0 for d, f, x in zip(dealt, folded, stacks, strict=True)],
-        ]
-        marks = [[0.0] * n for _ in range(len(SEAT_ROWS) - len(rows))]
-        positions = (self.button, self.small_blind, self.big_blind, to_act)
-        # The first marks rows are the four positions; the last three this street's actions.
-        for marked, at in zip(marks, positions, strict=False):
-            if at is not None:
-                marked[(at - seat) % n] = 1.0
+        # One writer in Rust for the State API and the vector env (rust/engine/src/holdem.rs).
         log = self.log
-        for actor, act in log.actions[log.board_at[-1] if log.board_at else 0 :]:
-            row = _ACTION_ROWS.get(act.kind)
-            if row is not None:
-                column = (actor - seat) % n
-                step = 1.0 / _RAISES_SCALE if row == _ROW["raises"] else 1.0
-                marked = marks[row - len(rows)]
-                marked[column] = min(marked[column] + step, 1.0)
-        out[_STREET:] = [*head, *chain.from_iterable(rows), *chain.from_iterable(marks)]
+        marks = _ACTION_ROWS.get
+        street = log.actions[log.board_at[-1] if log.board_at else 0 :]
+        self.betting.write_observation(
+            out,
+            seat,
+            self._game.total_chips,
+            [(h[0].index, h[1].index) if h else None for h in self.holes],
+            [c.index for c in self.board],
+            self.button,
+            self.small_blind,
+            self.big_blind,
+            self.current_player,
+            [(actor, row) for actor, act in street if (row := marks(act.kind)) is not None],
+        )
 
     def returns(self) -> list[float]:
         """Chips won or lost since the start (zero-sum); zeros until the end."""

@@ -11,6 +11,7 @@ pub mod chinese_poker;
 pub mod climbing;
 pub mod deck;
 pub mod error;
+pub mod holdem;
 pub mod poker;
 pub mod rng;
 pub mod trick;

@@ -7,7 +7,10 @@
 use crate::cards::repr_of;
 use crate::errors::{to_py, IntoPyResult};
 use cardkit_engine::betting::{Betting, Move, PotResult, MAX_CHIPS};
+use cardkit_engine::cards::Card;
+use cardkit_engine::holdem::{write_observation, HoldemView};
 use cardkit_engine::EngineError;
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyTuple};
 
@@ -364,6 +367,68 @@ impl PyBettingCore {
         let first = self.seat(first)?;
         let results = self.inner.award(&strength, first).py_err(py)?;
         Ok(results.into_iter().map(pot_row).collect())
+    }
+
+    /// Write `seat`'s Hold'em observation tensor into the float32 array `out`.
+    ///
+    /// The cards are indices of the 52-card pack: `holes` per seat (`None` for a
+    /// seat dealt out; only `seat`'s own cards are read), `board` in deal order;
+    /// `total` is every chip at the table; `street_actions` holds `(seat, row)` of
+    /// this street's checks (row 10), calls (11), bets and raises (12). The layout
+    /// is in docs/holdem.md.
+    #[pyo3(signature = (out, seat, total, holes, board, button, small_blind, big_blind, to_act, street_actions))]
+    #[allow(clippy::too_many_arguments)]
+    fn write_observation(
+        &self,
+        py: Python<'_>,
+        out: &Bound<'_, PyAny>,
+        seat: usize,
+        total: u64,
+        holes: Vec<Option<(u32, u32)>>,
+        board: Vec<u32>,
+        button: usize,
+        small_blind: usize,
+        big_blind: usize,
+        to_act: Option<usize>,
+        street_actions: Vec<(usize, usize)>,
+    ) -> PyResult<()> {
+        let bad = |what: String| to_py(py, EngineError::RuleOption(what));
+        let card = |i: u32| {
+            if i < 52 {
+                Card::from_index(i).py_err(py)
+            } else {
+                Err(bad(format!("card index {i} is outside the 52-card pack")))
+            }
+        };
+        let holes = holes
+            .into_iter()
+            .map(|h| h.map(|(a, b)| Ok([card(a)?, card(b)?])).transpose())
+            .collect::<PyResult<Vec<_>>>()?;
+        let board = board.into_iter().map(card).collect::<PyResult<Vec<_>>>()?;
+        let out = out.cast::<PyArray1<f32>>().map_err(|_| {
+            bad(format!(
+                "out must be a one-dimensional float32 numpy array, got {}",
+                repr_of(out)
+            ))
+        })?;
+        let mut array = out
+            .try_readwrite()
+            .map_err(|e| bad(format!("out cannot be written: {e}")))?;
+        let values = array
+            .as_slice_mut()
+            .map_err(|e| bad(format!("out must be contiguous: {e}")))?;
+        let view = HoldemView {
+            betting: &self.inner,
+            total: total as f64,
+            holes: &holes,
+            board: &board,
+            button,
+            small_blind,
+            big_blind,
+            to_act,
+            street_actions: &street_actions,
+        };
+        write_observation(&view, seat, values).py_err(py)
     }
 
     fn __repr__(&self) -> String {

@@ -2,15 +2,18 @@
 //! python/cardkit/games/holdem.py with `match=False` (its button and blinds, its
 //! dealing from the seeded deck, the street machine and the showdown), on the
 //! engine's [`Betting`] core and hand evaluator. The action ids (the words, then
-//! the bet-size grid of python/cardkit/games/_betting.py) and the observation
-//! tensor (`_write_observation`, `OBSERVATION_FIELDS`, `SEAT_ROWS`) are ported
-//! here; tests/test_vector_env.py plays both side by side.
+//! the bet-size grid of python/cardkit/games/_betting.py) are ported here, and
+//! the observation tensor is the State API's own writer (`crate::holdem`);
+//! tests/test_vector_env.py plays both side by side.
 
 use super::Episodes;
 use crate::betting::{Betting, Move, CALL, CHECK, FOLD, MAX_SEATS};
 use crate::cards::Card;
 use crate::deck::deck;
 use crate::error::{EngineError, Result};
+use crate::holdem::{
+    observation_len, write_observation, HoldemView, ROW_CALLED, ROW_CHECKED, ROW_RAISES,
+};
 use crate::poker::rank_cards;
 use crate::rng::{derive_seed, shuffle_seeded};
 
@@ -19,19 +22,6 @@ const POT_FRACTIONS: [f64; 2] = [0.5, 1.0];
 /// Ids: fold, check, call, then the grid (minimum, the pot fractions, all-in).
 const GRID_START: usize = 3;
 const NUM_IDS: usize = GRID_START + POT_FRACTIONS.len() + 2;
-/// Offsets of the tensor's fixed fields: hole (52), board (52), street (4), then
-/// pot, to call, raise minimum and maximum; the per-seat rows follow.
-const BOARD: usize = 52;
-const STREET: usize = 2 * 52;
-const HEAD: usize = STREET + 4 + 4;
-/// Per-seat rows: stack, bet, committed, dealt, folded, all-in, button, small
-/// blind, big blind, to act, checked, called, raises.
-const ROWS: usize = 13;
-const ROW_CHECKED: usize = 10;
-const ROW_CALLED: usize = 11;
-const ROW_RAISES: usize = 12;
-/// Bets and raises of one seat in one street, as a fraction of this many.
-const RAISES_SCALE: f64 = 4.0;
 
 /// Hold'em single hands: every seat's starting chips, the blinds and the button
 /// of the hand (placed as the Python state places the first hand's).
@@ -198,11 +188,6 @@ impl HoldemEpisodes {
     }
 }
 
-/// `value / total` as Python's true division, stored as float32.
-fn share(value: u64, total: f64) -> f32 {
-    (value as f64 / total) as f32
-}
-
 impl Episodes for HoldemEpisodes {
     type Episode = HoldemEpisode;
 
@@ -215,7 +200,7 @@ impl Episodes for HoldemEpisodes {
     }
 
     fn observation_len(&self) -> usize {
-        HEAD + ROWS * self.seats()
+        observation_len(self.seats())
     }
 
     /// The deck shuffled from the hand's seed; one card at a time clockwise from
@@ -304,73 +289,18 @@ impl Episodes for HoldemEpisodes {
     }
 
     fn observe(&self, e: &HoldemEpisode, seat: usize, out: &mut [f32]) -> Result<()> {
-        out.fill(0.0);
-        let (n, total, b) = (self.seats(), self.total, &e.betting);
-        if let Some(hole) = e.holes[seat] {
-            for c in hole {
-                out[usize::from(c.index())] = 1.0;
-            }
-        }
-        for c in &e.board {
-            out[BOARD + usize::from(c.index())] = 1.0;
-        }
-        let street = match e.board.len() {
-            0 => 0,
-            3 => 1,
-            4 => 2,
-            _ => 3,
+        let view = HoldemView {
+            betting: &e.betting,
+            total: self.total,
+            holes: &e.holes,
+            board: &e.board,
+            button: self.button,
+            small_blind: self.small_blind,
+            big_blind: self.big_blind,
+            to_act: self.to_act(e),
+            street_actions: &e.street_actions,
         };
-        out[STREET + street] = 1.0;
-        let to_act = self.to_act(e);
-        let (low, high) = if to_act == Some(seat) {
-            b.raise_range(seat).unwrap_or((0, 0))
-        } else {
-            (0, 0)
-        };
-        let owed = b.current_bet.saturating_sub(b.bets[seat]);
-        let head = &mut out[STREET + 4..HEAD];
-        for (slot, value) in head.iter_mut().zip([b.pot(), owed, low, high]) {
-            *slot = share(value, total);
-        }
-        let rows = &mut out[HEAD..];
-        // The observer's column first, then clockwise: seat s in column (s - seat) mod n.
-        for col in 0..n {
-            let s = (seat + col) % n;
-            let dealt = e.holes[s].is_some();
-            let folded = dealt && b.folded[s];
-            let cells = [
-                share(b.stacks[s], total),
-                share(b.bets[s], total),
-                share(b.committed[s], total),
-                f32::from(u8::from(dealt)),
-                f32::from(u8::from(folded)),
-                f32::from(u8::from(dealt && !folded && b.stacks[s] == 0)),
-            ];
-            for (row, value) in cells.into_iter().enumerate() {
-                rows[row * n + col] = value;
-            }
-        }
-        let positions = [
-            Some(self.button),
-            Some(self.small_blind),
-            Some(self.big_blind),
-            to_act,
-        ];
-        for (row, at) in positions.into_iter().enumerate() {
-            if let Some(at) = at {
-                rows[(6 + row) * n + (at + n - seat) % n] = 1.0;
-            }
-        }
-        for &(actor, row) in &e.street_actions {
-            let cell = &mut rows[row * n + (actor + n - seat) % n];
-            let step = if row == ROW_RAISES {
-                1.0 / RAISES_SCALE
-            } else {
-                1.0
-            };
-            *cell = (f64::from(*cell) + step).min(1.0) as f32;
-        }
-        Ok(())
+        write_observation(&view, seat, out)
     }
 
     fn returns(&self, e: &HoldemEpisode, out: &mut [f32]) {
