@@ -4,6 +4,8 @@ determinism whatever the thread count, auto-reset, and refusal of bad input."""
 
 from __future__ import annotations
 
+import itertools
+import threading
 from typing import Any
 
 import numpy as np
@@ -251,3 +253,42 @@ def test_doudizhu_redeals_after_three_passes_until_abandoned() -> None:
     for i, state in enumerate(states):
         assert state.is_terminal and state.phase == "abandoned" and state.deal_number == 9_999
         np.testing.assert_array_equal(batch.observations[i], state.observation_tensor(last[i]))
+
+
+def test_calls_from_other_threads_take_turns_and_change_nothing() -> None:
+    def run(env: VectorEnv) -> list[float]:
+        rng = np.random.default_rng(5)
+        batch = env.reset()
+        totals = []
+        for _ in range(200):
+            ids, offsets = env.legal_ids()
+            picks = [
+                ids[a + rng.integers(b - a)] if b > a else 0 for a, b in itertools.pairwise(offsets)
+            ]
+            batch = env.step(np.array(picks, dtype=np.int64))
+            totals.append(float(batch.rewards.sum()))
+        return totals
+
+    alone = run(VectorEnv("hearts", 64, 9, threads=2))
+    shared = VectorEnv("hearts", 64, 9, threads=2)
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def reader() -> None:
+        # Reads under the env's lock between the stepping thread's calls.
+        try:
+            while not stop.is_set():
+                shared.legal_ids()
+        except BaseException as exc:  # any error fails the test below
+            errors.append(exc)
+
+    others = [threading.Thread(target=reader) for _ in range(2)]
+    for t in others:
+        t.start()
+    try:
+        assert run(shared) == alone
+    finally:
+        stop.set()
+        for t in others:
+            t.join()
+    assert errors == []

@@ -12,6 +12,7 @@ in ``docs/vector_env.md``.
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardkit._core import VectorEnv as _CoreEnv
@@ -110,6 +111,10 @@ class VectorEnv:
                 opts["target"],
             )
         self._game: BaseGame = rules  # type: ignore[assignment]
+        # Calls from several Python threads take turns, as moves on a shared state
+        # do: the Rust env is borrowed for a whole call with the GIL released, and a
+        # second call meeting that borrow would fail with an untyped error.
+        self._lock = threading.Lock()
         self._num_envs = num_envs
         self._threads = threads
         self._seed = seed
@@ -146,16 +151,18 @@ class VectorEnv:
         reseed and count each slot's episodes from 0 again."""
         if seed is not None:
             check_int("seed", seed, 0, 2**64 - 1)
-        arrays = self._core.reset(seed)
-        if seed is not None:
-            self._seed = seed
-        return Batch(*arrays)
+        with self._lock:
+            arrays = self._core.reset(seed)
+            if seed is not None:
+                self._seed = seed
+            return Batch(*arrays)
 
     def legal_ids(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """The rows of ``masks`` as compact lists, for games with wide masks
         (Dou Dizhu's 24,643 ids): ``(ids, offsets)``, new int64 arrays; slot
         ``i``'s legal ids, ascending, are ``ids[offsets[i]:offsets[i + 1]]``."""
-        ids, offsets = self._core.legal_ids()
+        with self._lock:
+            ids, offsets = self._core.legal_ids()
         return ids, offsets
 
     def step(self, actions: npt.NDArray[np.int64]) -> Batch:
@@ -166,4 +173,5 @@ class VectorEnv:
         its next episode. Any illegal id raises :class:`IllegalActionError`
         naming the slot, and no slot moves.
         """
-        return Batch(*self._core.step(actions))
+        with self._lock:
+            return Batch(*self._core.step(actions))
