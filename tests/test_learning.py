@@ -103,6 +103,7 @@ def test_ids_masks_and_tensors_agree_along_random_playouts(name: str) -> None:
             _check_ids(game, state)
             _check_tensor(game, state)
         returns = states[-1].returns()
+        assert states[-1].standings() == returns
         assert all(low <= r <= high for r in returns), (returns, (low, high))
         if game.zero_sum:
             assert abs(sum(returns)) < 1e-9

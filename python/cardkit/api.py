@@ -162,6 +162,11 @@ class State(Protocol):
         """Each seat's result: zero before the end; zero-sum where the game is."""
         ...
 
+    def standings(self) -> list[float]:
+        """Each seat's result over the deals scored so far, in :meth:`returns` units
+        (what it would be if a match stopped now); ``returns()`` once over."""
+        ...
+
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now, as a JSON-serializable dict."""
         ...

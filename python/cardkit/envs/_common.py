@@ -4,7 +4,7 @@ spaces and observations, the per-deal rewards and the text table of ``render``."
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, cast
 
 import numpy as np
@@ -91,58 +91,21 @@ def observe(state: State, seat: int, num_actions: int) -> Obs:
     return {"observation": state.observation_tensor(seat), "action_mask": mask}
 
 
-def _hearts_totals(state: Any) -> list[float]:
-    # Hearts' returns are the mean penalty total minus each seat's own, summed over
-    # deals, so each finished deal adds its own mean-minus-own points.
-    scores = state.scores
-    mean = sum(scores) / len(scores)
-    return [mean - s for s in scores]
-
-
-def _spades_totals(state: Any) -> list[float]:
-    ours, theirs = state.scores
-    lead = float(ours - theirs)
-    return [lead, -lead, lead, -lead]
-
-
-def _holdem_totals(state: Any) -> list[float]:
-    start = state.game.starting_stacks
-    return [float(s - s0) for s, s0 in zip(state.stacks, start, strict=True)]
-
-
-def _onepoker_totals(state: Any) -> list[float]:
-    start = state.game.stack
-    return [float(s - start) for s in state.stacks]
-
-
-#: The match games: each seat's result over the deals finished so far, in the units
-#: of ``returns()`` (what ``returns()`` would be if the match stopped now). Penalty
-#: and team scores move when a deal is scored and stacks when a hand is settled, so
-#: the differences are per-deal rewards. Games not listed reward at the end only.
-_RUNNING_TOTALS: dict[str, Callable[[Any], list[float]]] = {
-    "hearts": _hearts_totals,
-    "spades": _spades_totals,
-    "holdem": _holdem_totals,
-    "onepoker": _onepoker_totals,
-}
-
-
 class DealRewards:
     """Per-deal rewards whose sum over an episode is exactly ``state.returns()``.
 
-    After each move, the running totals of a match game (see ``_RUNNING_TOTALS``)
-    are compared with the last ones: a deal that has just been scored pays each seat
-    the change. When the state ends the totals are ``returns()`` itself, so the last
-    deal's reward also settles anything the totals do not show. Single-deal games
-    pay ``returns()`` at the end.
+    After each move the state's ``standings()`` (each seat's result over the deals
+    scored so far, in ``returns()`` units) are compared with the last ones: a deal
+    that has just been scored pays each seat the change. When the state ends they
+    are ``returns()`` itself, so the last deal's reward also settles anything the
+    standings do not show. Single-deal games pay ``returns()`` at the end.
     """
 
     __slots__ = ("_last", "_running")
 
     def __init__(self, game: Game) -> None:
         # A game whose options make it one deal (match=False) pays at the end.
-        single = game.max_match_length == game.max_game_length
-        self._running = None if single else _RUNNING_TOTALS.get(game.name)
+        self._running = game.max_match_length != game.max_game_length
         self._last = [0.0] * game.num_players
 
     def reset(self) -> None:
@@ -153,10 +116,10 @@ class DealRewards:
         """Each seat's reward for the move just applied, ``None`` when all are zero."""
         if state.is_terminal:
             now = state.returns()
-        elif self._running is None:
+        elif not self._running:
             return None
         else:
-            now = self._running(state)
+            now = state.standings()
         last = self._last
         if now == last:
             return None

@@ -77,6 +77,7 @@ LOCKED_METHODS = (
     "private_cards",
     "zones",
     "returns",
+    "standings",
     "score_breakdown",
     "events",
     "to_json",
@@ -492,6 +493,13 @@ class BaseState(ABC):
     @abstractmethod
     def returns(self) -> list[float]:
         """Each seat's result."""
+
+    def standings(self) -> list[float]:
+        """Each seat's result over the deals scored so far, in the units of
+        :meth:`returns` (what it would be if the match stopped now); equal to
+        ``returns()`` once the state is over. Single-deal games have nothing scored
+        before the end, so the default is :meth:`returns` itself."""
+        return self.returns()
 
     @abstractmethod
     def observation(self, seat: int) -> Observation:

@@ -487,6 +487,10 @@ class HeartsState(TrickState):
         """Mean penalty total minus each seat's own (zero-sum); zeros until the end."""
         if self._phase is not Phase.OVER:
             return [0.0, 0.0, 0.0, 0.0]
+        return self.standings()
+
+    def standings(self) -> list[float]:
+        """Mean penalty total minus each seat's own, over the deals scored so far."""
         mean = sum(self._scores) / 4
         return [mean - s for s in self._scores]
 

@@ -779,6 +779,10 @@ class HoldemState(BaseState):
         """Chips won or lost since the start (zero-sum); zeros until the end."""
         if not self.over:
             return [0.0] * self._game.num_players
+        return self.standings()
+
+    def standings(self) -> list[float]:
+        """Chips won or lost over the hands settled so far."""
         return [
             float(s - s0) for s, s0 in zip(self.stacks, self._game.starting_stacks, strict=True)
         ]

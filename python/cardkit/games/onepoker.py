@@ -550,6 +550,10 @@ class OnePokerState(BaseState):
         """Chips won or lost since the start (zero-sum)."""
         if not self.over:
             return [0.0, 0.0]
+        return self.standings()
+
+    def standings(self) -> list[float]:
+        """Chips won or lost over the deals settled so far."""
         return [float(s - self._game.stack) for s in self.stacks]
 
     def signals(self, seat: int) -> dict[str, int]:

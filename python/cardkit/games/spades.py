@@ -472,6 +472,10 @@ class SpadesState(TrickState):
         """Own team's score minus the other team's per seat; zeros until the end."""
         if self._phase is not Phase.OVER:
             return [0.0, 0.0, 0.0, 0.0]
+        return self.standings()
+
+    def standings(self) -> list[float]:
+        """Own team's score minus the other team's, over the deals scored so far."""
         d = float(self._scores[0] - self._scores[1])
         return [d, -d, d, -d]
 
