@@ -301,6 +301,7 @@ def test_any_seed_plays_out(name: str, seed: int) -> None:
 _OTHER_OPTIONS: dict[str, dict[str, Any]] = {
     "chinese_poker": {"automatic_win_points": 4},
     "doudizhu": {"bidding": "single_round"},
+    "guandan": {"double_win_ends": True},
     "hearts": {"target": 50},
     "holdem": {"stack": 500},
     "onepoker": {"stack": 10},

@@ -26,6 +26,7 @@ GAMES = games.available()
 # test checks is paid as it is scored (more than one deal per match: no seat can
 # reach these targets or lose these stacks in one deal of the seeds used).
 MATCHES: dict[str, dict[str, Any]] = {
+    "guandan": {"level": "Q"},
     "hearts": {"target": 30},
     "spades": {"target": 300, "lose_at": -300},
     "holdem": {"players": 2, "stack": 200},
@@ -51,6 +52,13 @@ def _scored(state: Any) -> tuple[int, list[float]]:
         return len(sb["deals"]), [mean - t for t in sb["totals"]]
     if name == "spades":
         lead = float(sb["totals"][0] - sb["totals"][1])
+        return len(sb["deals"]), [lead, -lead, lead, -lead]
+    if name == "guandan":
+        # Both teams start at the same level; the match winner counts one more.
+        ahead = [float("23456789TJQKA".index(level)) for level in sb["team_levels"]]
+        if sb["match_winner"] is not None:
+            ahead[sb["match_winner"]] += 1
+        lead = ahead[0] - ahead[1]
         return len(sb["deals"]), [lead, -lead, lead, -lead]
     if name == "holdem":
         start = state.game.starting_stacks

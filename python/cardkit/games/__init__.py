@@ -19,6 +19,7 @@ _BUILTIN: dict[str, str] = {
     "chinese_poker": "cardkit.games.chinese_poker:ChinesePoker",
     "doudizhu": "cardkit.games.doudizhu:DouDizhu",
     "zhengshangyou": "cardkit.games.zhengshangyou:ZhengShangyou",
+    "guandan": "cardkit.games.guandan:Guandan",
     "hearts": "cardkit.games.hearts:Hearts",
     "spades": "cardkit.games.spades:Spades",
     "holdem": "cardkit.games.holdem:Holdem",

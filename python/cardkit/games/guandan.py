@@ -1,0 +1,975 @@
+"""Guandan (掼蛋): four players in two partnerships (seats 0 and 2 against 1 and 3).
+
+Two packs with their jokers, 27 cards each. The level rank of the deal (级牌) ranks
+above the ace for singles and groups, and its two hearts are wilds (逢人配) that stand
+for any card but a joker. Turns pass in seat order (0 -> 1 -> 2 -> 3, the text's
+counterclockwise); a leader must play, followers may pass, and when every other
+player still holding cards has passed the last player leads again. Finished players
+are skipped; if the last player to play has finished, the partner leads (接风), or
+the next player still holding cards if the partner has finished too. Places 1-4 (头游,
+二游, 三游, 下游); the deal ends when the third player finishes.
+
+The first finisher's team climbs 3, 2 or 1 levels as its partner finished 2nd, 3rd or
+4th, capped at the ace; the teams keep separate levels from 2 and the next deal is
+played at the winners' level. A team at the ace wins the match by finishing first,
+its partner not last, in a deal played at the ace. From the second deal on, last
+place pays first place its strongest card but the wilds (after a double win both
+opponents pay, the higher tribute to first place), unless the payers hold both red
+jokers (抗贡: first place leads); each recipient then returns a card of its choice
+(``return 7h``) and the player who gets first place's return leads.
+
+Legal plays, readings of wilds, comparison and which copies a play takes all come
+from the Rust engine (``cardkit._core.guandan_*``); this module keeps the flow, the
+tribute, the scoring and the views. See ``docs/guandan.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from cardkit._core import (
+    Card,
+    GuandanPlay,
+    deck,
+    derive_seed,
+    guandan_action_space_size,
+    guandan_beats,
+    guandan_leads,
+    guandan_parse,
+    guandan_play_id,
+    guandan_play_of_id,
+    guandan_responses,
+    guandan_strength,
+    guandan_take,
+)
+from cardkit._validate import check_flag
+from cardkit.api import Action, Observation
+from cardkit.errors import CardkitError, IllegalActionError, RuleOptionError, shown
+from cardkit.games._base import MAX_DEALS, BaseGame, BaseState, Emit, action_text
+from cardkit.games._intern import Interner
+from cardkit.games._phase import StrEnum
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = [
+    "CARD_TYPES",
+    "CLIMB",
+    "LEVELS",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
+    "PLAY_TYPES",
+    "Guandan",
+    "GuandanState",
+    "Phase",
+    "return_choices",
+    "tribute_card",
+]
+
+#: The level ranks, lowest first: a team's level is an index into this text.
+LEVELS = "23456789TJQKA"
+_ACE = len(LEVELS) - 1
+#: Cards dealt to each seat (GD-10).
+HAND_SIZE = 27
+#: The 54 card types of the double pack, in cardkit's deck order: the order of the
+#: ``return <card>`` ids and of every per-card slice of the observation tensor.
+CARD_TYPES: tuple[Card, ...] = tuple(deck("french54"))
+_CARD_INDEX = {card: i for i, card in enumerate(CARD_TYPES)}
+#: The engine's play types, in the order of the tensor's one-hot.
+PLAY_TYPES = (
+    "single",
+    "pair",
+    "triple",
+    "full_house",
+    "straight",
+    "pair_run",
+    "plate",
+    "bomb",
+    "straight_flush",
+    "joker_bomb",
+)
+_TYPE_INDEX = {t: i for i, t in enumerate(PLAY_TYPES)}
+#: Main ranks of plays, natural order then the jokers (``B`` black, ``R`` red).
+_MAIN_RANKS = LEVELS + "BR"
+_RANK_INDEX = {r: i for i, r in enumerate(_MAIN_RANKS)}
+#: Levels the first finisher's team climbs by its partner's place (GD-06, GD-46).
+CLIMB = {2: 3, 3: 2, 4: 1}
+#: Ranks a return card may have (GD-19).
+_RETURN_RANKS = frozenset("23456789T")
+_RED_JOKER = Card("RJ")
+#: Stream offset of the first leader's draw, apart from the deal shuffles (0, 1, ...).
+_LEADER_STREAM = 1 << 32
+#: The Rust index: ``pass`` is id 0, then every structural play; the 54 ``return
+#: <card>`` ids follow it, one per card type.
+_RETURN_BASE = guandan_action_space_size()
+#: The most actions of one deal: at most two returns; at most 107 plays, as each
+#: takes a card and the last player keeps one; and at most three passes after each
+#: play but the last (every other player still in the deal passes once, then a
+#: round ends), so 2 + 107 + 3 * 106.
+_DEAL_LENGTH = 2 + 107 + 3 * 106
+
+PASS = Action("pass")
+_RETURN_ACTIONS = tuple(Action(f"return {card}") for card in CARD_TYPES)
+_RETURN_CARD = {action: card for action, card in zip(_RETURN_ACTIONS, CARD_TYPES, strict=True)}
+_RETURN_IDS = {action: _RETURN_BASE + i for i, action in enumerate(_RETURN_ACTIONS)}
+_USAGE = "expected play <cards> (such as 'play 33' or 'play 3456 W=7'), pass or return <card>"
+
+
+# Canonical action text -> its shared Action (listing plays is the inner loop).
+_KNOWN: Interner[str, Action] = Interner(
+    Action, {"pass": PASS, **{a.text: a for a in _RETURN_ACTIONS}}
+)
+
+
+def _play_action(text: str) -> Action:
+    """The shared ``play <text>`` action of canonical play text."""
+    return _KNOWN("play " + text)
+
+
+class Phase(StrEnum):
+    """Where a Guandan match stands; each member equals its lower-case value."""
+
+    #: Tribute was paid (automatically); each recipient returns a card, first
+    #: place first (GD-19 .. GD-23).
+    RETURN = "return"
+    #: The card play of a deal (GD-24 .. GD-29).
+    PLAY = "play"
+    #: The match, or the single deal, is over (GD-09).
+    OVER = "over"
+
+
+_OVER = Phase.OVER
+
+
+def _rank_char(card: Card) -> str:
+    rank = card.rank
+    return rank[0] if card.suit is None else rank
+
+
+@functools.lru_cache(maxsize=len(LEVELS))
+def _strengths(level: str) -> dict[Card, int]:
+    """Each card type's strength at ``level`` (the engine's, read once per level)."""
+    return {card: guandan_strength(card, level) for card in CARD_TYPES}
+
+
+def _wild(level: str) -> Card:
+    return Card(level + "h")
+
+
+def tribute_card(hand: Sequence[Card], level: str) -> Card:
+    """The card a payer gives (GD-15): its strongest card but the wilds (the hearts of
+    ``level``). Of several equally strong cards (one rank in several suits) it gives
+    the copy the engine's card play takes for that single (``guandan_take``), the one
+    that breaks the fewest straight-flush chances."""
+    strength = _strengths(level)
+    wild = _wild(level)
+    best = max((c for c in hand if c != wild), key=strength.__getitem__)
+    single = guandan_parse(_rank_char(best), level)
+    return guandan_take(list(hand), level, single)[0]
+
+
+def return_choices(hand: Sequence[Card], level: str) -> list[Card]:
+    """The cards a tribute recipient may return (GD-19, GD-20): each non-wild card
+    ranked 2 to 10, or, holding none, each card of the lowest strength; distinct card
+    types, weakest first."""
+    strength = _strengths(level)
+    wild = _wild(level)
+    held = sorted(set(hand), key=lambda c: (strength[c], _CARD_INDEX[c]))
+    low = [c for c in held if c != wild and c.rank in _RETURN_RANKS]
+    if low:
+        return low
+    weakest = strength[held[0]]
+    return [c for c in held if strength[c] == weakest]
+
+
+def _check_level(value: object) -> str:
+    if isinstance(value, str):
+        text = value.strip().upper().replace("10", "T")
+        if len(text) == 1 and text in LEVELS:
+            return text
+    raise RuleOptionError(f"option level={shown(value)} must be a rank 2..10, J, Q, K or A")
+
+
+def _parse_action(text: Action | str, level: str) -> Action:
+    """The canonical action for ``text``, reading wild tokens at ``level``."""
+    text = action_text(text)
+    known = _KNOWN.get(text)
+    if known is not None:
+        return known
+    words = text.split()
+    if not words:
+        raise IllegalActionError(f"an empty action names nothing: {_USAGE}")
+    verb = words[0].lower()
+    if verb == "pass" and len(words) == 1:
+        return PASS
+    if verb == "return":
+        if len(words) != 2:
+            raise IllegalActionError(f"{shown(text)}: return names one card, such as 'return 7h'")
+        try:
+            card = Card(words[1])
+        except CardkitError as exc:
+            raise IllegalActionError(f"{shown(text)} does not name a card to return") from exc
+        return _RETURN_ACTIONS[_CARD_INDEX[card]]
+    if verb == "play":
+        words = words[1:]
+        if not words:
+            raise IllegalActionError("play needs cards, such as 'play 33' or 'play 3456 W=7'")
+    rest = " ".join(words)
+    if guandan_play_id(rest) is not None:
+        return _play_action(rest)
+    try:
+        play = guandan_parse(rest, level)
+    except IllegalActionError:
+        raise
+    except CardkitError as exc:
+        # A card the engine cannot read (its own error names it).
+        raise IllegalActionError(str(exc)) from exc
+    return _play_action(play.text)
+
+
+# -- the observation tensor ---------------------------------------------------------
+
+#: (name, length) of each slice of the observation tensor, in order; seats are
+#: relative (``r`` is seat ``(seat + r) % 4``: 0 self, 1 next, 2 partner, 3 previous).
+OBSERVATION_LAYOUT: tuple[tuple[str, int], ...] = (
+    ("hand", 54),
+    ("played", 4 * 54),
+    ("card_counts", 4),
+    ("table_cards", 54),
+    ("table_type", len(PLAY_TYPES)),
+    ("table_rank", len(_MAIN_RANKS)),
+    ("table_owner", 4),
+    ("level", len(LEVELS)),
+    ("team_levels", 2 * len(LEVELS)),
+    ("to_act", 4),
+    ("places", 4 * 4),
+    ("phase", 2),
+    ("tribute", 4 * 2),
+    ("anti_tribute", 1),
+    ("given", 54),
+    ("received", 54),
+)
+_OFFSET: dict[str, int] = {}
+_at = 0
+for _name, _length in OBSERVATION_LAYOUT:
+    _OFFSET[_name] = _at
+    _at += _length
+#: Length of the observation tensor.
+OBSERVATION_SIZE = _at
+del _at, _name, _length
+
+
+def _write_cards(cards: Sequence[Card], out: npt.NDArray[np.float32], at: int) -> None:
+    """Per-card-type counts (0, 1 or 2) of ``cards`` into ``out[at : at + 54]``."""
+    for card in cards:
+        out[at + _CARD_INDEX[card]] += 1.0
+
+
+class Guandan(BaseGame):
+    """Guandan (``make("guandan", match=True, level="2", double_win_ends=False)``).
+
+    ``match=True`` plays deals until a team wins the match (GD-09) or ``MAX_DEALS``
+    (10,000) deals have been played, both teams starting at ``level``; ``match=False``
+    plays one deal at ``level``, without tribute. ``double_win_ends`` ends a deal as
+    soon as two partners finish first and second (the text plays on until the third
+    player finishes, GD-45).
+    """
+
+    name = "guandan"
+    zero_sum = True
+    deck_name = "double108"
+
+    def __init__(
+        self, match: bool = True, level: str = "2", double_win_ends: bool = False
+    ) -> None:
+        self.match = check_flag("match", match)
+        self.level = _check_level(level)
+        self.double_win_ends = check_flag("double_win_ends", double_win_ends)
+        self.num_players = 4
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The rule options as ``make`` accepts them."""
+        return {"match": self.match, "level": self.level, "double_win_ends": self.double_win_ends}
+
+    @property
+    def max_game_length(self) -> int:
+        """427 actions per deal: two returns, 107 plays (each takes a card and the
+        last player keeps one) and three passes after each play but the last."""
+        return _DEAL_LENGTH
+
+    @property
+    def max_match_length(self) -> int:
+        """A match can go on as long as neither team wins at the ace, so it also ends
+        after ``MAX_DEALS`` deals (then the levels decide)."""
+        return (MAX_DEALS if self.match else 1) * _DEAL_LENGTH
+
+    @property
+    def num_actions(self) -> int:
+        """``pass``, every play of the Rust index, then one ``return`` per card type."""
+        return _RETURN_BASE + len(CARD_TYPES)
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """One flat float32 vector (layout: :data:`OBSERVATION_LAYOUT`, docs/guandan.md)."""
+        return (OBSERVATION_SIZE,)
+
+    @property
+    def utility_range(self) -> tuple[float, float]:
+        """A single deal pays the levels climbed, at most 3. A match pays the levels
+        the own team is ahead, plus one for winning it: at most the climb from the
+        starting level to the ace and one more."""
+        if not self.match:
+            return (-3.0, 3.0)
+        span = float(_ACE - LEVELS.index(self.level) + 1)
+        return (-span, span)
+
+    def new_state(
+        self, seed: int | None = None, deal: str | Sequence[Any] | None = None
+    ) -> GuandanState:
+        """A new match (or deal); ``deal`` fixes the top of the first deal's deck
+        (seat 0 gets cards 0-26, seat 1 27-53 ...)."""
+        return GuandanState(self, seed, deal)
+
+    def parse_action(self, text: Action | str) -> Action:
+        """Canonical ``play <cards> [W=x ...]``, ``pass`` or ``return <card>``; a play
+        may omit ``play``. Wild tokens naming the heart (``2h=7``) are read at the
+        game's ``level`` here and at the deal's level by a state."""
+        return _parse_action(text, self.level)
+
+    def _action_id(self, action: Action) -> int | None:
+        if action == PASS:
+            return 0
+        found = _RETURN_IDS.get(action)
+        if found is not None:
+            return found
+        if action.kind == "play":
+            return guandan_play_id(action.text[5:])
+        return None
+
+    def _id_action(self, action_id: int) -> Action | None:
+        if action_id == 0:
+            return PASS
+        if action_id >= _RETURN_BASE:
+            return _RETURN_ACTIONS[action_id - _RETURN_BASE]
+        play = guandan_play_of_id(action_id)
+        return None if play is None else _play_action(play.text)
+
+    def action_to_id(self, action: Action | str) -> int:
+        """The fixed id of ``action``: every Guandan action has one."""
+        parsed = self.parse_action(action)
+        found = self._action_id(parsed)
+        if found is None:
+            raise IllegalActionError(f"{shown(parsed.text)} is not a Guandan action")
+        return found
+
+
+class GuandanState(BaseState):
+    """A Guandan match (or a single deal) in progress."""
+
+    _game: Guandan
+
+    def _start(self) -> None:
+        start = LEVELS.index(self._game.level)
+        self._team_levels = [start, start]
+        self._deals: list[dict[str, Any]] = []
+        self._match_winner: int | None = None
+        self._last_cards: list[Card] = []
+        self._jiefeng: tuple[int, int] | None = None
+        self._new_deal(0, start, [])
+
+    # -- dealing and tribute --------------------------------------------------------
+
+    def _new_deal(self, number: int, level: int, previous: list[int]) -> None:
+        """Deal ``number`` at ``level``; ``previous`` is the last deal's finishing order
+        (empty for the match's first deal, which has no tribute)."""
+        order = self.deck_order(number)
+        self._deal_number = number
+        self._level = level
+        self._rank = LEVELS[level]
+        self._hands = [self._sorted(order[HAND_SIZE * s : HAND_SIZE * (s + 1)]) for s in range(4)]
+        self._played: list[list[Card]] = [[], [], [], []]
+        # Cards in a hand that another seat knows too: a received tribute or
+        # return, the red jokers shown for an anti-tribute.
+        self._known: list[Counter[Card]] = [Counter(), Counter(), Counter(), Counter()]
+        self._table: GuandanPlay | None = None
+        self._table_cards: list[Card] = []
+        self._table_owner: int | None = None
+        self._passes = 0
+        self._order: list[int] = []
+        # This deal's card play: [seat, "pass"] or [seat, "play", type, main rank, cards].
+        self._plays: list[tuple[Any, ...]] = []
+        self._tribute: list[tuple[int, int, Card]] = []
+        self._returned: list[tuple[int, int, Card]] = []
+        self._due: list[tuple[int, int]] = []
+        self._anti_tribute: list[int] | None = None
+        self._leader: int | None = None
+        self._to_act = 0
+        self._turn: dict[Action, GuandanPlay | None] | None = None
+        self._phase = Phase.PLAY
+        if not previous:
+            # GD-13: the match's first leader is drawn from the seed.
+            self._start_play(derive_seed(self._seed, _LEADER_STREAM) % 4)
+        else:
+            self._pay_tribute(previous)
+
+    def _sorted(self, cards: Sequence[Card]) -> list[Card]:
+        strength = _strengths(self._rank)
+        return sorted(cards, key=lambda c: (strength[c], _CARD_INDEX[c]))
+
+    def _pay_tribute(self, previous: list[int]) -> None:
+        """GD-14 .. GD-18: who pays whom, anti-tribute, or the automatic tribute."""
+        first = previous[0]
+        second = (first + 2) % 4
+        if previous[1] == second:
+            # GD-16/GD-17: a double win; both opponents pay, listed in turn order
+            # from first place, so on equal tributes the first of them pays first place.
+            payers = [(first + 1) % 4, (first + 3) % 4]
+            receivers = [first, second]
+        else:
+            payers, receivers = [previous[3]], [first]
+        reds = [self._hands[p].count(_RED_JOKER) for p in payers]
+        if sum(reds) >= 2:
+            # GD-18: the payers show their red jokers; no exchange, first place leads.
+            self._anti_tribute = payers
+            for payer, n in zip(payers, reds, strict=True):
+                self._known[payer][_RED_JOKER] += n
+            self._start_play(first)
+            return
+        cards = [tribute_card(self._hands[p], self._rank) for p in payers]
+        strength = _strengths(self._rank)
+        if len(cards) == 2 and strength[cards[1]] > strength[cards[0]]:
+            payers.reverse()
+            cards.reverse()
+        for payer, receiver, card in zip(payers, receivers, cards, strict=True):
+            self._hands[payer].remove(card)
+            self._hands[receiver] = self._sorted([*self._hands[receiver], card])
+            self._known[receiver][card] += 1
+            self._tribute.append((payer, receiver, card))
+            self._due.append((receiver, payer))
+        self._phase = Phase.RETURN
+
+    def _start_play(self, leader: int) -> None:
+        self._leader = leader
+        self._to_act = leader
+        self._phase = Phase.PLAY
+
+    # -- turn order -------------------------------------------------------------------
+
+    def _next_active(self, seat: int) -> int:
+        """The next seat after ``seat`` in turn order still holding cards."""
+        for step in (1, 2, 3):
+            nxt = (seat + step) % 4
+            if self._hands[nxt]:
+                return nxt
+        raise AssertionError("a live deal has a seat holding cards")
+
+    def _turn_listing(self) -> dict[Action, GuandanPlay | None]:
+        """The legal actions of this turn, each with its engine play (``None`` for
+        ``pass`` and returns), listed once per turn."""
+        turn = self._turn
+        if turn is None:
+            if self._phase is Phase.RETURN:
+                recipient = self._due[0][0]
+                cards = return_choices(self._hands[recipient], self._rank)
+                turn = {_RETURN_ACTIONS[_CARD_INDEX[c]]: None for c in cards}
+            else:
+                hand = self._hands[self._to_act]
+                table = self._table
+                if table is None:
+                    plays = guandan_leads(hand, self._rank)
+                    turn = {}
+                else:
+                    plays = guandan_responses(hand, self._rank, table)
+                    turn = {PASS: None}
+                for play in plays:
+                    turn[_play_action(play.text)] = play
+            self._turn = turn
+        return turn
+
+    # -- the protocol --------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        """Returning tribute, the card play, or over."""
+        return self._phase
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to return a card or to play; ``None`` when over."""
+        if self._phase is _OVER:
+            return None
+        if self._phase is Phase.RETURN:
+            return self._due[0][0]
+        return self._to_act
+
+    @property
+    def is_terminal(self) -> bool:
+        """True once the match (or the single deal) is over."""
+        return self._phase is _OVER
+
+    def legal_actions(self) -> list[Action]:
+        """``return <card>`` choices while returning; else the leads, or ``pass`` and
+        every play that beats the table (each reading of wilds its own action)."""
+        if self._phase is _OVER:
+            return []
+        return list(self._turn_listing())
+
+    def _parse(self, action: Action | str) -> Action:
+        return _parse_action(action, self._rank)
+
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` for the current player; illegal -> IllegalActionError, no
+        change. Wild tokens naming the heart (``2h=7``) are read at the deal's level."""
+        if self._phase is _OVER:
+            raise IllegalActionError(f"the game is over; {shown(action)} cannot be played")
+        parsed = self._parse(action)
+        reason = self.illegal_reason(parsed)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        self._apply(parsed)
+        self._history.append(parsed)
+
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether ``apply(action)`` would succeed; never raises."""
+        if self._phase is _OVER:
+            return False
+        try:
+            return self.illegal_reason(self._parse(action)) is None
+        except CardkitError:
+            return False
+
+    def action_to_id(self, action: Action | str) -> int:
+        """The id of ``action``, read at the deal's level."""
+        parsed = self._parse(action)
+        found = self._action_id(parsed)
+        if found is None:
+            raise IllegalActionError(f"{shown(parsed.text)} is not a Guandan action")
+        return found
+
+    def illegal_reason(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now, or ``None``."""
+        if action in self._turn_listing():
+            return None
+        if self._phase is Phase.RETURN:
+            return self._return_reason(action)
+        seat = self._to_act
+        table = self._table
+        if action == PASS:
+            return "a leader must play and cannot pass"
+        if action in _RETURN_CARD:
+            return "no return is due now: the card play has begun"
+        if action.kind != "play":
+            return f"{shown(action.text)} is not a Guandan action: {_USAGE}"
+        text = action.text[5:]
+        try:
+            play = guandan_parse(text, self._rank)
+        except CardkitError as exc:
+            return f"{shown(text)} is not a combination at level {self._rank}: {exc}"
+        try:
+            guandan_take(self._hands[seat], self._rank, play)
+        except CardkitError:
+            return f"seat {seat} does not hold the cards of {shown(text)}"
+        if table is not None and not guandan_beats(play, table, self._rank):
+            return f"the {play.type} {text} does not beat the {table.type} {table.text}"
+        return f"{shown(text)} is not a legal play now"
+
+    def _return_reason(self, action: Action) -> str:
+        recipient, payer = self._due[0]
+        card = _RETURN_CARD.get(action)
+        if card is None:
+            return f"seat {recipient} must first return a card to seat {payer}: return <card>"
+        hand = self._hands[recipient]
+        if card not in hand:
+            return f"seat {recipient} does not hold {card}"
+        if card == _wild(self._rank):
+            return f"{card} is a wild at level {self._rank} and cannot be returned"
+        return (
+            f"{card} cannot be returned: return a non-wild card ranked 2 to 10, or a lowest "
+            "card when holding none"
+        )
+
+    def _apply(self, action: Action) -> None:
+        turn = self._turn_listing()
+        self._turn = None
+        self._jiefeng = None
+        if self._phase is Phase.RETURN:
+            self._return(_RETURN_CARD[action])
+        elif action == PASS:
+            self._pass()
+        else:
+            play = turn[action]
+            assert play is not None  # listed plays carry their engine play
+            self._play(action, play)
+
+    def _return(self, card: Card) -> None:
+        recipient, payer = self._due.pop(0)
+        self._give(recipient, card)
+        self._hands[payer] = self._sorted([*self._hands[payer], card])
+        self._known[payer][card] += 1
+        self._returned.append((recipient, payer, card))
+        if not self._due:
+            # GD-21: the player receiving first place's return leads.
+            self._start_play(self._tribute[0][0])
+
+    def _give(self, seat: int, card: Card) -> None:
+        """Take ``card`` out of ``seat``'s hand; what others know of it shrinks with it."""
+        hand = self._hands[seat]
+        hand.remove(card)
+        known = self._known[seat]
+        if known[card] > hand.count(card):
+            known[card] = hand.count(card)
+
+    def _play(self, action: Action, play: GuandanPlay) -> None:
+        seat = self._to_act
+        cards = guandan_take(self._hands[seat], self._rank, play)
+        for card in cards:
+            self._give(seat, card)
+        self._played[seat].extend(cards)
+        self._last_cards = cards
+        self._table, self._table_cards, self._table_owner = play, cards, seat
+        self._passes = 0
+        self._plays.append((seat, "play", play.type, play.main_rank, tuple(str(c) for c in cards)))
+        if not self._hands[seat]:
+            self._order.append(seat)
+            if self._deal_over():
+                self._score_deal()
+                return
+        self._to_act = self._next_active(seat)
+
+    def _deal_over(self) -> bool:
+        order = self._order
+        if len(order) == 3:
+            # GD-45: the remaining player is last.
+            order.append(next(s for s in range(4) if s not in order))
+            return True
+        return (
+            self._game.double_win_ends and len(order) == 2 and order[1] == (order[0] + 2) % 4
+        )
+
+    def _pass(self) -> None:
+        seat = self._to_act
+        self._plays.append((seat, "pass"))
+        self._passes += 1
+        owner = self._table_owner
+        assert owner is not None  # a follower passes on a table
+        active = 4 - len(self._order)
+        owner_in = bool(self._hands[owner])
+        if self._passes < (active - 1 if owner_in else active):
+            self._to_act = self._next_active(seat)
+            return
+        # GD-27: every other active player passed; the last player leads again, or
+        # (GD-29) its partner when it has finished, or the next active player.
+        self._table, self._table_cards, self._table_owner = None, [], None
+        self._passes = 0
+        if owner_in:
+            self._to_act = owner
+            return
+        partner = (owner + 2) % 4
+        leader = partner if self._hands[partner] else self._next_active(owner)
+        self._jiefeng = (leader, owner)
+        self._to_act = leader
+
+    # -- scoring ----------------------------------------------------------------------
+
+    def _score_deal(self) -> None:
+        """GD-05 .. GD-09, GD-46 .. GD-48: the deal's climb, the levels, the match."""
+        order = self._order
+        first = order[0]
+        team = first % 2
+        partner_place = order.index((first + 2) % 4) + 1
+        climb = CLIMB[partner_place]
+        before = list(self._team_levels)
+        after = list(before)
+        after[team] = min(_ACE, before[team] + climb)
+        won = (
+            self._game.match
+            and before[team] == _ACE
+            and self._level == _ACE
+            and partner_place != 4
+        )
+        places: list[int | None] = [None, None, None, None]
+        for place, seat in enumerate(order, 1):
+            places[seat] = place
+        self._deals.append(
+            {
+                "deal": self._deal_number,
+                "level": self._rank,
+                "leader": self._leader,
+                "order": list(order),
+                "places": places,
+                "winning_team": team,
+                "partner_place": partner_place,
+                "climb": climb,
+                "team_levels_before": [LEVELS[t] for t in before],
+                "team_levels_after": [LEVELS[t] for t in after],
+                "tribute": [{"seat": p, "to": r, "card": str(c)} for p, r, c in self._tribute],
+                "return": [{"seat": r, "to": p, "card": str(c)} for r, p, c in self._returned],
+                "anti_tribute": None if self._anti_tribute is None else list(self._anti_tribute),
+                "match_won": won,
+            }
+        )
+        self._team_levels = after
+        if won:
+            self._match_winner = team
+        if not self._game.match or won or self._deal_number + 1 >= MAX_DEALS:
+            self._phase = Phase.OVER
+            return
+        # GD-08, GD-48: the next deal is played at the winners' new level.
+        self._new_deal(self._deal_number + 1, after[team], list(order))
+
+    @property
+    def level(self) -> str:
+        """The level rank of the deal in play (or of the last deal, once over)."""
+        return self._rank
+
+    @property
+    def team_levels(self) -> list[str]:
+        """Each team's level (seats 0 and 2, seats 1 and 3)."""
+        return [LEVELS[t] for t in self._team_levels]
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        """Each seat's cards, weakest first."""
+        return [list(h) for h in self._hands]
+
+    @property
+    def order(self) -> list[int]:
+        """The seats that have finished this deal, first place first."""
+        return list(self._order)
+
+    @property
+    def table(self) -> GuandanPlay | None:
+        """The play to beat, or ``None`` when the seat to act leads."""
+        return self._table
+
+    @property
+    def match_winner(self) -> int | None:
+        """The team (0: seats 0 and 2, 1: seats 1 and 3) that won the match at the ace."""
+        return self._match_winner
+
+    def returns(self) -> list[float]:
+        """Zeros until the end, then :meth:`standings`."""
+        if self._phase is not _OVER:
+            return [0.0, 0.0, 0.0, 0.0]
+        return self.standings()
+
+    def standings(self) -> list[float]:
+        """Per seat, over the deals scored so far: in a match, the own team's level
+        minus the other's, one more for the team that won the match; in a single
+        deal, the levels the winners climb (3, 2 or 1), lost by the other team."""
+        if self._game.match:
+            progress = list(self._team_levels)
+            if self._match_winner is not None:
+                progress[self._match_winner] += 1
+            lead = float(progress[0] - progress[1])
+        elif self._deals:
+            deal = self._deals[-1]
+            lead = float(deal["climb"] if deal["winning_team"] == 0 else -deal["climb"])
+        else:
+            lead = 0.0
+        return [lead, -lead, lead, -lead]
+
+    def score_breakdown(self) -> dict[str, Any]:
+        """Every scored deal (its level, leader, places, levels before and after,
+        tribute, return and anti-tribute, and whether it won the match), the team
+        levels, the match winner and the returns."""
+        return {
+            "deals": [dict(d) for d in self._deals],
+            "team_levels": self.team_levels,
+            "match_winner": self._match_winner,
+            "returns": self.returns(),
+        }
+
+    def _public_score(self) -> dict[str, Any]:
+        """The breakdown without the tribute and return cards, which only their
+        payer and receiver saw."""
+        score = self.score_breakdown()
+        for deal in score["deals"]:
+            deal["tribute"] = [{"seat": t["seat"], "to": t["to"]} for t in deal["tribute"]]
+            deal["return"] = [{"seat": t["seat"], "to": t["to"]} for t in deal["return"]]
+        return score
+
+    # -- the event log -------------------------------------------------------------------
+
+    def _emit_deal(self, emit: Emit) -> None:
+        emit(
+            {
+                "type": "deal",
+                "deal": self._deal_number,
+                "level": self._rank,
+                "team_levels": self.team_levels,
+            }
+        )
+        self._emit_hands(emit, self._hands if not self._tribute else self._dealt_hands())
+        if self._anti_tribute is not None:
+            reds = [self._known[p][_RED_JOKER] for p in self._anti_tribute]
+            emit({"type": "anti_tribute", "seats": list(self._anti_tribute), "red_jokers": reds})
+        for payer, receiver, card in self._tribute:
+            emit({"type": "tribute", "seat": payer, "to": receiver})
+            emit(
+                {"type": "tribute_card", "seat": payer, "to": receiver, "card": str(card)},
+                (payer, receiver),
+            )
+        self._emit_leader(emit)
+
+    def _dealt_hands(self) -> list[list[Card]]:
+        """The hands as dealt, before the tribute moved cards."""
+        hands = [list(h) for h in self._hands]
+        for payer, receiver, card in self._tribute:
+            hands[receiver].remove(card)
+            hands[payer].append(card)
+        return [self._sorted(h) for h in hands]
+
+    def _emit_leader(self, emit: Emit) -> None:
+        if self._phase is Phase.PLAY and not self._plays:
+            emit({"type": "leader", "seat": self._leader})
+
+    def _event_start(self, emit: Emit) -> None:
+        self._emit_deal(emit)
+
+    def _event_step(self, action: Action, emit: Emit) -> None:
+        seat = self.current_player
+        deal = self._deal_number
+        finished = len(self._order)
+        returning = self._phase is Phase.RETURN
+        payer = self._due[0][1] if returning else None
+        self.apply(action)
+        if returning:
+            emit({"type": "action", "seat": seat, "action": "return", "hidden": True})
+            emit(
+                {"type": "return_card", "seat": seat, "to": payer, "card": action.args[0]},
+                (seat, payer),
+            )
+            self._emit_leader(emit)
+            return
+        event: dict[str, Any] = {"type": "action", "seat": seat, "action": action.text}
+        if action != PASS:
+            event["cards"] = [str(c) for c in self._last_cards]
+        emit(event)
+        if len(self._deals) > deal:
+            scored = self._deals[deal]
+            for place, s in enumerate(scored["order"][finished:], finished + 1):
+                emit({"type": "finish", "seat": s, "place": place})
+            public = self._public_score()["deals"][deal]
+            emit({"type": "deal_end", **public})
+            if self._deal_number != deal:
+                self._emit_deal(emit)
+            return
+        if len(self._order) > finished:
+            emit({"type": "finish", "seat": seat, "place": len(self._order)})
+        if self._jiefeng is not None:
+            leader, owner = self._jiefeng
+            emit({"type": "jiefeng", "seat": leader, "from": owner})
+
+    # -- views -----------------------------------------------------------------------------
+
+    def observation(self, seat: int) -> Observation:
+        """Own hand, the level and team levels, card counts, this deal's plays (the
+        cards each took), the table, the finishing order and who paid and returned
+        tribute to whom.
+
+        Each card is named once, where it is now: in the own hand or in the play that
+        took it. So the table and a tribute or return are given without their cards
+        (the table's are in the last play; an exchanged card is in the tensor's
+        ``given`` / ``received`` slices and in the two players' event logs).
+        """
+        seat = self.check_seat(seat)
+        table = self._table
+        return {
+            "game": "guandan",
+            "seat": seat,
+            "phase": self._phase.value,
+            "deal": self._deal_number,
+            "level": self._rank,
+            "team_levels": self.team_levels,
+            "hand": [str(c) for c in self._hands[seat]],
+            "card_counts": [len(h) for h in self._hands],
+            "plays": [[*e[:4], list(e[4])] if len(e) == 5 else list(e) for e in self._plays],
+            "table": None
+            if table is None
+            else {
+                "seat": self._table_owner,
+                "type": table.type,
+                "main_rank": table.main_rank,
+                "size": table.size,
+            },
+            "passes": self._passes,
+            "leader": self._leader,
+            "order": list(self._order),
+            "tribute": [[p, r] for p, r, _ in self._tribute],
+            "return": [[s, p] for s, p, _ in self._returned],
+            "returns_due": [[r, p] for r, p in self._due],
+            "anti_tribute": None if self._anti_tribute is None else list(self._anti_tribute),
+            "match_winner": self._match_winner,
+            "to_act": self.current_player,
+        }
+
+    def _write_observation(self, seat: int, out: npt.NDArray[np.float32]) -> None:
+        """The slices of :data:`OBSERVATION_LAYOUT`, seats relative to ``seat``."""
+        at = _OFFSET
+        _write_cards(self._hands[seat], out, at["hand"])
+        for rel in range(4):
+            other = (seat + rel) % 4
+            _write_cards(self._played[other], out, at["played"] + 54 * rel)
+            out[at["card_counts"] + rel] = len(self._hands[other])
+            if other in self._order:
+                out[at["places"] + 4 * rel + self._order.index(other)] = 1.0
+        table = self._table
+        if table is not None:
+            assert self._table_owner is not None  # a table has its owner
+            _write_cards(self._table_cards, out, at["table_cards"])
+            out[at["table_type"] + _TYPE_INDEX[table.type]] = 1.0
+            out[at["table_rank"] + _RANK_INDEX[table.main_rank]] = 1.0
+            out[at["table_owner"] + (self._table_owner - seat) % 4] = 1.0
+        out[at["level"] + self._level] = 1.0
+        team = seat % 2
+        out[at["team_levels"] + self._team_levels[team]] = 1.0
+        out[at["team_levels"] + len(LEVELS) + self._team_levels[1 - team]] = 1.0
+        to_act = self.current_player
+        if to_act is not None:
+            out[at["to_act"] + (to_act - seat) % 4] = 1.0
+            out[at["phase"] + (0 if self._phase is Phase.RETURN else 1)] = 1.0
+        for payer, receiver, card in self._tribute:
+            out[at["tribute"] + 2 * ((payer - seat) % 4)] = 1.0
+            out[at["tribute"] + 2 * ((receiver - seat) % 4) + 1] = 1.0
+        out[at["anti_tribute"]] = float(self._anti_tribute is not None)
+        for giver, taker, card in (*self._tribute, *self._returned):
+            if giver == seat:
+                out[at["given"] + _CARD_INDEX[card]] += 1.0
+            if taker == seat:
+                out[at["received"] + _CARD_INDEX[card]] += 1.0
+
+    def private_cards(self, seat: int) -> list[Card]:
+        """The cards of the seat's hand that no other seat knows (a received tribute or
+        return is known to its giver, red jokers shown for an anti-tribute to all)."""
+        seat = self.check_seat(seat)
+        return self._sorted(list((Counter(self._hands[seat]) - self._known[seat]).elements()))
+
+    def zones(self) -> dict[str, list[Card]]:
+        """Each seat's hand and the cards it has played this deal."""
+        zones = {f"hand{s}": list(self._hands[s]) for s in range(4)}
+        for s in range(4):
+            zones[f"played{s}"] = list(self._played[s])
+        return zones
+
+    def clone(self) -> GuandanState:
+        """An independent copy (engine plays and cards are immutable and shared)."""
+        new = object.__new__(GuandanState)
+        new.__dict__.update(self.__dict__)
+        new._history = list(self._history)
+        new._team_levels = list(self._team_levels)
+        new._deals = list(self._deals)
+        new._hands = [list(h) for h in self._hands]
+        new._played = [list(p) for p in self._played]
+        new._known = [Counter(k) for k in self._known]
+        new._order = list(self._order)
+        new._plays = list(self._plays)
+        new._tribute = list(self._tribute)
+        new._returned = list(self._returned)
+        new._due = list(self._due)
+        return new
