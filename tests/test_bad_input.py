@@ -38,7 +38,16 @@ from cardkit import (
 from cardkit.errors import InvalidRangeError
 from cardkit.games import chinese_poker, doudizhu, holdem, make, zhengshangyou
 
-GAMES = ["doudizhu", "zhengshangyou", "hearts", "spades", "holdem", "onepoker", "chinese_poker"]
+GAMES = [
+    "doudizhu",
+    "zhengshangyou",
+    "guandan",
+    "hearts",
+    "spades",
+    "holdem",
+    "onepoker",
+    "chinese_poker",
+]
 
 #: Values of the wrong type for every int, bool or str argument.
 WRONG_TYPES: list[object] = [None, 1.5, float("nan"), "x", "", True, [], {"a": 1}, b"7"]

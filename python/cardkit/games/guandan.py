@@ -174,12 +174,13 @@ def tribute_card(hand: Sequence[Card], level: str) -> Card:
 
 def return_choices(hand: Sequence[Card], level: str) -> list[Card]:
     """The cards a tribute recipient may return (GD-19, GD-20): each non-wild card
-    ranked 2 to 10, or, holding none, each card of the lowest strength; distinct card
-    types, weakest first."""
+    ranked 2 to 10, or, holding none, each non-wild card of the lowest strength (a
+    recipient holds 28 cards, so never only wilds); distinct card types, weakest
+    first."""
     strength = _strengths(level)
     wild = _wild(level)
-    held = sorted(set(hand), key=lambda c: (strength[c], _CARD_INDEX[c]))
-    low = [c for c in held if c != wild and c.rank in _RETURN_RANKS]
+    held = sorted(set(hand) - {wild}, key=lambda c: (strength[c], _CARD_INDEX[c]))
+    low = [c for c in held if c.rank in _RETURN_RANKS]
     if low:
         return low
     weakest = strength[held[0]]
@@ -214,7 +215,8 @@ def _parse_action(text: Action | str, level: str) -> Action:
         except CardkitError as exc:
             raise IllegalActionError(f"{shown(text)} does not name a card to return") from exc
         return _RETURN_ACTIONS[_CARD_INDEX[card]]
-    if verb == "play":
+    bare = verb != "play"
+    if not bare:
         words = words[1:]
         if not words:
             raise IllegalActionError("play needs cards, such as 'play 33' or 'play 3456 W=7'")
@@ -223,10 +225,11 @@ def _parse_action(text: Action | str, level: str) -> Action:
         return _play_action(rest)
     try:
         play = guandan_parse(rest, level)
-    except IllegalActionError:
-        raise
     except CardkitError as exc:
-        # A card the engine cannot read (its own error names it).
+        if bare:
+            # Not a play written without its verb either: say what actions look like.
+            raise IllegalActionError(f"{shown(text)} is not a Guandan action: {_USAGE}") from exc
+        # The engine's message names the text and what is wrong with it.
         raise IllegalActionError(str(exc)) from exc
     return _play_action(play.text)
 
@@ -283,9 +286,7 @@ class Guandan(BaseGame):
     zero_sum = True
     deck_name = "double108"
 
-    def __init__(
-        self, match: bool = True, level: str = "2", double_win_ends: bool = False
-    ) -> None:
+    def __init__(self, match: bool = True, level: str = "2", double_win_ends: bool = False) -> None:
         self.match = check_flag("match", match)
         self.level = _check_level(level)
         self.double_win_ends = check_flag("double_win_ends", double_win_ends)
@@ -647,9 +648,7 @@ class GuandanState(BaseState):
             # GD-45: the remaining player is last.
             order.append(next(s for s in range(4) if s not in order))
             return True
-        return (
-            self._game.double_win_ends and len(order) == 2 and order[1] == (order[0] + 2) % 4
-        )
+        return self._game.double_win_ends and len(order) == 2 and order[1] == (order[0] + 2) % 4
 
     def _pass(self) -> None:
         seat = self._to_act
@@ -687,10 +686,7 @@ class GuandanState(BaseState):
         after = list(before)
         after[team] = min(_ACE, before[team] + climb)
         won = (
-            self._game.match
-            and before[team] == _ACE
-            and self._level == _ACE
-            and partner_place != 4
+            self._game.match and before[team] == _ACE and self._level == _ACE and partner_place != 4
         )
         places: list[int | None] = [None, None, None, None]
         for place, seat in enumerate(order, 1):
@@ -721,6 +717,16 @@ class GuandanState(BaseState):
             return
         # GD-08, GD-48: the next deal is played at the winners' new level.
         self._new_deal(self._deal_number + 1, after[team], list(order))
+
+    @property
+    def deal_number(self) -> int:
+        """The deal in play, from 0 (the last deal, once over)."""
+        return self._deal_number
+
+    @property
+    def leader(self) -> int | None:
+        """Who led the deal's first play (``None`` while tribute is returned)."""
+        return self._leader
 
     @property
     def level(self) -> str:
@@ -839,7 +845,9 @@ class GuandanState(BaseState):
         returning = self._phase is Phase.RETURN
         payer = self._due[0][1] if returning else None
         self.apply(action)
+        assert seat is not None  # the replica replays legal moves of a live state
         if returning:
+            assert payer is not None  # a return is due to its payer
             emit({"type": "action", "seat": seat, "action": "return", "hidden": True})
             emit(
                 {"type": "return_card", "seat": seat, "to": payer, "card": action.args[0]},
@@ -847,10 +855,10 @@ class GuandanState(BaseState):
             )
             self._emit_leader(emit)
             return
-        event: dict[str, Any] = {"type": "action", "seat": seat, "action": action.text}
+        emit({"type": "action", "seat": seat, "action": action.text})
         if action != PASS:
-            event["cards"] = [str(c) for c in self._last_cards]
-        emit(event)
+            # The cards the play took, suits and all (the text names only ranks).
+            emit({"type": "cards", "seat": seat, "cards": [str(c) for c in self._last_cards]})
         if len(self._deals) > deal:
             scored = self._deals[deal]
             for place, s in enumerate(scored["order"][finished:], finished + 1):
@@ -934,7 +942,7 @@ class GuandanState(BaseState):
         if to_act is not None:
             out[at["to_act"] + (to_act - seat) % 4] = 1.0
             out[at["phase"] + (0 if self._phase is Phase.RETURN else 1)] = 1.0
-        for payer, receiver, card in self._tribute:
+        for payer, receiver, _ in self._tribute:
             out[at["tribute"] + 2 * ((payer - seat) % 4)] = 1.0
             out[at["tribute"] + 2 * ((receiver - seat) % 4) + 1] = 1.0
         out[at["anti_tribute"]] = float(self._anti_tribute is not None)
