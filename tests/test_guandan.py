@@ -432,21 +432,27 @@ def test_tribute_and_return_cards_are_seen_by_their_two_players_only() -> None:
     seed = seed_where(lambda h: h[3].count(RED) < 2)
     state = _after_first_deal(seed, [0, 1, 2, 3])
     state.apply(state.legal_actions()[0])
+    exchanged = {}
     for viewer in (None, 0, 1, 2, 3):
-        cards = [e for e in state.events(viewer) if e["type"] in ("tribute_card", "return_card")]
+        events = state.events(viewer)
+        cards = [e for e in events if e["type"] in ("tribute_card", "return_card")]
         assert len(cards) == (2 if viewer in (0, 3) else 0)
-        public = [e for e in state.events(viewer) if e["type"] == "tribute"]
-        assert public == [{"type": "tribute", "seat": 3, "to": 0}]
-    tribute = last_deal_cards(state)
-    assert Card(tribute) not in state.private_cards(0) or state.hands[0].count(Card(tribute)) == 2
-    assert state.score_breakdown()["deals"] == [last_deal(state)]
-    assert "card" not in json.dumps(state._public_score()["deals"][0]["tribute"])
-
-
-def last_deal_cards(state: GuandanState) -> str:
-    event = next(e for e in state.events(0) if e["type"] == "tribute_card")
-    card: str = event["card"]
-    return card
+        exchanged.update({e["type"]: Card(e["card"]) for e in cards})
+        assert [e for e in events if e["type"] == "tribute"] == [
+            {"type": "tribute", "seat": 3, "to": 0}
+        ]
+    # A received card is no secret of its holder: its giver knows it.
+    tribute, returned = exchanged["tribute_card"], exchanged["return_card"]
+    assert Counter(state.private_cards(0))[tribute] == state.hands[0].count(tribute) - 1
+    assert Counter(state.private_cards(3))[returned] == state.hands[3].count(returned) - 1
+    assert state.observation(1)["tribute"] == [[3, 0]]
+    # Once scored, the others see who paid whom, not the cards.
+    drive(state, [1, 0, 2, 3])
+    ends = [e for e in state.events(1) if e["type"] == "deal_end"]
+    assert ends[1]["tribute"] == [{"seat": 3, "to": 0}] and ends[1]["return"] == [
+        {"seat": 0, "to": 3}
+    ]
+    assert state.score_breakdown()["deals"][1]["tribute"][0]["card"] == str(tribute)
 
 
 # -- GD-24 .. GD-29: turns ---------------------------------------------------------------
