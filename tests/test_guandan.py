@@ -21,7 +21,9 @@ import pytest
 import cardkit
 from cardkit import Card, IllegalActionError, RuleOptionError, games
 from cardkit._core import derive_seed, guandan_parse, guandan_strength, shuffled_deck
-from cardkit.agents import RandomAgent
+from cardkit.agents import RandomAgent, agent_factory
+from cardkit.agents.guandan import GuandanRuleAgent
+from cardkit.api import Action
 from cardkit.games.guandan import (
     CLIMB,
     LEVELS,
@@ -656,3 +658,32 @@ def test_random_matches_play_to_the_end(seed: int) -> None:
     back = game.state_from_json(state.to_json())
     assert back == state and back.returns() == state.returns()
     assert back.score_breakdown() == sb
+
+
+# -- agents -----------------------------------------------------------------------------
+
+
+def test_the_rule_agent_beats_random_as_a_team() -> None:
+    game = Guandan(match=False)
+    won = []
+    for seed in range(150):
+        for team in (0, 1):
+            agents = [
+                GuandanRuleAgent() if s % 2 == team else RandomAgent(seed * 4 + s) for s in range(4)
+            ]
+            won.append(cardkit.play(game, agents, seed=seed).returns()[team])
+    mean = float(np.mean(won))
+    half_width = 1.96 * float(np.std(won)) / len(won) ** 0.5
+    assert mean - half_width > 0, (mean, half_width)
+
+
+def test_the_rule_agent_plays_whole_matches_and_returns_its_weakest_card() -> None:
+    state = cardkit.play(Guandan(level="T"), [GuandanRuleAgent() for _ in range(4)], seed=2)
+    assert state.is_terminal and state.match_winner is not None
+    for deal in state.score_breakdown()["deals"][1:]:
+        for given in deal["return"]:
+            assert Card(given["card"]).rank in "23456789T"
+    agent = GuandanRuleAgent()
+    returns = [Action("return Ts"), Action("return 3d")]
+    assert agent.act({"phase": "return", "level": "2"}, returns) == "return 3d"
+    assert agent_factory("guandan", "rule")(1).act({}, [Action("pass")]) == "pass"

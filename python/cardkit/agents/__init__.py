@@ -29,6 +29,7 @@ _AGENTS: dict[str, dict[str, str]] = {
         "rule": "cardkit.agents.zhengshangyou:ZhengShangyouRuleAgent",
         "search": "cardkit.agents.zhengshangyou:ZhengShangyouSearchAgent",
     },
+    "guandan": {"rule": "cardkit.agents.guandan:GuandanRuleAgent"},
     "hearts": {
         "rule": "cardkit.agents.hearts:HeartsRuleAgent",
         "search": "cardkit.agents.hearts:HeartsSearchAgent",

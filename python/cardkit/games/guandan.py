@@ -62,6 +62,7 @@ __all__ = [
     "LEVELS",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
+    "PASS",
     "PLAY_TYPES",
     "Guandan",
     "GuandanState",
