@@ -1,6 +1,6 @@
 """Guandan's flow, tribute and scoring, clause by clause (GD in the seeds' clauses.md).
 
-The combination clauses (GD-30 .. GD-44) are tested with the engine elsewhere. Deals
+The combination clauses (numbers 30 to 44) are tested with the engine elsewhere. Deals
 are steered with :func:`drive`: the first seat of a wished finishing order still
 holding cards plays its largest play, the others pass or lead their lowest single,
 so any finishing order comes out of any deal. Tribute positions come from seeds whose
