@@ -117,7 +117,7 @@ PASS = Action("pass")
 _RETURN_ACTIONS = tuple(Action(f"return {card}") for card in CARD_TYPES)
 _RETURN_CARD = {action: card for action, card in zip(_RETURN_ACTIONS, CARD_TYPES, strict=True)}
 _RETURN_IDS = {action: _RETURN_BASE + i for i, action in enumerate(_RETURN_ACTIONS)}
-_USAGE = "expected play <cards> (such as 'play 33' or 'play 3456 W=7'), pass or return <card>"
+_USAGE = "use play <cards> (play 33, play 3456 W=7), pass or return <card>"
 
 
 # Canonical action text -> its shared Action (listing plays is the inner loop).
