@@ -361,13 +361,6 @@ class Guandan(BaseGame):
         play = guandan_play_of_id(action_id)
         return None if play is None else _play_action(play.text)
 
-    def action_to_id(self, action: Action | str) -> int:
-        """The fixed id of ``action``: every Guandan action has one."""
-        parsed = self.parse_action(action)
-        found = self._action_id(parsed)
-        if found is None:
-            raise IllegalActionError(f"{shown(parsed.text)} is not a Guandan action")
-        return found
 
 
 class GuandanState(BaseState):
@@ -547,10 +540,8 @@ class GuandanState(BaseState):
 
     def action_to_id(self, action: Action | str) -> int:
         """The id of ``action``, read at the deal's level."""
-        parsed = self._parse(action)
-        found = self._action_id(parsed)
-        if found is None:
-            raise IllegalActionError(f"{shown(parsed.text)} is not a Guandan action")
+        found = self._action_id(self._parse(action))
+        assert found is not None  # whatever parses is pass, a return or an indexed play
         return found
 
     def illegal_reason(self, action: Action) -> str | None:
