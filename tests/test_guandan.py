@@ -443,6 +443,11 @@ def test_tribute_and_return_cards_are_seen_by_their_two_players_only() -> None:
         assert [e for e in events if e["type"] == "tribute"] == [
             {"type": "tribute", "seat": 3, "to": 0}
         ]
+    # Each seat's hand event shows its cards as dealt, before the tribute moved one.
+    dealt = deal_hands(seed, 1)
+    for seat in range(4):
+        hand = [e for e in state.events(seat) if e["type"] == "hand"][-1]
+        assert Counter(hand["cards"]) == Counter(str(c) for c in dealt[seat])
     # A received card is no secret of its holder: its giver knows it.
     tribute, returned = exchanged["tribute_card"], exchanged["return_card"]
     assert Counter(state.private_cards(0))[tribute] == state.hands[0].count(tribute) - 1
