@@ -13,6 +13,8 @@
 //! wild stands for. Action text names exactly that (docs/guandan.md):
 //! `3456 W=7` is 34567 with a wild as the 7, `3s4s5s6s W=7s` a straight flush.
 
+pub mod deal;
+
 use super::Kind;
 use crate::cards::{Card, HEARTS, NUM_CARDS, RANK_CHARS as CARD_RANK_CHARS, SUIT_CHARS};
 use crate::error::{quoted, EngineError, Result};
@@ -145,9 +147,38 @@ impl Hand {
         Ok(Hand { counts })
     }
 
+    /// Copies of `card` held.
     #[inline]
-    fn count(&self, card: Card) -> u8 {
+    pub fn count(&self, card: Card) -> u8 {
         self.counts[usize::from(card.index())]
+    }
+
+    /// Cards held.
+    pub fn len(&self) -> usize {
+        self.counts.iter().map(|&n| usize::from(n)).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.counts.iter().all(|&n| n == 0)
+    }
+
+    /// The cards, in card-index order (two copies twice).
+    pub fn cards(&self) -> Vec<Card> {
+        let mut out = Vec::with_capacity(self.len());
+        for (i, &n) in self.counts.iter().enumerate() {
+            if let Ok(card) = Card::from_index(i as u32) {
+                out.extend(std::iter::repeat_n(card, usize::from(n)));
+            }
+        }
+        out
+    }
+
+    /// Take `cards` out (the caller checked that they are held).
+    pub fn remove(&mut self, cards: &[Card]) {
+        for c in cards {
+            let slot = &mut self.counts[usize::from(c.index())];
+            *slot = slot.saturating_sub(1);
+        }
     }
 
     /// The hand split into naturals and wilds at `level`.
