@@ -15,10 +15,10 @@
 
 pub mod deal;
 
+use super::index::KeyHasher;
 use super::Kind;
 use crate::cards::{Card, HEARTS, NUM_CARDS, RANK_CHARS as CARD_RANK_CHARS, SUIT_CHARS};
 use crate::error::{quoted, EngineError, Result};
-use super::index::KeyHasher;
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::BuildHasherDefault;
@@ -583,13 +583,7 @@ fn full_houses(v: &View, level: u8, floor: i16, out: &mut Vec<Play>) {
 /// held: `f(wilds per position)`. Positions short of naturals must take wilds;
 /// the wilds left over may replace naturals anywhere (each way is its own play).
 #[inline]
-fn fill_window(
-    len: usize,
-    width: u8,
-    have: &[u8; 5],
-    wilds: u8,
-    mut f: impl FnMut(&[u8; 5]),
-) {
+fn fill_window(len: usize, width: u8, have: &[u8; 5], wilds: u8, mut f: impl FnMut(&[u8; 5])) {
     let mut base = [0u8; 5];
     let mut needed = 0u8;
     for i in 0..len {
