@@ -214,9 +214,11 @@ def test_the_deal_ends_when_the_third_player_finishes() -> None:
 def test_double_win_ends_is_an_option() -> None:
     state = single_deal(seed=8, double_win_ends=True)
     drive(state, [1, 3, 2, 0])
-    assert state.is_terminal and state.order == [1, 3]
+    # The opponents, still holding cards, take the last places in turn order from
+    # the second finisher.
+    assert state.is_terminal and state.order == [1, 3, 0, 2]
     deal = last_deal(state)
-    assert deal["places"] == [None, 1, None, 2] and deal["climb"] == 3
+    assert deal["places"] == [3, 1, 4, 2] and deal["climb"] == 3
     assert state.hands[0] and state.hands[2]
 
 

@@ -18,30 +18,30 @@ opponents pay, the higher tribute to first place), unless the payers hold both r
 jokers (抗贡: first place leads); each recipient then returns a card of its choice
 (``return 7h``) and the player who gets first place's return leads.
 
-Legal plays, readings of wilds, comparison and which copies a play takes all come
-from the Rust engine (``cardkit._core.guandan_*``); this module keeps the flow, the
-tribute, the scoring and the views. See ``docs/guandan.md``.
+Legal plays, readings of wilds, comparison, which copies a play takes and the card
+play of a deal (turns, rounds, jiefeng, places: ``GuandanDeal``) all come from the
+Rust engine (``cardkit._core``); this module keeps the match, the tribute, the
+scoring and the views. See ``docs/guandan.md``.
 """
 
 from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardkit._core import (
     Card,
+    GuandanDeal,
     GuandanPlay,
     deck,
     derive_seed,
     guandan_action_space_size,
     guandan_beats,
-    guandan_leads,
     guandan_parse,
     guandan_play_id,
     guandan_play_of_id,
-    guandan_responses,
     guandan_strength,
     guandan_take,
 )
@@ -362,7 +362,6 @@ class Guandan(BaseGame):
         return None if play is None else _play_action(play.text)
 
 
-
 class GuandanState(BaseState):
     """A Guandan match (or a single deal) in progress."""
 
@@ -386,16 +385,13 @@ class GuandanState(BaseState):
         self._deal_number = number
         self._level = level
         self._rank = LEVELS[level]
+        # The hands until the card play starts; then they live in ``_play``.
         self._hands = [self._sorted(order[HAND_SIZE * s : HAND_SIZE * (s + 1)]) for s in range(4)]
+        self._play: GuandanDeal | None = None
         self._played: list[list[Card]] = [[], [], [], []]
         # Cards in a hand that another seat knows too: a received tribute or
         # return, the red jokers shown for an anti-tribute.
         self._known: list[Counter[Card]] = [Counter(), Counter(), Counter(), Counter()]
-        self._table: GuandanPlay | None = None
-        self._table_cards: list[Card] = []
-        self._table_owner: int | None = None
-        self._passes = 0
-        self._order: list[int] = []
         # This deal's card play: [seat, "pass"] or [seat, "play", type, main rank, cards].
         self._plays: list[tuple[Any, ...]] = []
         self._tribute: list[tuple[int, int, Card]] = []
@@ -403,7 +399,6 @@ class GuandanState(BaseState):
         self._due: list[tuple[int, int]] = []
         self._anti_tribute: list[int] | None = None
         self._leader: int | None = None
-        self._to_act = 0
         self._turn: dict[Action, GuandanPlay | None] | None = None
         self._phase = Phase.PLAY
         if not previous:
@@ -449,19 +444,24 @@ class GuandanState(BaseState):
         self._phase = Phase.RETURN
 
     def _start_play(self, leader: int) -> None:
+        """The card play begins on the engine's deal, ``leader`` to lead."""
         self._leader = leader
-        self._to_act = leader
+        # Typed as the stub's (invariant) list of hands.
+        hands: list[str | Iterable[Card | str]] = list(self._hands)
+        self._play = GuandanDeal(hands, self._rank, leader, self._game.double_win_ends)
         self._phase = Phase.PLAY
 
-    # -- turn order -------------------------------------------------------------------
+    def _hand(self, seat: int) -> list[Card]:
+        """``seat``'s cards now (the engine's deal holds them during the card play)."""
+        play = self._play
+        return self._hands[seat] if play is None else play.hand(seat)
 
-    def _next_active(self, seat: int) -> int:
-        """The next seat after ``seat`` in turn order still holding cards."""
-        for step in (1, 2, 3):
-            nxt = (seat + step) % 4
-            if self._hands[nxt]:
-                return nxt
-        raise AssertionError("a live deal has a seat holding cards")
+    @property
+    def _live(self) -> GuandanDeal:
+        """The engine's deal of the card play (only asked for once it has begun)."""
+        play = self._play
+        assert play is not None  # the card play has begun
+        return play
 
     def _turn_listing(self) -> dict[Action, GuandanPlay | None]:
         """The legal actions of this turn, each with its engine play (``None`` for
@@ -473,16 +473,10 @@ class GuandanState(BaseState):
                 cards = return_choices(self._hands[recipient], self._rank)
                 turn = {_RETURN_ACTIONS[_CARD_INDEX[c]]: None for c in cards}
             else:
-                hand = self._hands[self._to_act]
-                table = self._table
-                if table is None:
-                    plays = guandan_leads(hand, self._rank)
-                    turn = {}
-                else:
-                    plays = guandan_responses(hand, self._rank, table)
-                    turn = {PASS: None}
-                for play in plays:
-                    turn[_play_action(play.text)] = play
+                turn = {
+                    PASS if play is None else _play_action(play.text): play
+                    for play in self._live.legal()
+                }
             self._turn = turn
         return turn
 
@@ -500,7 +494,7 @@ class GuandanState(BaseState):
             return None
         if self._phase is Phase.RETURN:
             return self._due[0][0]
-        return self._to_act
+        return self._live.to_move
 
     @property
     def is_terminal(self) -> bool:
@@ -550,8 +544,10 @@ class GuandanState(BaseState):
             return None
         if self._phase is Phase.RETURN:
             return self._return_reason(action)
-        seat = self._to_act
-        table = self._table
+        deal = self._live
+        seat = deal.to_move
+        assert seat is not None  # a live deal has a seat to act
+        table = deal.table
         if action == PASS:
             return "a leader must play and cannot pass"
         if action in _RETURN_CARD:
@@ -564,7 +560,7 @@ class GuandanState(BaseState):
         except CardkitError as exc:
             return f"{shown(text)} is not a combination at level {self._rank}: {exc}"
         try:
-            guandan_take(self._hands[seat], self._rank, play)
+            guandan_take(deal.hand(seat), self._rank, play)
         except CardkitError:
             return f"seat {seat} does not hold the cards of {shown(text)}"
         if table is not None and not guandan_beats(play, table, self._rank):
@@ -592,16 +588,14 @@ class GuandanState(BaseState):
         self._jiefeng = None
         if self._phase is Phase.RETURN:
             self._return(_RETURN_CARD[action])
-        elif action == PASS:
-            self._pass()
         else:
-            play = turn[action]
-            assert play is not None  # listed plays carry their engine play
-            self._play(action, play)
+            self._move(turn[action])
 
     def _return(self, card: Card) -> None:
         recipient, payer = self._due.pop(0)
-        self._give(recipient, card)
+        hand = self._hands[recipient]
+        hand.remove(card)
+        self._forget(recipient, hand)
         self._hands[payer] = self._sorted([*self._hands[payer], card])
         self._known[payer][card] += 1
         self._returned.append((recipient, payer, card))
@@ -609,67 +603,45 @@ class GuandanState(BaseState):
             # GD-21: the player receiving first place's return leads.
             self._start_play(self._tribute[0][0])
 
-    def _give(self, seat: int, card: Card) -> None:
-        """Take ``card`` out of ``seat``'s hand; what others know of it shrinks with it."""
-        hand = self._hands[seat]
-        hand.remove(card)
+    def _forget(self, seat: int, hand: Sequence[Card]) -> None:
+        """What others know of ``seat``'s cards shrinks with the cards it gives away."""
         known = self._known[seat]
-        if known[card] > hand.count(card):
-            known[card] = hand.count(card)
+        for card, n in known.items():
+            held = hand.count(card)
+            if n > held:
+                known[card] = held
 
-    def _play(self, action: Action, play: GuandanPlay) -> None:
-        seat = self._to_act
-        cards = guandan_take(self._hands[seat], self._rank, play)
-        for card in cards:
-            self._give(seat, card)
-        self._played[seat].extend(cards)
-        self._last_cards = cards
-        self._table, self._table_cards, self._table_owner = play, cards, seat
-        self._passes = 0
-        self._plays.append((seat, "play", play.type, play.main_rank, tuple(str(c) for c in cards)))
-        if not self._hands[seat]:
-            self._order.append(seat)
-            if self._deal_over():
+    def _move(self, play: GuandanPlay | None) -> None:
+        """A play or (``None``) a pass on the engine's deal, which moves the turn on:
+        to the next player still holding cards, or when a round ends to the last
+        player, its partner (jiefeng) or the next active player (GD-24 .. GD-29)."""
+        deal = self._live
+        seat = deal.to_move
+        assert seat is not None  # a live deal has a seat to act
+        owner = deal.table_owner
+        cards = deal.apply(play)
+        if play is None:
+            self._plays.append((seat, "pass"))
+            leader = deal.to_move
+            # A pass that ended the round of a finished player: jiefeng.
+            if deal.table is None and owner in deal.places and leader is not None:
+                self._jiefeng = (leader, owner)
+        else:
+            if self._known[seat]:
+                self._forget(seat, deal.hand(seat))
+            self._played[seat].extend(cards)
+            self._last_cards = cards
+            self._plays.append(
+                (seat, "play", play.type, play.main_rank, tuple(str(c) for c in cards))
+            )
+            if deal.over:
                 self._score_deal()
-                return
-        self._to_act = self._next_active(seat)
-
-    def _deal_over(self) -> bool:
-        order = self._order
-        if len(order) == 3:
-            # GD-45: the remaining player is last.
-            order.append(next(s for s in range(4) if s not in order))
-            return True
-        return self._game.double_win_ends and len(order) == 2 and order[1] == (order[0] + 2) % 4
-
-    def _pass(self) -> None:
-        seat = self._to_act
-        self._plays.append((seat, "pass"))
-        self._passes += 1
-        owner = self._table_owner
-        assert owner is not None  # a follower passes on a table
-        active = 4 - len(self._order)
-        owner_in = bool(self._hands[owner])
-        if self._passes < (active - 1 if owner_in else active):
-            self._to_act = self._next_active(seat)
-            return
-        # GD-27: every other active player passed; the last player leads again, or
-        # (GD-29) its partner when it has finished, or the next active player.
-        self._table, self._table_cards, self._table_owner = None, [], None
-        self._passes = 0
-        if owner_in:
-            self._to_act = owner
-            return
-        partner = (owner + 2) % 4
-        leader = partner if self._hands[partner] else self._next_active(owner)
-        self._jiefeng = (leader, owner)
-        self._to_act = leader
 
     # -- scoring ----------------------------------------------------------------------
 
     def _score_deal(self) -> None:
         """GD-05 .. GD-09, GD-46 .. GD-48: the deal's climb, the levels, the match."""
-        order = self._order
+        order = self._live.places
         first = order[0]
         team = first % 2
         partner_place = order.index((first + 2) % 4) + 1
@@ -680,16 +652,13 @@ class GuandanState(BaseState):
         won = (
             self._game.match and before[team] == _ACE and self._level == _ACE and partner_place != 4
         )
-        places: list[int | None] = [None, None, None, None]
-        for place, seat in enumerate(order, 1):
-            places[seat] = place
         self._deals.append(
             {
                 "deal": self._deal_number,
                 "level": self._rank,
                 "leader": self._leader,
                 "order": list(order),
-                "places": places,
+                "places": [order.index(seat) + 1 for seat in range(4)],
                 "winning_team": team,
                 "partner_place": partner_place,
                 "climb": climb,
@@ -733,17 +702,20 @@ class GuandanState(BaseState):
     @property
     def hands(self) -> list[list[Card]]:
         """Each seat's cards, weakest first."""
-        return [list(h) for h in self._hands]
+        return [self._sorted(self._hand(s)) for s in range(4)]
 
     @property
     def order(self) -> list[int]:
-        """The seats that have finished this deal, first place first."""
-        return list(self._order)
+        """The seats that have finished this deal, first place first (all four once
+        it is over)."""
+        play = self._play
+        return [] if play is None else play.places
 
     @property
     def table(self) -> GuandanPlay | None:
         """The play to beat, or ``None`` when the seat to act leads."""
-        return self._table
+        play = self._play
+        return None if play is None else play.table
 
     @property
     def match_winner(self) -> int | None:
@@ -833,7 +805,7 @@ class GuandanState(BaseState):
     def _event_step(self, action: Action, emit: Emit) -> None:
         seat = self.current_player
         deal = self._deal_number
-        finished = len(self._order)
+        finished = len(self.order)
         returning = self._phase is Phase.RETURN
         payer = self._due[0][1] if returning else None
         self.apply(action)
@@ -860,8 +832,8 @@ class GuandanState(BaseState):
             if self._deal_number != deal:
                 self._emit_deal(emit)
             return
-        if len(self._order) > finished:
-            emit({"type": "finish", "seat": seat, "place": len(self._order)})
+        if len(self.order) > finished:
+            emit({"type": "finish", "seat": seat, "place": len(self.order)})
         if self._jiefeng is not None:
             leader, owner = self._jiefeng
             emit({"type": "jiefeng", "seat": leader, "from": owner})
@@ -879,7 +851,8 @@ class GuandanState(BaseState):
         ``given`` / ``received`` slices and in the two players' event logs).
         """
         seat = self.check_seat(seat)
-        table = self._table
+        play = self._play
+        table = None if play is None else play.table
         return {
             "game": "guandan",
             "seat": seat,
@@ -887,20 +860,20 @@ class GuandanState(BaseState):
             "deal": self._deal_number,
             "level": self._rank,
             "team_levels": self.team_levels,
-            "hand": [str(c) for c in self._hands[seat]],
-            "card_counts": [len(h) for h in self._hands],
+            "hand": [str(c) for c in self._sorted(self._hand(seat))],
+            "card_counts": self._card_counts(),
             "plays": [[*e[:4], list(e[4])] if len(e) == 5 else list(e) for e in self._plays],
             "table": None
             if table is None
             else {
-                "seat": self._table_owner,
+                "seat": self._live.table_owner,
                 "type": table.type,
                 "main_rank": table.main_rank,
                 "size": table.size,
             },
-            "passes": self._passes,
+            "passes": 0 if play is None else play.passes,
             "leader": self._leader,
-            "order": list(self._order),
+            "order": self.order,
             "tribute": [[p, r] for p, r, _ in self._tribute],
             "return": [[s, p] for s, p, _ in self._returned],
             "returns_due": [[r, p] for r, p in self._due],
@@ -912,20 +885,22 @@ class GuandanState(BaseState):
     def _write_observation(self, seat: int, out: npt.NDArray[np.float32]) -> None:
         """The slices of :data:`OBSERVATION_LAYOUT`, seats relative to ``seat``."""
         at = _OFFSET
-        _write_cards(self._hands[seat], out, at["hand"])
+        _write_cards(self._hand(seat), out, at["hand"])
+        counts = self._card_counts()
+        order = self.order
         for rel in range(4):
             other = (seat + rel) % 4
             _write_cards(self._played[other], out, at["played"] + 54 * rel)
-            out[at["card_counts"] + rel] = len(self._hands[other])
-            if other in self._order:
-                out[at["places"] + 4 * rel + self._order.index(other)] = 1.0
-        table = self._table
+            out[at["card_counts"] + rel] = counts[other]
+            if other in order:
+                out[at["places"] + 4 * rel + order.index(other)] = 1.0
+        table = self.table
         if table is not None:
-            assert self._table_owner is not None  # a table has its owner
-            _write_cards(self._table_cards, out, at["table_cards"])
+            # The table is the deal's latest play.
+            _write_cards(self._last_cards, out, at["table_cards"])
             out[at["table_type"] + _TYPE_INDEX[table.type]] = 1.0
             out[at["table_rank"] + _RANK_INDEX[table.main_rank]] = 1.0
-            out[at["table_owner"] + (self._table_owner - seat) % 4] = 1.0
+            out[at["table_owner"] + (self._live.table_owner - seat) % 4] = 1.0
         out[at["level"] + self._level] = 1.0
         team = seat % 2
         out[at["team_levels"] + self._team_levels[team]] = 1.0
@@ -948,17 +923,22 @@ class GuandanState(BaseState):
         """The cards of the seat's hand that no other seat knows (a received tribute or
         return is known to its giver, red jokers shown for an anti-tribute to all)."""
         seat = self.check_seat(seat)
-        return self._sorted(list((Counter(self._hands[seat]) - self._known[seat]).elements()))
+        return self._sorted(list((Counter(self._hand(seat)) - self._known[seat]).elements()))
+
+    def _card_counts(self) -> list[int]:
+        play = self._play
+        return [len(h) for h in self._hands] if play is None else play.card_counts
 
     def zones(self) -> dict[str, list[Card]]:
         """Each seat's hand and the cards it has played this deal."""
-        zones = {f"hand{s}": list(self._hands[s]) for s in range(4)}
+        zones = {f"hand{s}": self._hand(s) for s in range(4)}
         for s in range(4):
             zones[f"played{s}"] = list(self._played[s])
         return zones
 
     def clone(self) -> GuandanState:
-        """An independent copy (engine plays and cards are immutable and shared)."""
+        """An independent copy (the engine's deal copied; plays and cards are
+        immutable and shared)."""
         new = object.__new__(GuandanState)
         new.__dict__.update(self.__dict__)
         new._history = list(self._history)
@@ -967,7 +947,7 @@ class GuandanState(BaseState):
         new._hands = [list(h) for h in self._hands]
         new._played = [list(p) for p in self._played]
         new._known = [Counter(k) for k in self._known]
-        new._order = list(self._order)
+        new._play = None if self._play is None else self._play.copy()
         new._plays = list(self._plays)
         new._tribute = list(self._tribute)
         new._returned = list(self._returned)
