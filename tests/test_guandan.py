@@ -11,6 +11,7 @@ seeded deck the way the game deals it).
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -22,7 +23,7 @@ import cardkit
 from cardkit import Card, IllegalActionError, RuleOptionError, games
 from cardkit._core import derive_seed, guandan_parse, guandan_strength, shuffled_deck
 from cardkit.agents import RandomAgent, agent_factory
-from cardkit.agents.guandan import GuandanRuleAgent
+from cardkit.agents.guandan import GuandanRuleAgent, GuandanSearchAgent, deal_of
 from cardkit.api import Action
 from cardkit.games.guandan import (
     CLIMB,
@@ -694,3 +695,41 @@ def test_the_rule_agent_plays_whole_matches_and_returns_its_weakest_card() -> No
     returns = [Action("return Ts"), Action("return 3d")]
     assert agent.act({"phase": "return", "level": "2"}, returns) == "return 3d"
     assert agent_factory("guandan", "rule")(1).act({}, [Action("pass")]) == "pass"
+
+
+def test_agents_rebuild_the_position_their_observation_describes() -> None:
+    game = Guandan(level="9")
+    state = game.new_state(seed=6)
+    rng = random.Random(6)
+    checked = 0
+    while not state.is_terminal and checked < 300:
+        seat = state.current_player
+        assert seat is not None
+        if state.phase is Phase.PLAY:
+            deal = deal_of(state.observation(seat))
+            listed = ["pass" if p is None else f"play {p.text}" for p in deal.legal()]
+            assert listed == state.legal_actions()
+            assert deal.card_counts == state.observation(seat)["card_counts"]
+            checked += 1
+        state.apply(rng.choice(state.legal_actions()))
+    assert checked == 300
+
+
+def test_the_search_agent_plays_deals_and_replays_from_its_seed() -> None:
+    game = Guandan(match=False)
+
+    def run() -> GuandanState:
+        agents = [
+            GuandanSearchAgent(7, samples=4),
+            RandomAgent(1),
+            GuandanSearchAgent(8, samples=4),
+            RandomAgent(3),
+        ]
+        state = cardkit.play(game, agents, seed=4)
+        assert isinstance(state, GuandanState)
+        return state
+
+    first = run()
+    assert first.is_terminal and first.history == run().history
+    with pytest.raises(RuleOptionError):
+        GuandanSearchAgent(samples=0)

@@ -29,7 +29,10 @@ _AGENTS: dict[str, dict[str, str]] = {
         "rule": "cardkit.agents.zhengshangyou:ZhengShangyouRuleAgent",
         "search": "cardkit.agents.zhengshangyou:ZhengShangyouSearchAgent",
     },
-    "guandan": {"rule": "cardkit.agents.guandan:GuandanRuleAgent"},
+    "guandan": {
+        "rule": "cardkit.agents.guandan:GuandanRuleAgent",
+        "search": "cardkit.agents.guandan:GuandanSearchAgent",
+    },
     "hearts": {
         "rule": "cardkit.agents.hearts:HeartsRuleAgent",
         "search": "cardkit.agents.hearts:HeartsSearchAgent",

@@ -1,100 +1,103 @@
-"""Guandan players: a rule-based agent.
+"""Guandan players: the Rust rule policy and a determinized Monte Carlo search.
 
-It sheds its lowest cards first, keeps bombs and wilds for when an opponent is about
-to go out, lets its partner's plays stand unless it can go out itself, and returns
-its weakest card. Readings and comparisons come from the engine
-(``cardkit._core.guandan_parse``); it reads only its observation.
+Both rebuild the card play their observation describes as a Rust ``GuandanDeal``
+(``GuandanDeal.resume``): the own hand, the table, passes and places, and the
+unseen cards dealt to the other seats by their card counts (the policies read only
+those counts; the search deals the unseen cards afresh for every sample). The rule
+policy goes out when one play empties the hand, leads its cheapest play, lets its
+partner's play stand, answers an opponent with its cheapest ordinary play and keeps
+wilds and bombs until an opponent is close to going out. The search tries the
+candidate moves in sampled deals finished by rule playouts and plays the one whose
+team climbs the most. A tribute recipient returns its weakest allowed card.
 """
 
 from __future__ import annotations
 
-import functools
+import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from cardkit._core import Card, GuandanPlay, guandan_parse, guandan_strength
-from cardkit._validate import check_legal_actions
+from cardkit._core import (
+    Card,
+    GuandanDeal,
+    GuandanPlay,
+    deck,
+    guandan_play_of_id,
+    guandan_strength,
+)
+from cardkit._validate import check_agent_seed, check_count, check_legal_actions
+from cardkit.agents._climbing import choose
 from cardkit.api import Action, Observation
-from cardkit.games.guandan import PASS
 
-__all__ = ["GuandanRuleAgent"]
-
-#: An opponent holding at most this many cards is about to go out: the agent then
-#: spends wilds and bombs to stop it.
-DANGER = 6
-_NATURAL = "23456789TJQKA"
-_RUNS = frozenset(("straight", "pair_run", "plate", "straight_flush"))
-_JOKER_CARD = {"B": "BJ", "R": "RJ"}
+__all__ = ["GuandanRuleAgent", "GuandanSearchAgent", "deal_of"]
 
 
-@functools.lru_cache(maxsize=15 * 13)
-def _rank_strength(rank: str, level: str) -> int:
-    """The engine's strength of a rank at ``level`` (any suit of it)."""
-    return guandan_strength(_JOKER_CARD.get(rank, rank + "s"), level)
+def deal_of(obs: Observation) -> GuandanDeal:
+    """The card play ``obs`` describes, as its seat sees it, for the seat to act."""
+    seat = int(obs["seat"])
+    hand = [Card(c) for c in obs["hand"]]
+    seen = Counter(hand)
+    for entry in obs["plays"]:
+        if entry[1] == "play":
+            seen.update(Card(c) for c in entry[4])
+    unseen = list((Counter(deck("double108")) - seen).elements())
+    # Typed as the stub's (invariant) list of hands.
+    hands: list[str | Iterable[Card | str]] = []
+    at = 0
+    for other, count in enumerate(obs["card_counts"]):
+        if other == seat:
+            hands.append(hand)
+        else:
+            hands.append(unseen[at : at + count])
+            at += count
+    table = obs["table"]
+    return GuandanDeal.resume(
+        hands,
+        str(obs["level"]),
+        seat,
+        None if table is None else guandan_play_of_id(int(table["id"])),
+        seat if table is None else int(table["seat"]),
+        int(obs["passes"]),
+        [int(s) for s in obs["order"]],
+    )
 
 
-def _low_key(play: GuandanPlay, level: str) -> tuple[int, int]:
-    """Weakest first: runs by the natural place of their top, groups by strength;
-    at equal rank the play that sheds more cards first."""
-    if play.type in _RUNS:
-        rank = _NATURAL.index(play.main_rank)
-    else:
-        rank = _rank_strength(play.main_rank, level)
-    return rank, -play.size
+def _move(play: GuandanPlay | None, legal_actions: Sequence[Action]) -> Action:
+    return choose(None if play is None else play.text, legal_actions)
 
 
-def _bomb_key(play: GuandanPlay, level: str) -> tuple[int, int]:
-    """The bomb ladder: 4 and 5 cards, the straight flush, 6 .. 10 cards, four jokers."""
-    if play.type == "joker_bomb":
-        return 9, 0
-    if play.type == "straight_flush":
-        return 2, _NATURAL.index(play.main_rank)
-    step = play.size - 4 if play.size <= 5 else play.size - 3
-    return step, _rank_strength(play.main_rank, level)
+def _weakest_return(obs: Observation, legal_actions: Sequence[Action]) -> Action:
+    """The ``return <card>`` of the weakest card on offer."""
+    level = str(obs["level"])
+    return min(legal_actions, key=lambda a: guandan_strength(Card(a.args[0]), level))
 
 
 class GuandanRuleAgent:
-    """Lowest cards first, bombs and wilds kept back, partner's plays left standing."""
+    """The Rust rule policy (see the module doc)."""
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
-        """The rule policy's move (see the module doc)."""
+        """The rule policy's move, or the weakest return."""
         check_legal_actions(legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
-        level = observation["level"]
         if observation["phase"] == "return":
-            return min(
-                legal_actions,
-                key=lambda a: guandan_strength(Card(a.args[0]), level),
-            )
-        return self._play(observation, legal_actions, level)
+            return _weakest_return(observation, legal_actions)
+        return _move(deal_of(observation).rule_move(), legal_actions)
 
-    def _play(self, obs: Observation, legal: Sequence[Action], level: str) -> Action:
-        seat = obs["seat"]
-        hand = obs["hand"]
-        plays = {a: guandan_parse(a.text[5:], level) for a in legal if a != "pass"}
-        out = [a for a, p in plays.items() if p.size == len(hand)]
-        if out:
-            return out[0]
-        table = obs["table"]
-        if table is not None and table["seat"] == (seat + 2) % 4:
-            # The partner's play stands (it leads again if nobody beats it).
-            return PASS
-        counts = obs["card_counts"]
-        danger = any(0 < counts[(seat + k) % 4] <= DANGER for k in (1, 3))
-        # Ranks held four times or more are bombs: ordinary plays leave them whole.
-        naturals = Counter(c[0] for c in hand if c != level + "h")
-        bombs = {r for r, n in naturals.items() if n >= 4}
-        plain = [
-            a
-            for a, p in plays.items()
-            if not p.is_bomb and not p.wilds and not set(p.naturals) & bombs
-        ]
-        if plain:
-            return min(plain, key=lambda a: _low_key(plays[a], level))
-        if table is not None and not danger:
-            return PASS
-        ordinary = [a for a, p in plays.items() if not p.is_bomb]
-        if ordinary:
-            return min(ordinary, key=lambda a: (plays[a].wilds, _low_key(plays[a], level)))
-        return min(plays, key=lambda a: _bomb_key(plays[a], level))
+
+class GuandanSearchAgent:
+    """Determinized Monte Carlo search over Rust rule playouts (seeded, so games replay)."""
+
+    def __init__(self, seed: int | None = None, samples: int = 32) -> None:
+        self._rng = random.Random(check_agent_seed(seed))
+        self.samples = check_count("samples", samples, 1, 1_000_000)
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """The move with the best sampled climb, or the weakest return."""
+        check_legal_actions(legal_actions)
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        if observation["phase"] == "return":
+            return _weakest_return(observation, legal_actions)
+        deal = deal_of(observation)
+        return _move(deal.search_move(self.samples, self._rng.getrandbits(64)), legal_actions)

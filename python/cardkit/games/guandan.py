@@ -847,8 +847,9 @@ class GuandanState(BaseState):
 
         Each card is named once, where it is now: in the own hand or in the play that
         took it. So the table and a tribute or return are given without their cards
-        (the table's are in the last play; an exchanged card is in the tensor's
-        ``given`` / ``received`` slices and in the two players' event logs).
+        (the table's are in the last play, and its action id names its reading; an
+        exchanged card is in the tensor's ``given`` / ``received`` slices and in the
+        two players' event logs).
         """
         seat = self.check_seat(seat)
         play = self._play
@@ -867,6 +868,7 @@ class GuandanState(BaseState):
             if table is None
             else {
                 "seat": self._live.table_owner,
+                "id": guandan_play_id(table.text),
                 "type": table.type,
                 "main_rank": table.main_rank,
                 "size": table.size,
