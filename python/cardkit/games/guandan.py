@@ -126,9 +126,10 @@ _KNOWN: Interner[str, Action] = Interner(
 )
 
 
-def _play_action(text: str) -> Action:
-    """The shared ``play <text>`` action of canonical play text."""
-    return _KNOWN("play " + text)
+# Canonical play text (without ``play``) -> its shared Action: what listing a turn
+# looks up for every play the engine lists.
+_PLAYS: Interner[str, Action] = Interner(lambda text: _KNOWN("play " + text))
+_play_action = _PLAYS.__call__
 
 
 class Phase(StrEnum):
@@ -473,8 +474,9 @@ class GuandanState(BaseState):
                 cards = return_choices(self._hands[recipient], self._rank)
                 turn = {_RETURN_ACTIONS[_CARD_INDEX[c]]: None for c in cards}
             else:
+                listed = _PLAYS.get
                 turn = {
-                    PASS if play is None else _play_action(play.text): play
+                    PASS if play is None else listed(play.text) or _play_action(play.text): play
                     for play in self._live.legal()
                 }
             self._turn = turn
@@ -514,6 +516,14 @@ class GuandanState(BaseState):
     def apply(self, action: Action | str) -> None:
         """Play ``action`` for the current player; illegal -> IllegalActionError, no
         change. Wild tokens naming the heart (``2h=7``) are read at the deal's level."""
+        turn = self._turn
+        if turn is not None and isinstance(action, str):
+            # A listed action (or its exact text) needs no parsing or checking.
+            known = _KNOWN.get(action)
+            if known is not None and known in turn:
+                self._apply(known)
+                self._history.append(known)
+                return
         if self._phase is _OVER:
             raise IllegalActionError(f"the game is over; {shown(action)} cannot be played")
         parsed = self._parse(action)
