@@ -46,7 +46,7 @@ def wild_hands(n: int) -> list[list[Card]]:
     wild = Card("2h")
     rest = [c for c in deck("double108") if c != wild]
     rng = random.Random(1)
-    return [rng.sample(rest, 25) + [wild, wild] for _ in range(n)]
+    return [[*rng.sample(rest, 25), wild, wild] for _ in range(n)]
 
 
 def rule_playouts(deals: int) -> int:

@@ -8,7 +8,7 @@ Ctrl-C with ``KeyboardInterrupt`` (with every worker thread stopped).
 """
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, final
+from typing import Any, ClassVar, final
 
 import numpy as np
 import numpy.typing as npt
@@ -2126,6 +2126,11 @@ class VectorEnv:
     Its five output arrays (observations, masks, rewards, players, done) are
     created once and rewritten in place by every call, which returns them.
     """
+
+    #: Most slots in one env (the arrays' bytes are bounded too).
+    MAX_ENVS: ClassVar[int]
+    #: Most threads one env steps its slots on.
+    MAX_THREADS: ClassVar[int]
 
     @staticmethod
     def hearts(num_envs: int, seed: int, threads: int, passing: bool, target: int) -> VectorEnv:
