@@ -8,13 +8,14 @@ independent opinion. Speed is not a goal; being obviously right is.
 The whole method in one paragraph: every combination is a *shape*, a list of groups
 ``(key, need)`` in reading order (low end first; a full house's triple before its pair),
 where ``key`` is a rank character (``"7"``, ``"B"``) or, for straight flushes, a card
-(``"7s"``). There are a few hundred shapes, written out by :func:`shapes` once per
-level. A hand fills a shape by putting, in every group, ``k`` of its natural cards of
-that key (``0 <= k <= need``) and ``need - k`` wilds standing for that key, using at most
-the wilds it holds. Jokers are never stood for (GD-38), and a fill made only of wilds is
-allowed only for the level rank (GD-39: a lone wild is a level-rank card, two wilds a
-level-rank pair). Each fill is one listed play; its canonical text is the naturals of
-every group in reading order, then one ``W=<key>`` token per wild in reading order.
+(``"7s"``). There are a few hundred shapes, written out once by :func:`shapes`; the level
+only decides which cards are wild and how ranks order. A hand fills a shape by putting,
+in every group, ``k`` of its natural cards of that key (``0 <= k <= need``) and
+``need - k`` wilds standing for that key, using at most the wilds it holds. Jokers are
+never stood for (GD-38), and a fill made only of wilds is allowed only for the level rank
+(GD-39: a lone wild is a level-rank card, two wilds a level-rank pair). Each fill is one
+listed play; its canonical text is the naturals of every group in reading order, then one
+``W=<key>`` token per wild in reading order.
 
 Ranks, level and wilds (GD-10..GD-12): natural ranks ``23456789TJQKA``; the level is one
 of them; the two hearts of the level rank are the wilds, every other card a natural.
@@ -59,11 +60,6 @@ class Shape:
     groups: tuple[tuple[str, int], ...]
     main_rank: str
     suit: str | None = None
-
-    @property
-    def card_form(self) -> bool:
-        """Straight flushes name cards (``3s``); every other shape names ranks."""
-        return self.type == "straight_flush"
 
 
 def card_text(card: str) -> str:
@@ -209,11 +205,6 @@ def leads(cards: Iterable[str], level: str) -> list[Play]:
     return [_render(shape, fill) for shape in shapes() for fill in _fills(shape, hand)]
 
 
-def lead_texts(cards: Iterable[str], level: str) -> set[str]:
-    """The canonical texts (without ``play``) of every legal lead."""
-    return {play.text for play in leads(cards, level)}
-
-
 def _ladder(play: Play, level: str) -> tuple[int, int]:
     """Bomb power (GD-41..GD-44): 4-card < 5-card < straight flush < 6 .. 10-card < the
     joker bomb; inside one step bombs by rank strength, straight flushes by top rank."""
@@ -248,11 +239,6 @@ def beats(play: Play, table: Play, level: str) -> bool:
 def responses(cards: Iterable[str], level: str, table: Play) -> list[Play]:
     """Every listed play of the hand that beats the table (passing is not listed)."""
     return [play for play in leads(cards, level) if beats(play, table, level)]
-
-
-def response_texts(cards: Iterable[str], level: str, table: Play) -> set[str]:
-    """The canonical texts of :func:`responses`."""
-    return {play.text for play in responses(cards, level, table)}
 
 
 def readings(cards: Iterable[str], level: str) -> list[Play]:
