@@ -1169,6 +1169,142 @@ def climbing_card_play_size(game: str) -> int:
         RuleOptionError: If ``game`` is unknown.
     """
 
+# -- Guandan (rust/python/src/guandan.rs) -------------------------------------------
+
+__all__ += [
+    "GuandanPlay",
+    "guandan_action_space_size",
+    "guandan_beats",
+    "guandan_lead_ids_batch",
+    "guandan_leads",
+    "guandan_parse",
+    "guandan_play_id",
+    "guandan_play_of_id",
+    "guandan_responses",
+    "guandan_strength",
+    "guandan_take",
+]
+
+@final
+class GuandanPlay:
+    """One reading of a Guandan play: shape, main rank, natural cards and wild stand-ins.
+
+    Plays compare and hash by value. Action text (docs/guandan.md) writes the
+    natural cards as ranks in reading order (cards in a straight flush), then one
+    ``W=`` token per wild: ``"3456 W=7"``, ``"3s4s5s6s W=7s"``, ``"5555 W=5"``.
+    """
+
+    @property
+    def text(self) -> str:
+        """The canonical action text without the verb: `"3456 W=7"`, `"3s4s5s6s7s"`."""
+    @property
+    def type(self) -> str:
+        """The shape, one of the ten in docs/guandan.md.
+
+        ``single``, ``pair``, ``triple``, ``full_house``, ``straight``, ``pair_run``,
+        ``plate``, ``bomb``, ``straight_flush`` or ``joker_bomb``.
+        """
+    @property
+    def main_rank(self) -> str:
+        """The rank that decides it among plays of its shape (the top rank of a run)."""
+    @property
+    def suit(self) -> str | None:
+        """A straight flush's suit letter (`"s"`), else None."""
+    @property
+    def size(self) -> int:
+        """Number of cards."""
+    @property
+    def wilds(self) -> int:
+        """Wilds used (0, 1 or 2)."""
+    @property
+    def stand_ins(self) -> str:
+        """The ranks each wild stands for, in reading order: `"7"`, `"A2"`, `""`."""
+    @property
+    def naturals(self) -> str:
+        """The natural (non-wild) cards as rank text in reading order: `"3456"`."""
+    @property
+    def is_bomb(self) -> bool:
+        """True for bombs, straight flushes and the joker bomb (they beat ordinary plays)."""
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+
+_Hand = str | Iterable[Card | str]
+_GuandanTable = GuandanPlay | str
+
+def guandan_leads(hand: _Hand, level: str) -> list[GuandanPlay]:
+    """Every legal Guandan lead of `hand` at `level` (`"2"`..`"A"`).
+
+    Args:
+        hand: Cards (a string or an iterable of cards), at most two of each.
+        level: The level rank, whose two hearts are the wilds.
+
+    Raises:
+        InvalidCardError: If a card does not parse or appears more than twice.
+        RuleOptionError: If ``level`` is not a rank.
+    """
+
+def guandan_responses(hand: _Hand, level: str, table: _GuandanTable) -> list[GuandanPlay]:
+    """Every play of `hand` at `level` that beats `table` (pass not included).
+
+    Args:
+        hand: Cards, at most two of each.
+        level: The level rank.
+        table: The play to beat, a ``GuandanPlay`` or its action text.
+
+    Raises:
+        InvalidCardError: If a card does not parse or appears more than twice.
+        IllegalActionError: If ``table`` names no Guandan play.
+        RuleOptionError: If ``level`` is not a rank.
+    """
+
+def guandan_parse(text: str, level: str) -> GuandanPlay:
+    """The play an action text names at `level` (without `play `): `"3456 W=7"`.
+
+    Raises IllegalActionError when the text names no Guandan play.
+    """
+
+def guandan_beats(play: _GuandanTable, table: _GuandanTable, level: str) -> bool:
+    """Whether `play` beats `table` at `level`.
+
+    Raises:
+        IllegalActionError: If either names no Guandan play.
+        RuleOptionError: If ``level`` is not a rank.
+    """
+
+def guandan_take(hand: _Hand, level: str, play: _GuandanTable) -> list[Card]:
+    """The cards `play` removes from `hand` at `level`.
+
+    Those are the wilds it uses and, for ranks, the copies whose suits keep the most
+    straight-flush chances (docs/guandan.md).
+
+    Raises:
+        IllegalActionError: If the hand lacks them or ``play`` names no play.
+    """
+
+def guandan_strength(card: Card | str, level: str) -> int:
+    """Strength of a card in singles at `level`, from 0 (the 2) to 15 (the red joker).
+
+    The 2 is 0 up to the ace 12, the level rank 13, the black joker 14, the red
+    joker 15.
+    """
+
+def guandan_action_space_size() -> int:
+    """Size of the Guandan play index: `pass` (id 0) and every play at any level."""
+
+def guandan_play_id(text: object) -> int | None:
+    """The index id of a play's text (any level), or None if it names no play."""
+
+def guandan_play_of_id(id: int) -> GuandanPlay | None:
+    """The play of index id `id` (None for pass and out of range)."""
+
+def guandan_lead_ids_batch(hands: list[_Hand], level: str) -> tuple[bytes, bytes]:
+    """Every legal lead of each hand at `level`, as index ids in two byte buffers.
+
+    ``(ids, ends)`` hold little-endian ``u16`` ids and ``u64`` ends (hand ``i``'s ids
+    are ``ids[ends[i]..ends[i + 1]]``), built without the GIL; stops on Ctrl-C.
+    """
+
 # -- trick-taking core (trick.rs) -------------------------------------------------
 # Card sets cross as ints: bit i set = the card with ``Card.index`` i (0..=51).
 

@@ -10,6 +10,7 @@ mod cards;
 mod chinese_poker;
 mod climbing;
 mod errors;
+mod guandan;
 mod interrupt;
 mod poker;
 mod testing;
@@ -28,6 +29,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     poker::register(m)?;
     chinese_poker::register(m, &bench)?;
     climbing::register(m, &bench)?;
+    guandan::register(m)?;
     trick::register(m, &bench)?;
     betting::register(m)?;
     vector::register(m)?;

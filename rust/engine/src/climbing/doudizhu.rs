@@ -109,7 +109,8 @@ fn generate(
                 }
             }
         }
-        Kind::AceBomb | Kind::HeavenlyBomb => {}
+        // Other games' shapes.
+        Kind::AceBomb | Kind::HeavenlyBomb | Kind::StraightFlush | Kind::JokerBomb => {}
     }
 }
 

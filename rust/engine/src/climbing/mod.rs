@@ -1,5 +1,5 @@
 //! Climbing ("shedding") games: combinations of ranks, their readings, leads and
-//! responses, shared by Dou Dizhu and Zheng Shangyou (and later Guandan).
+//! responses, shared by Dou Dizhu, Zheng Shangyou and Guandan.
 //!
 //! Suits never decide strength in these games, so everything here works on a
 //! multiset of *climbing ranks* ([`Ranks`]): `3 4 5 6 7 8 9 T J Q K A 2 B R` as
@@ -10,6 +10,7 @@
 
 pub mod cardplay;
 pub mod doudizhu;
+pub mod guandan;
 pub mod index;
 pub mod observe;
 pub mod playout;
@@ -240,6 +241,8 @@ impl fmt::Display for Ranks {
 }
 
 /// Combination types of the climbing games. Dou Dizhu uses the first fourteen;
+/// Guandan the plain shapes (`TriplePair` its full house, `Airplane` its plate),
+/// `Bomb`, `StraightFlush` and `JokerBomb`;
 /// Zheng Shangyou uses the plain shapes, `Bomb`, `AceBomb` and `HeavenlyBomb`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Kind {
@@ -259,10 +262,12 @@ pub enum Kind {
     Rocket,
     AceBomb,
     HeavenlyBomb,
+    StraightFlush,
+    JokerBomb,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 16] = [
+    pub const ALL: [Kind; 18] = [
         Kind::Single,
         Kind::Pair,
         Kind::Triple,
@@ -279,6 +284,8 @@ impl Kind {
         Kind::Rocket,
         Kind::AceBomb,
         Kind::HeavenlyBomb,
+        Kind::StraightFlush,
+        Kind::JokerBomb,
     ];
 
     /// The snake_case name used in Python (`"airplane_singles"`).
@@ -300,6 +307,8 @@ impl Kind {
             Kind::Rocket => "rocket",
             Kind::AceBomb => "ace_bomb",
             Kind::HeavenlyBomb => "heavenly_bomb",
+            Kind::StraightFlush => "straight_flush",
+            Kind::JokerBomb => "joker_bomb",
         }
     }
 
@@ -314,9 +323,9 @@ impl Kind {
             Kind::Single => 1,
             Kind::Pair | Kind::Rocket => 2,
             Kind::Triple | Kind::AceBomb => 3,
-            Kind::TripleSingle | Kind::Bomb | Kind::HeavenlyBomb => 4,
+            Kind::TripleSingle | Kind::Bomb | Kind::HeavenlyBomb | Kind::JokerBomb => 4,
             Kind::TriplePair => 5,
-            Kind::Straight => l,
+            Kind::Straight | Kind::StraightFlush => l,
             Kind::PairRun => 2 * l,
             Kind::Airplane => 3 * l,
             Kind::AirplaneSingles => 4 * l,
@@ -330,7 +339,12 @@ impl Kind {
     pub fn is_bomb(self) -> bool {
         matches!(
             self,
-            Kind::Bomb | Kind::Rocket | Kind::AceBomb | Kind::HeavenlyBomb
+            Kind::Bomb
+                | Kind::Rocket
+                | Kind::AceBomb
+                | Kind::HeavenlyBomb
+                | Kind::StraightFlush
+                | Kind::JokerBomb
         )
     }
 }

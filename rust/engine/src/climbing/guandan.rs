@@ -1,0 +1,1124 @@
+//! Guandan (掼蛋) combinations: the Guandan section of the French-54 rule text,
+//! played with two packs (108 cards) and the two hearts of the level rank as wilds.
+//!
+//! Unlike Dou Dizhu and Zheng Shangyou, suits matter here (straight flushes, and
+//! which card is wild), so a hand is a count per card type, not per rank. Ranks are
+//! the natural ones, `2..A` as 0..=12 (the crate's card ranks), then the black (13)
+//! and red (14) joker. Sequences use these natural ranks with the ace at either end
+//! (run positions: 0 the low ace, 1..=13 for `2..A`); singles and same-rank groups
+//! order by *strength*, where the level rank rises above the ace (GD-30, GD-36).
+//!
+//! A [`Play`] is one reading of a set of cards: its shape and main rank, the natural
+//! cards as a count per rank (or exact cards, for straight flushes) and what each
+//! wild stands for. Action text names exactly that (docs/guandan.md):
+//! `3456 W=7` is 34567 with a wild as the 7, `3s4s5s6s W=7s` a straight flush.
+
+use super::Kind;
+use crate::cards::{Card, HEARTS, NUM_CARDS, RANK_CHARS as CARD_RANK_CHARS, SUIT_CHARS};
+use crate::error::{quoted, EngineError, Result};
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+/// The ace's natural rank.
+pub const ACE: u8 = 12;
+/// The black (small) joker's rank.
+pub const BLACK_JOKER: u8 = 13;
+/// The red (big) joker's rank.
+pub const RED_JOKER: u8 = 14;
+/// Natural ranks and the two jokers.
+const NUM_RANKS: usize = 15;
+/// Rank letters, `2..A` then the jokers.
+pub const RANK_TEXT: [char; NUM_RANKS] = [
+    '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A', 'B', 'R',
+];
+/// The suit field of a play that is not a straight flush.
+pub const NO_SUIT: u8 = 4;
+/// An unused stand-in slot.
+const NONE: u8 = 0xFF;
+/// A hand holds at most the two heart level cards as wilds.
+pub const MAX_WILDS: usize = 2;
+/// Two packs: at most two copies of a card type.
+const MAX_COPIES: u8 = 2;
+/// The largest play: eight natural cards of a rank and both wilds.
+pub const MAX_PLAY: usize = 10;
+/// The top run position (the high ace).
+const TOP_POSITION: u8 = 13;
+/// Action text longer than this names no play (the longest canonical text, a
+/// ten-card bomb, is 18 characters; the slack allows spaces and `10`).
+const MAX_TEXT: usize = 120;
+
+/// The Guandan shapes, in action-index order. `TriplePair` is the full house
+/// (三带二) and `Airplane` the plate of two consecutive triples (钢板).
+pub const KINDS: [Kind; 10] = [
+    Kind::Single,
+    Kind::Pair,
+    Kind::Triple,
+    Kind::TriplePair,
+    Kind::Straight,
+    Kind::PairRun,
+    Kind::Airplane,
+    Kind::Bomb,
+    Kind::StraightFlush,
+    Kind::JokerBomb,
+];
+
+/// The Guandan name of a shape (`full_house` and `plate` where Dou Dizhu's names differ).
+pub fn type_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::TriplePair => "full_house",
+        Kind::Airplane => "plate",
+        k => k.name(),
+    }
+}
+
+/// The wild card at `level`: the heart of the level rank.
+#[inline]
+pub fn wild_card(level: u8) -> Card {
+    Card::new(level, HEARTS)
+}
+
+/// Strength of `rank` in singles and same-rank groups at `level` (GD-30):
+/// `2..A` as 0..=12 with the level rank lifted to 13, then the jokers 14 and 15.
+#[inline]
+pub fn strength(rank: u8, level: u8) -> u8 {
+    if rank == level {
+        13
+    } else if rank >= BLACK_JOKER {
+        rank + 1
+    } else {
+        rank
+    }
+}
+
+/// The natural rank at run position `p` (0 is the low ace).
+#[inline]
+fn position_rank(p: u8) -> u8 {
+    if p == 0 {
+        ACE
+    } else {
+        p - 1
+    }
+}
+
+/// Parse a level rank (`"2"`..`"A"`, `"10"` for the ten).
+pub fn parse_level(text: &str) -> Result<u8> {
+    let t = text.trim();
+    let rank = match t {
+        "10" => Some(8),
+        _ if t.chars().count() == 1 => {
+            let c = t.chars().next().unwrap_or(' ').to_ascii_uppercase();
+            CARD_RANK_CHARS
+                .iter()
+                .position(|&r| r == c)
+                .map(|r| r as u8)
+        }
+        _ => None,
+    };
+    rank.ok_or_else(|| {
+        EngineError::RuleOption(format!(
+            "level {} is not a rank: expected 2-9, T (or 10), J, Q, K or A",
+            quoted(text)
+        ))
+    })
+}
+
+/// A two-pack hand: copies of each of the 54 card types.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Hand {
+    pub counts: [u8; NUM_CARDS],
+}
+
+impl Hand {
+    /// The hand of `cards`; more than two copies of a card is an error (GD-10).
+    pub fn from_cards(cards: &[Card]) -> Result<Hand> {
+        let mut counts = [0u8; NUM_CARDS];
+        for &c in cards {
+            let slot = &mut counts[usize::from(c.index())];
+            if *slot == MAX_COPIES {
+                return Err(EngineError::InvalidCard(format!(
+                    "a Guandan hand holds at most two of {c}: there are two packs"
+                )));
+            }
+            *slot += 1;
+        }
+        Ok(Hand { counts })
+    }
+
+    #[inline]
+    fn count(&self, card: Card) -> u8 {
+        self.counts[usize::from(card.index())]
+    }
+
+    /// The hand split into naturals and wilds at `level`.
+    fn view(&self, level: u8) -> View {
+        let mut v = View {
+            nat: [0; NUM_RANKS],
+            suited: [[0; 4]; 13],
+            wilds: self.count(wild_card(level)),
+        };
+        for rank in 0..13u8 {
+            for suit in 0..4u8 {
+                let card = Card::new(rank, suit);
+                let n = if card == wild_card(level) {
+                    0
+                } else {
+                    self.count(card)
+                };
+                v.suited[usize::from(rank)][usize::from(suit)] = n;
+                v.nat[usize::from(rank)] += n;
+            }
+        }
+        v.nat[usize::from(BLACK_JOKER)] = self.count(Card::BLACK_JOKER);
+        v.nat[usize::from(RED_JOKER)] = self.count(Card::RED_JOKER);
+        v
+    }
+}
+
+/// A hand as move generation reads it at one level.
+struct View {
+    /// Natural (non-wild) cards per rank.
+    nat: [u8; NUM_RANKS],
+    /// Natural cards per (rank, suit), for straight flushes.
+    suited: [[u8; 4]; 13],
+    /// Wilds held (0..=2).
+    wilds: u8,
+}
+
+/// One reading of a play.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Play {
+    pub kind: Kind,
+    /// Groups and full houses: the (triple's) rank; runs and straight flushes: the
+    /// top run position (1..=13, 13 the high ace); the joker bomb: the red joker.
+    pub main: u8,
+    /// A straight flush's suit (0..=3, c d h s); [`NO_SUIT`] otherwise.
+    pub suit: u8,
+    /// The natural cards, four bits per rank (rank `r` at bits `4r`).
+    pub naturals: u64,
+    /// The rank each wild stands for, in reading order; unused slots hold `0xFF`.
+    pub stand_ins: [u8; MAX_WILDS],
+}
+
+#[inline]
+fn nibble(key: u64, rank: u8) -> u8 {
+    ((key >> (4 * u32::from(rank))) & 0xF) as u8
+}
+
+#[inline]
+fn rank_key(rank: u8, n: u8) -> u64 {
+    u64::from(n) << (4 * u32::from(rank))
+}
+
+impl Play {
+    /// A play with its stand-ins put in reading order, so that equal readings of
+    /// equal cards are equal values.
+    fn new(kind: Kind, main: u8, suit: u8, naturals: u64, stand_ins: &[u8]) -> Play {
+        let mut slots = [NONE; MAX_WILDS];
+        slots[..stand_ins.len()].copy_from_slice(stand_ins);
+        let mut play = Play {
+            kind,
+            main,
+            suit,
+            naturals,
+            stand_ins: slots,
+        };
+        if stand_ins.len() == 2 && play.order(slots[1]) < play.order(slots[0]) {
+            play.stand_ins.swap(0, 1);
+        }
+        play
+    }
+
+    /// Where a card of `rank` sits when the play is read: run position for runs,
+    /// triple before pair for full houses.
+    fn order(&self, rank: u8) -> u8 {
+        match self.kind {
+            Kind::Straight | Kind::PairRun | Kind::Airplane | Kind::StraightFlush => {
+                self.position_of(rank)
+            }
+            Kind::TriplePair => u8::from(rank != self.main),
+            _ => 0,
+        }
+    }
+
+    /// The run position of `rank` within this run (the ace is low when the run
+    /// starts at position 0).
+    fn position_of(&self, rank: u8) -> u8 {
+        if rank == ACE && self.main < TOP_POSITION {
+            0
+        } else {
+            rank + 1
+        }
+    }
+
+    /// The run length of a sequence shape.
+    fn run_length(&self) -> u8 {
+        match self.kind {
+            Kind::Straight | Kind::StraightFlush => 5,
+            Kind::PairRun => 3,
+            Kind::Airplane => 2,
+            _ => 1,
+        }
+    }
+
+    /// Wilds used.
+    pub fn wilds(&self) -> usize {
+        self.stand_ins.iter().filter(|&&r| r != NONE).count()
+    }
+
+    /// The stand-in ranks in reading order.
+    pub fn stand_ins(&self) -> impl Iterator<Item = u8> + '_ {
+        self.stand_ins.iter().copied().filter(|&r| r != NONE)
+    }
+
+    /// Natural cards of `rank`.
+    pub fn natural(&self, rank: u8) -> u8 {
+        nibble(self.naturals, rank)
+    }
+
+    /// Number of cards.
+    pub fn size(&self) -> usize {
+        (0..NUM_RANKS as u8)
+            .map(|r| usize::from(self.natural(r)))
+            .sum::<usize>()
+            + self.wilds()
+    }
+
+    /// The rank that decides it among plays of its shape, as a rank letter.
+    pub fn main_rank(&self) -> char {
+        let rank = match self.kind {
+            Kind::Straight | Kind::PairRun | Kind::Airplane | Kind::StraightFlush => {
+                position_rank(self.main)
+            }
+            _ => self.main,
+        };
+        RANK_TEXT[usize::from(rank)]
+    }
+
+    /// Bombs, straight flushes and the joker bomb answer any ordinary play.
+    pub fn is_bomb(&self) -> bool {
+        matches!(
+            self.kind,
+            Kind::Bomb | Kind::StraightFlush | Kind::JokerBomb
+        )
+    }
+
+    /// The play's ranks in reading order, each as often as it occurs (wild
+    /// positions included), for rendering.
+    fn reading_ranks(&self) -> Vec<u8> {
+        let mut ranks: Vec<u8> = Vec::with_capacity(MAX_PLAY);
+        match self.kind {
+            Kind::Straight | Kind::PairRun | Kind::Airplane | Kind::StraightFlush => {
+                let len = self.run_length();
+                for p in self.main + 1 - len..=self.main {
+                    ranks.push(position_rank(p));
+                }
+            }
+            Kind::TriplePair => {
+                ranks.push(self.main);
+                let pair = (0..NUM_RANKS as u8)
+                    .find(|&r| r != self.main && self.natural(r) + self.wild_count(r) > 0);
+                ranks.extend(pair);
+            }
+            Kind::JokerBomb => ranks.extend([BLACK_JOKER, RED_JOKER]),
+            _ => ranks.push(self.main),
+        }
+        ranks
+    }
+
+    fn wild_count(&self, rank: u8) -> u8 {
+        self.stand_ins().filter(|&r| r == rank).count() as u8
+    }
+
+    /// Bomb power at `level` (GD-41..GD-44): 4- and 5-card bombs, straight flushes,
+    /// 6- to 10-card bombs, the joker bomb; then rank within a step. `None` for
+    /// ordinary plays.
+    pub fn bomb_power(&self, level: u8) -> Option<u16> {
+        let step: u16 = match self.kind {
+            Kind::Bomb => match self.size() {
+                4 => 0,
+                5 => 1,
+                n => n as u16 - 3,
+            },
+            Kind::StraightFlush => 2,
+            Kind::JokerBomb => 8,
+            _ => return None,
+        };
+        let within = match self.kind {
+            Kind::Bomb => strength(self.main, level),
+            _ => self.main,
+        };
+        Some(step * 16 + u16::from(within))
+    }
+
+    /// The value that orders ordinary plays of one shape: top position for runs,
+    /// strength for the rest.
+    fn rank_value(&self, level: u8) -> u8 {
+        match self.kind {
+            Kind::Straight | Kind::PairRun | Kind::Airplane => self.main,
+            _ => strength(self.main, level),
+        }
+    }
+
+    /// Whether this play beats `table` at `level` (GD-32, GD-41..GD-44).
+    pub fn beats(&self, table: &Play, level: u8) -> bool {
+        match (self.bomb_power(level), table.bomb_power(level)) {
+            (Some(a), Some(b)) => a > b,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => {
+                self.kind == table.kind && self.rank_value(level) > table.rank_value(level)
+            }
+        }
+    }
+
+    /// Whether `level` allows this reading: a play of wilds alone stands for the
+    /// level rank (GD-39), which is the only level-dependent rule of a reading.
+    pub fn allowed_at(&self, level: u8) -> bool {
+        self.naturals != 0 || self.stand_ins().all(|r| r == level)
+    }
+}
+
+impl fmt::Display for Play {
+    /// Canonical action text without the `play` verb: naturals in reading order
+    /// (cards in a straight flush), then one `W=` token per wild.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = String::with_capacity(24);
+        let mut left = [0u8; NUM_RANKS];
+        for r in 0..NUM_RANKS as u8 {
+            left[usize::from(r)] = self.natural(r);
+        }
+        for rank in self.reading_ranks() {
+            let n = &mut left[usize::from(rank)];
+            let take = *n;
+            for _ in 0..take {
+                out.push(RANK_TEXT[usize::from(rank)]);
+                if self.kind == Kind::StraightFlush {
+                    out.push(SUIT_CHARS[usize::from(self.suit)]);
+                }
+            }
+            *n -= take;
+        }
+        for r in self.stand_ins() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str("W=");
+            out.push(RANK_TEXT[usize::from(r)]);
+            if self.kind == Kind::StraightFlush {
+                out.push(SUIT_CHARS[usize::from(self.suit)]);
+            }
+        }
+        f.write_str(&out)
+    }
+}
+
+// -- move generation -----------------------------------------------------------------
+
+/// Every play of `kind` the hand can make, pushed to `out` (GD-33..GD-44).
+fn generate(v: &View, level: u8, kind: Kind, out: &mut Vec<Play>) {
+    match kind {
+        Kind::Single => groups(v, level, Kind::Single, 1, out),
+        Kind::Pair => groups(v, level, Kind::Pair, 2, out),
+        Kind::Triple => groups(v, level, Kind::Triple, 3, out),
+        Kind::TriplePair => full_houses(v, out),
+        Kind::Straight => runs(v, Kind::Straight, 5, 1, out),
+        Kind::PairRun => runs(v, Kind::PairRun, 3, 2, out),
+        Kind::Airplane => runs(v, Kind::Airplane, 2, 3, out),
+        Kind::Bomb => bombs(v, out),
+        Kind::StraightFlush => straight_flushes(v, out),
+        Kind::JokerBomb
+            if v.nat[usize::from(BLACK_JOKER)] >= 2 && v.nat[usize::from(RED_JOKER)] >= 2 =>
+        {
+            let key = rank_key(BLACK_JOKER, 2) | rank_key(RED_JOKER, 2);
+            out.push(Play::new(Kind::JokerBomb, RED_JOKER, NO_SUIT, key, &[]));
+        }
+        _ => {}
+    }
+}
+
+/// Singles, pairs and triples: `k` naturals of a rank and `width - k` wilds as that
+/// rank; jokers only as themselves (never with wilds, never three); wilds alone as
+/// the level rank (GD-39).
+fn groups(v: &View, level: u8, kind: Kind, width: u8, out: &mut Vec<Play>) {
+    for rank in 0..13u8 {
+        let have = v.nat[usize::from(rank)];
+        for k in (1..=width.min(have)).rev() {
+            let w = width - k;
+            if w <= v.wilds {
+                let stand_ins = [rank; MAX_WILDS];
+                out.push(Play::new(
+                    kind,
+                    rank,
+                    NO_SUIT,
+                    rank_key(rank, k),
+                    &stand_ins[..usize::from(w)],
+                ));
+            }
+        }
+    }
+    if width <= 2 {
+        for joker in [BLACK_JOKER, RED_JOKER] {
+            if v.nat[usize::from(joker)] >= width {
+                out.push(Play::new(kind, joker, NO_SUIT, rank_key(joker, width), &[]));
+            }
+        }
+        if v.wilds >= width {
+            let stand_ins = [level; MAX_WILDS];
+            out.push(Play::new(
+                kind,
+                level,
+                NO_SUIT,
+                0,
+                &stand_ins[..usize::from(width)],
+            ));
+        }
+    }
+}
+
+/// Triple and pair of another rank (GD-34): wilds may fill either part; a joker
+/// pair is two identical natural jokers.
+fn full_houses(v: &View, out: &mut Vec<Play>) {
+    for triple in 0..13u8 {
+        for wt in 0..=v.wilds.min(2) {
+            let kt = 3 - wt;
+            if v.nat[usize::from(triple)] < kt {
+                continue;
+            }
+            for pair in 0..NUM_RANKS as u8 {
+                if pair == triple {
+                    continue;
+                }
+                let max_wp = if pair >= BLACK_JOKER {
+                    0
+                } else {
+                    (v.wilds - wt).min(2)
+                };
+                for wp in 0..=max_wp {
+                    let kp = 2 - wp;
+                    if v.nat[usize::from(pair)] < kp {
+                        continue;
+                    }
+                    let mut stand_ins = [NONE; MAX_WILDS];
+                    let mut n = 0;
+                    for _ in 0..wt {
+                        stand_ins[n] = triple;
+                        n += 1;
+                    }
+                    for _ in 0..wp {
+                        stand_ins[n] = pair;
+                        n += 1;
+                    }
+                    let key = rank_key(triple, kt) | rank_key(pair, kp);
+                    out.push(Play::new(
+                        Kind::TriplePair,
+                        triple,
+                        NO_SUIT,
+                        key,
+                        &stand_ins[..n],
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// One run being filled: `width` cards at each of the positions up to `top`, from
+/// `avail(rank)` naturals and the wilds left.
+struct RunFill<'a> {
+    top: u8,
+    width: u8,
+    avail: &'a dyn Fn(u8) -> u8,
+    stand_ins: Vec<u8>,
+}
+
+impl RunFill<'_> {
+    /// Every way to fill positions `p..=top` with at most `wilds_left` wilds:
+    /// `f(naturals key, stand-ins)`.
+    fn go(&mut self, p: u8, wilds_left: u8, key: u64, f: &mut dyn FnMut(u64, &[u8])) {
+        if p > self.top {
+            f(key, &self.stand_ins);
+            return;
+        }
+        let rank = position_rank(p);
+        for w in 0..=self.width.min(wilds_left) {
+            let k = self.width - w;
+            if (self.avail)(rank) < k {
+                continue;
+            }
+            for _ in 0..w {
+                self.stand_ins.push(rank);
+            }
+            self.go(p + 1, wilds_left - w, key | rank_key(rank, k), f);
+            self.stand_ins
+                .truncate(self.stand_ins.len() - usize::from(w));
+        }
+    }
+}
+
+/// Every way to fill the run positions `low..=top`, `width` cards each, from
+/// `avail(rank)` naturals and at most `wilds` wilds: `f(naturals key, stand-ins)`.
+fn fill_run(
+    low: u8,
+    top: u8,
+    width: u8,
+    wilds: u8,
+    avail: &dyn Fn(u8) -> u8,
+    f: &mut dyn FnMut(u64, &[u8]),
+) {
+    let mut fill = RunFill {
+        top,
+        width,
+        avail,
+        stand_ins: Vec::with_capacity(MAX_WILDS),
+    };
+    fill.go(low, wilds, 0, f);
+}
+
+/// Straights, pair runs and plates (GD-33, GD-36, GD-37): `len` consecutive run
+/// positions from the low ace to the high ace, `width` cards each.
+fn runs(v: &View, kind: Kind, len: u8, width: u8, out: &mut Vec<Play>) {
+    let avail = |rank: u8| v.nat[usize::from(rank)];
+    for top in len - 1..=TOP_POSITION {
+        fill_run(
+            top + 1 - len,
+            top,
+            width,
+            v.wilds,
+            &avail,
+            &mut |key, stand_ins| {
+                out.push(Play::new(kind, top, NO_SUIT, key, stand_ins));
+            },
+        );
+    }
+}
+
+/// Five-card straights of one suit (GD-43); a wild stands for the missing card.
+fn straight_flushes(v: &View, out: &mut Vec<Play>) {
+    for suit in 0..4u8 {
+        let avail = |rank: u8| v.suited[usize::from(rank)][usize::from(suit)].min(1);
+        for top in 4..=TOP_POSITION {
+            fill_run(top - 4, top, 1, v.wilds, &avail, &mut |key, stand_ins| {
+                out.push(Play::new(Kind::StraightFlush, top, suit, key, stand_ins));
+            });
+        }
+    }
+}
+
+/// Bombs of every size from four cards up (GD-41), wilds joining naturals.
+fn bombs(v: &View, out: &mut Vec<Play>) {
+    for rank in 0..13u8 {
+        for k in 1..=v.nat[usize::from(rank)] {
+            for w in 0..=v.wilds {
+                if k + w >= 4 {
+                    let stand_ins = [rank; MAX_WILDS];
+                    out.push(Play::new(
+                        Kind::Bomb,
+                        rank,
+                        NO_SUIT,
+                        rank_key(rank, k),
+                        &stand_ins[..usize::from(w)],
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// Every legal lead of `hand` at `level`.
+pub fn leads(hand: &Hand, level: u8) -> Vec<Play> {
+    let v = hand.view(level);
+    let mut out = Vec::with_capacity(256);
+    for kind in KINDS {
+        generate(&v, level, kind, &mut out);
+    }
+    out
+}
+
+/// Every play of `hand` that beats `table` at `level` (pass not included).
+pub fn responses(hand: &Hand, level: u8, table: &Play) -> Vec<Play> {
+    let v = hand.view(level);
+    let mut out = Vec::with_capacity(64);
+    if !table.is_bomb() {
+        generate(&v, level, table.kind, &mut out);
+    }
+    for kind in [Kind::Bomb, Kind::StraightFlush, Kind::JokerBomb] {
+        generate(&v, level, kind, &mut out);
+    }
+    out.retain(|p| p.beats(table, level));
+    out
+}
+
+// -- action text -----------------------------------------------------------------
+
+fn bad_play(text: &str, why: &str) -> EngineError {
+    EngineError::IllegalAction(format!(
+        "{} is not a Guandan play: {why}",
+        quoted(text.trim())
+    ))
+}
+
+/// A natural rank letter (`10` handled by the caller); `None` if not a rank.
+fn rank_of_char(c: char) -> Option<u8> {
+    let c = c.to_ascii_uppercase();
+    RANK_TEXT.iter().position(|&r| r == c).map(|r| r as u8)
+}
+
+/// Rank then optional suit of a stand-in (`7`, `10`, `7s`).
+fn parse_stand_in(spec: &str, text: &str) -> Result<(u8, Option<u8>)> {
+    let (rank_part, suit_part) = match spec.len() {
+        0 => {
+            return Err(bad_play(
+                text,
+                "a wild token needs what it stands for, as W=7",
+            ))
+        }
+        _ if spec.starts_with("10") => ("10", &spec[2..]),
+        _ => spec.split_at(spec.char_indices().nth(1).map_or(spec.len(), |(i, _)| i)),
+    };
+    let rank = if rank_part == "10" {
+        Some(8)
+    } else {
+        rank_part.chars().next().and_then(rank_of_char)
+    };
+    let rank = rank.ok_or_else(|| bad_play(text, "a wild stands for a rank 2-A, as W=7"))?;
+    if rank >= BLACK_JOKER {
+        return Err(bad_play(text, "a wild never stands for a joker"));
+    }
+    let suit = match suit_part {
+        "" => None,
+        s => {
+            let c = s.chars().next().unwrap_or(' ').to_ascii_lowercase();
+            match SUIT_CHARS.iter().position(|&x| x == c) {
+                Some(i) if s.len() == 1 => Some(i as u8),
+                _ => {
+                    return Err(bad_play(
+                        text,
+                        "a wild's card is a rank and a suit, as W=7s",
+                    ))
+                }
+            }
+        }
+    };
+    Ok((rank, suit))
+}
+
+/// The play an action text names (without the `play` verb), at `level` if given:
+/// naturals as rank text (or cards, for straight flushes), then `W=x` tokens (or
+/// `<level>h=x` naming the wild). Exactly one reading or an `IllegalAction` error.
+pub fn parse(text: &str, level: Option<u8>) -> Result<Play> {
+    if text.len() > MAX_TEXT {
+        return Err(bad_play(text, "too long for a play of at most 10 cards"));
+    }
+    let mut naturals = String::new();
+    let mut stand_ins: Vec<(u8, Option<u8>)> = Vec::new();
+    for token in text.split_whitespace() {
+        if let Some((wild, spec)) = token.split_once('=') {
+            let names_wild = wild.eq_ignore_ascii_case("w")
+                || level.is_some_and(|l| Card::parse(wild).is_ok_and(|c| c == wild_card(l)));
+            if !names_wild {
+                return Err(bad_play(
+                    text,
+                    "only a wild takes =, written W=7 (or the wild card, as 2h=7 at level 2)",
+                ));
+            }
+            if stand_ins.len() == MAX_WILDS {
+                return Err(bad_play(text, "there are two wilds in a hand at most"));
+            }
+            stand_ins.push(parse_stand_in(spec, text)?);
+        } else {
+            if !stand_ins.is_empty() {
+                return Err(bad_play(
+                    text,
+                    "write the wild tokens after the natural cards",
+                ));
+            }
+            naturals.push_str(token);
+        }
+    }
+    let suited = naturals
+        .chars()
+        .any(|c| matches!(c.to_ascii_lowercase(), 'c' | 'd' | 'h' | 's'))
+        || stand_ins.iter().any(|s| s.1.is_some());
+    let mut counts = [0u8; NUM_RANKS];
+    let mut suit = NO_SUIT;
+    if suited {
+        let cards = crate::cards::parse_cards(&naturals)
+            .map_err(|_| bad_play(text, "straight flush cards are written as 3s4s5s6s7s"))?;
+        for c in &cards {
+            let Some(s) = c.suit() else {
+                return Err(bad_play(text, "a straight flush holds no joker"));
+            };
+            if level.is_some_and(|l| *c == wild_card(l)) {
+                return Err(bad_play(
+                    text,
+                    "the heart level card is a wild: write it as a W= token",
+                ));
+            }
+            if suit != NO_SUIT && s != suit {
+                return Err(bad_play(
+                    text,
+                    "a straight flush is one suit (suits are named only in straight flushes)",
+                ));
+            }
+            suit = s;
+            counts[usize::from(c.rank())] += 1;
+        }
+        for &(_, s) in &stand_ins {
+            if let Some(s) = s {
+                if suit != NO_SUIT && s != suit {
+                    return Err(bad_play(text, "a straight flush is one suit"));
+                }
+                suit = s;
+            }
+        }
+    } else {
+        let bytes: Vec<char> = naturals.chars().collect();
+        let mut i = 0;
+        while i < bytes.len() {
+            let rank = if bytes[i] == '1' && bytes.get(i + 1) == Some(&'0') {
+                i += 1;
+                Some(8)
+            } else {
+                rank_of_char(bytes[i])
+            };
+            let Some(rank) = rank else {
+                return Err(bad_play(
+                    text,
+                    "naturals are ranks 2-9 T J Q K A B R (B, R the jokers)",
+                ));
+            };
+            counts[usize::from(rank)] += 1;
+            if counts[usize::from(rank)] > 8 {
+                return Err(bad_play(text, "the two packs hold eight cards of a rank"));
+            }
+            i += 1;
+        }
+    }
+    let mut all = counts;
+    for &(r, _) in &stand_ins {
+        all[usize::from(r)] += 1;
+    }
+    let size: usize = all.iter().map(|&n| usize::from(n)).sum();
+    if size == 0 {
+        return Err(bad_play(text, "it names no cards"));
+    }
+    if size > MAX_PLAY {
+        return Err(bad_play(
+            text,
+            "a play has at most 10 cards (a bomb of 8 and 2 wilds)",
+        ));
+    }
+    let naturals_key = counts
+        .iter()
+        .enumerate()
+        .fold(0u64, |k, (r, &n)| k | rank_key(r as u8, n));
+    let ranks: Vec<u8> = stand_ins.iter().map(|s| s.0).collect();
+    let distinct: Vec<u8> = (0..NUM_RANKS as u8)
+        .filter(|&r| all[usize::from(r)] > 0)
+        .collect();
+    let jokers = all[usize::from(BLACK_JOKER)] + all[usize::from(RED_JOKER)];
+    let make = |kind: Kind, main: u8| Play::new(kind, main, suit, naturals_key, &ranks);
+    let play = if suited {
+        let top = run_top(&distinct, &all, 5, 1).ok_or_else(|| {
+            bad_play(
+                text,
+                "a straight flush is five consecutive cards of one suit",
+            )
+        })?;
+        Play::new(Kind::StraightFlush, top, suit, naturals_key, &ranks)
+    } else if naturals_key == 0 {
+        // Wilds alone stand for the level rank (GD-39).
+        if distinct.len() != 1 {
+            return Err(bad_play(text, "two wilds played alone are a pair"));
+        }
+        if level.is_some_and(|l| distinct[0] != l) {
+            return Err(bad_play(
+                text,
+                "wilds played alone stand for the level rank",
+            ));
+        }
+        make(
+            if size == 1 { Kind::Single } else { Kind::Pair },
+            distinct[0],
+        )
+    } else if size == 4 && all[usize::from(BLACK_JOKER)] == 2 && all[usize::from(RED_JOKER)] == 2 {
+        make(Kind::JokerBomb, RED_JOKER)
+    } else if distinct.len() == 1 {
+        let rank = distinct[0];
+        match size {
+            1 => make(Kind::Single, rank),
+            2 => make(Kind::Pair, rank),
+            _ if rank >= BLACK_JOKER => {
+                return Err(bad_play(
+                    text,
+                    "jokers make only singles, pairs and the joker bomb",
+                ))
+            }
+            3 => make(Kind::Triple, rank),
+            _ => make(Kind::Bomb, rank),
+        }
+    } else if size == 5 && distinct.len() == 2 {
+        let (a, b) = (distinct[0], distinct[1]);
+        let (triple, pair) = if all[usize::from(a)] == 3 {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        if all[usize::from(triple)] != 3 || all[usize::from(pair)] != 2 || triple >= BLACK_JOKER {
+            return Err(bad_play(
+                text,
+                "five cards of two ranks make a full house of 3 and 2",
+            ));
+        }
+        make(Kind::TriplePair, triple)
+    } else if jokers > 0 {
+        return Err(bad_play(
+            text,
+            "jokers never join a sequence, and B and R never pair",
+        ));
+    } else {
+        let shape = match (size, distinct.len()) {
+            (5, 5) => Some((Kind::Straight, 5, 1)),
+            (6, 3) => Some((Kind::PairRun, 3, 2)),
+            (6, 2) => Some((Kind::Airplane, 2, 3)),
+            _ => None,
+        };
+        let found = shape.and_then(|(kind, len, width)| {
+            run_top(&distinct, &all, len, width).map(|top| make(kind, top))
+        });
+        found.ok_or_else(|| {
+            bad_play(
+                text,
+                "the shapes are single, pair, triple, full house, straight of 5, \
+                 three consecutive pairs, two consecutive triples and bombs",
+            )
+        })?
+    };
+    Ok(play)
+}
+
+/// The top run position of `distinct` ranks (each `width` times in `all`) when they
+/// are `len` consecutive run positions, the ace low or high (GD-37).
+fn run_top(distinct: &[u8], all: &[u8; NUM_RANKS], len: usize, width: u8) -> Option<u8> {
+    if distinct.len() != len
+        || distinct
+            .iter()
+            .any(|&r| r >= BLACK_JOKER || all[usize::from(r)] != width)
+    {
+        return None;
+    }
+    let consecutive = |positions: &mut Vec<u8>| {
+        positions.sort_unstable();
+        positions.windows(2).all(|w| w[1] == w[0] + 1)
+    };
+    let mut high: Vec<u8> = distinct.iter().map(|&r| r + 1).collect();
+    if consecutive(&mut high) {
+        return high.last().copied();
+    }
+    let mut low: Vec<u8> = distinct
+        .iter()
+        .map(|&r| if r == ACE { 0 } else { r + 1 })
+        .collect();
+    if consecutive(&mut low) {
+        return low.last().copied();
+    }
+    None
+}
+
+// -- the cards a play takes ------------------------------------------------------------
+
+/// Suit preference when a play names ranks only: copies come first from the suit
+/// with the fewest same-suit neighbours (natural cards within four run positions),
+/// so that straight-flush chances survive; ties clubs, diamonds, spades, hearts.
+const TIE_ORDER: [u8; 4] = [0, 1, 3, 2];
+
+/// The cards `play` removes from `hand` at `level`, or an `IllegalAction` error if
+/// the hand lacks them.
+pub fn take(hand: &Hand, level: u8, play: &Play) -> Result<Vec<Card>> {
+    let v = hand.view(level);
+    let lacks =
+        || EngineError::IllegalAction(format!("the hand does not hold the cards of {play}"));
+    if usize::from(v.wilds) < play.wilds() || !play.allowed_at(level) {
+        return Err(lacks());
+    }
+    let mut cards = Vec::with_capacity(play.size());
+    for rank in 0..NUM_RANKS as u8 {
+        let n = play.natural(rank);
+        if n == 0 {
+            continue;
+        }
+        if v.nat[usize::from(rank)] < n {
+            return Err(lacks());
+        }
+        match rank {
+            BLACK_JOKER => cards.extend(std::iter::repeat_n(Card::BLACK_JOKER, usize::from(n))),
+            RED_JOKER => cards.extend(std::iter::repeat_n(Card::RED_JOKER, usize::from(n))),
+            _ if play.kind == Kind::StraightFlush => {
+                if v.suited[usize::from(rank)][usize::from(play.suit)] < n {
+                    return Err(lacks());
+                }
+                cards.extend(std::iter::repeat_n(
+                    Card::new(rank, play.suit),
+                    usize::from(n),
+                ));
+            }
+            _ => {
+                let mut suits = TIE_ORDER;
+                suits.sort_by_key(|&s| neighbours(&v, rank, s));
+                let mut left = n;
+                for s in suits {
+                    let k = v.suited[usize::from(rank)][usize::from(s)].min(left);
+                    cards.extend(std::iter::repeat_n(Card::new(rank, s), usize::from(k)));
+                    left -= k;
+                }
+            }
+        }
+    }
+    cards.extend(std::iter::repeat_n(wild_card(level), play.wilds()));
+    Ok(cards)
+}
+
+/// Natural ranks of `suit` within four run positions of `rank` (either end for the ace).
+fn neighbours(v: &View, rank: u8, suit: u8) -> u8 {
+    let positions = |r: u8| -> [Option<u8>; 2] {
+        if r == ACE {
+            [Some(0), Some(TOP_POSITION)]
+        } else {
+            [Some(r + 1), None]
+        }
+    };
+    let mine = positions(rank);
+    (0..13u8)
+        .filter(|&q| q != rank && v.suited[usize::from(q)][usize::from(suit)] > 0)
+        .filter(|&q| {
+            positions(q)
+                .iter()
+                .flatten()
+                .any(|&pq| mine.iter().flatten().any(|&pr| pq.abs_diff(pr) <= 4))
+        })
+        .count() as u8
+}
+
+// -- the action index --------------------------------------------------------------
+
+/// The fixed, level-free action index of Guandan plays: id 0 is `pass`, then every
+/// play any hand can make at any level, ordered by shape, main rank, suit, naturals
+/// and stand-ins (docs/guandan.md).
+pub struct ActionIndex {
+    plays: Vec<Play>,
+    ids: HashMap<Play, u32>,
+}
+
+impl ActionIndex {
+    /// Ids in the index, `pass` included.
+    pub fn len(&self) -> usize {
+        self.plays.len() + 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The id of `play`, if it is a Guandan play.
+    pub fn id(&self, play: &Play) -> Option<u32> {
+        self.ids.get(play).copied()
+    }
+
+    /// The play of id `id` (`None` for `pass` and out of range).
+    pub fn play(&self, id: u32) -> Option<&Play> {
+        self.plays.get(usize::try_from(id).ok()?.checked_sub(1)?)
+    }
+}
+
+/// The index, built once from every lead of the whole double pack at each level.
+pub fn action_index() -> &'static ActionIndex {
+    static INDEX: OnceLock<ActionIndex> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let full = Hand {
+            counts: [MAX_COPIES; NUM_CARDS],
+        };
+        let mut plays: Vec<Play> = (0..13u8).flat_map(|level| leads(&full, level)).collect();
+        plays.sort_unstable();
+        plays.dedup();
+        let ids = plays
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (*p, i as u32 + 1))
+            .collect();
+        ActionIndex { plays, ids }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hand(text: &str) -> Hand {
+        Hand::from_cards(&crate::cards::parse_cards(text).unwrap()).unwrap()
+    }
+
+    fn texts(plays: &[Play]) -> Vec<String> {
+        plays.iter().map(|p| p.to_string()).collect()
+    }
+
+    #[test]
+    fn wild_fills_a_straight_either_end() {
+        // GD-38: 3456 and a wild read as 23456 or 34567.
+        let h = hand("3c4d5s6c2h");
+        let leads = texts(&leads(&h, 0));
+        assert!(leads.contains(&"3456 W=7".to_string()), "{leads:?}");
+        assert!(leads.contains(&"3456 W=2".to_string()), "{leads:?}");
+        assert!(leads.contains(&"W=2".to_string()));
+    }
+
+    #[test]
+    fn parse_round_trips_every_listed_play() {
+        let mut rng = crate::rng::CardRng::new(3);
+        let deck: Vec<Card> = crate::deck::deck("double108").unwrap();
+        for _ in 0..200 {
+            let mut cards = deck.clone();
+            rng.shuffle(&mut cards);
+            let level = rng.below(13) as u8;
+            let h = Hand::from_cards(&cards[..27]).unwrap();
+            for p in leads(&h, level) {
+                let text = p.to_string();
+                assert_eq!(parse(&text, Some(level)).unwrap(), p, "{text}");
+                let taken = take(&h, level, &p).unwrap();
+                assert_eq!(taken.len(), p.size(), "{text}");
+                assert!(action_index().id(&p).is_some(), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn bomb_ladder() {
+        // GD-42, GD-43, GD-44.
+        let level = 0;
+        let p = |t: &str| parse(t, Some(level)).unwrap();
+        let four = p("AAAA");
+        let five = p("3333 W=3");
+        let flush = p("3s4s5s6s7s");
+        let six = p("333333");
+        let jokers = p("BBRR");
+        assert!(five.beats(&four, level));
+        assert!(flush.beats(&five, level));
+        assert!(six.beats(&flush, level));
+        assert!(jokers.beats(&p("AAAAAAAA W=A W=A"), level));
+        assert!(
+            !four.beats(&p("2222"), level),
+            "level 2 bombs are above aces"
+        );
+    }
+
+    #[test]
+    fn index_is_level_free_and_dense() {
+        let index = action_index();
+        for id in 1..index.len() as u32 {
+            let play = index.play(id).unwrap();
+            assert_eq!(index.id(play), Some(id));
+            assert_eq!(parse(&play.to_string(), None).unwrap(), *play);
+        }
+        assert!(index.play(0).is_none());
+    }
+}

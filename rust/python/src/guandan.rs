@@ -1,0 +1,322 @@
+//! Guandan: plays and their readings, leads, responses, comparison, the cards a
+//! play takes, the fixed action index and the batch path of lead listing.
+
+use crate::cards::{extract_card, extract_cards, repr_of, PyCard};
+use crate::errors::{to_py, IntoPyResult};
+use crate::interrupt;
+use cardkit_engine::cards::SUIT_CHARS;
+use cardkit_engine::climbing::guandan::{
+    self as gd, action_index, parse_level, type_name, Hand, Play, NO_SUIT,
+};
+use cardkit_engine::{Cancel, EngineError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyString};
+
+/// One reading of a Guandan play: shape, main rank, natural cards and wild stand-ins.
+#[pyclass(frozen, module = "cardkit._core", name = "GuandanPlay", eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyGuandanPlay(pub Play);
+
+#[pymethods]
+impl PyGuandanPlay {
+    /// The canonical action text without the verb: `"3456 W=7"`, `"3s4s5s6s7s"`.
+    #[getter]
+    fn text(&self) -> String {
+        self.0.to_string()
+    }
+
+    /// The shape, one of the ten in docs/guandan.md.
+    ///
+    /// `single`, `pair`, `triple`, `full_house`, `straight`, `pair_run`, `plate`,
+    /// `bomb`, `straight_flush` or `joker_bomb`.
+    #[getter(r#type)]
+    fn kind(&self) -> &'static str {
+        type_name(self.0.kind)
+    }
+
+    /// The rank that decides it among plays of its shape (the top rank of a run).
+    #[getter]
+    fn main_rank(&self) -> String {
+        self.0.main_rank().to_string()
+    }
+
+    /// A straight flush's suit letter (`"s"`), else None.
+    #[getter]
+    fn suit(&self) -> Option<String> {
+        (self.0.suit != NO_SUIT).then(|| SUIT_CHARS[usize::from(self.0.suit)].to_string())
+    }
+
+    /// Number of cards.
+    #[getter]
+    fn size(&self) -> usize {
+        self.0.size()
+    }
+
+    /// Wilds used (0, 1 or 2).
+    #[getter]
+    fn wilds(&self) -> usize {
+        self.0.wilds()
+    }
+
+    /// The ranks each wild stands for, in reading order: `"7"`, `"A2"`, `""`.
+    #[getter]
+    fn stand_ins(&self) -> String {
+        self.0
+            .stand_ins()
+            .map(|r| gd::RANK_TEXT[usize::from(r)])
+            .collect()
+    }
+
+    /// The natural (non-wild) cards as rank text in reading order: `"3456"`.
+    #[getter]
+    fn naturals(&self) -> String {
+        let text = self.0.to_string();
+        let head = text.split(' ').next().unwrap_or("");
+        if head.starts_with("W=") {
+            return String::new();
+        }
+        // Straight flushes write cards: keep their ranks.
+        head.chars().filter(|c| !SUIT_CHARS.contains(c)).collect()
+    }
+
+    /// True for bombs, straight flushes and the joker bomb (they beat ordinary plays).
+    #[getter]
+    fn is_bomb(&self) -> bool {
+        self.0.is_bomb()
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "GuandanPlay('{}', type='{}', main_rank='{}')",
+            self.0,
+            type_name(self.0.kind),
+            self.0.main_rank()
+        )
+    }
+}
+
+fn level_of(py: Python<'_>, level: &Bound<'_, PyAny>) -> PyResult<u8> {
+    let Ok(text) = level.cast::<PyString>() else {
+        return Err(to_py(
+            py,
+            EngineError::RuleOption(format!(
+                "level {} is not a rank: expected a string such as \"2\" or \"A\"",
+                repr_of(level)
+            )),
+        ));
+    };
+    parse_level(&text.to_string_lossy()).py_err(py)
+}
+
+fn hand_of(hand: &Bound<'_, PyAny>) -> PyResult<Hand> {
+    let cards = extract_cards(hand)?;
+    Hand::from_cards(&cards).py_err(hand.py())
+}
+
+fn play_of(py: Python<'_>, obj: &Bound<'_, PyAny>, level: u8) -> PyResult<Play> {
+    if let Ok(p) = obj.cast::<PyGuandanPlay>() {
+        return Ok(p.get().0);
+    }
+    let Ok(text) = obj.cast::<PyString>() else {
+        return Err(to_py(
+            py,
+            EngineError::IllegalAction(format!(
+                "{} is not a Guandan play: expected a GuandanPlay or play text such as \"3456 W=7\"",
+                repr_of(obj)
+            )),
+        ));
+    };
+    gd::parse(&text.to_string_lossy(), Some(level)).py_err(py)
+}
+
+fn wrap(plays: Vec<Play>) -> Vec<PyGuandanPlay> {
+    plays.into_iter().map(PyGuandanPlay).collect()
+}
+
+/// Every legal Guandan lead of `hand` at `level` (`"2"`..`"A"`).
+#[pyfunction]
+fn guandan_leads(
+    py: Python<'_>,
+    hand: &Bound<'_, PyAny>,
+    level: &Bound<'_, PyAny>,
+) -> PyResult<Vec<PyGuandanPlay>> {
+    let level = level_of(py, level)?;
+    let hand = hand_of(hand)?;
+    Ok(wrap(gd::leads(&hand, level)))
+}
+
+/// Every play of `hand` at `level` that beats `table` (pass not included).
+#[pyfunction]
+fn guandan_responses(
+    py: Python<'_>,
+    hand: &Bound<'_, PyAny>,
+    level: &Bound<'_, PyAny>,
+    table: &Bound<'_, PyAny>,
+) -> PyResult<Vec<PyGuandanPlay>> {
+    let level = level_of(py, level)?;
+    let hand = hand_of(hand)?;
+    let table = play_of(py, table, level)?;
+    Ok(wrap(gd::responses(&hand, level, &table)))
+}
+
+/// The play an action text names at `level` (without `play `): `"3456 W=7"`.
+///
+/// Raises IllegalActionError when the text names no Guandan play.
+#[pyfunction]
+fn guandan_parse(
+    py: Python<'_>,
+    text: &Bound<'_, PyAny>,
+    level: &Bound<'_, PyAny>,
+) -> PyResult<PyGuandanPlay> {
+    let level = level_of(py, level)?;
+    play_of(py, text, level).map(PyGuandanPlay)
+}
+
+/// Whether `play` beats `table` at `level`.
+#[pyfunction]
+fn guandan_beats(
+    py: Python<'_>,
+    play: &Bound<'_, PyAny>,
+    table: &Bound<'_, PyAny>,
+    level: &Bound<'_, PyAny>,
+) -> PyResult<bool> {
+    let level = level_of(py, level)?;
+    let play = play_of(py, play, level)?;
+    let table = play_of(py, table, level)?;
+    Ok(play.beats(&table, level))
+}
+
+/// The cards `play` removes from `hand` at `level`.
+///
+/// Those are the wilds it uses and, for ranks, the copies whose suits keep the most
+/// straight-flush chances (docs/guandan.md). Raises IllegalActionError if the hand
+/// lacks them.
+#[pyfunction]
+fn guandan_take(
+    py: Python<'_>,
+    hand: &Bound<'_, PyAny>,
+    level: &Bound<'_, PyAny>,
+    play: &Bound<'_, PyAny>,
+) -> PyResult<Vec<PyCard>> {
+    let level = level_of(py, level)?;
+    let hand = hand_of(hand)?;
+    let play = play_of(py, play, level)?;
+    let cards = gd::take(&hand, level, &play).py_err(py)?;
+    Ok(cards.into_iter().map(PyCard).collect())
+}
+
+/// Strength of a card in singles at `level`, from 0 (the 2) to 15 (the red joker).
+///
+/// The 2 is 0 up to the ace 12, the level rank 13, the black joker 14, the red
+/// joker 15.
+#[pyfunction]
+fn guandan_strength(
+    py: Python<'_>,
+    card: &Bound<'_, PyAny>,
+    level: &Bound<'_, PyAny>,
+) -> PyResult<u8> {
+    let level = level_of(py, level)?;
+    let card = extract_card(card)?;
+    Ok(gd::strength(card.rank(), level))
+}
+
+/// Size of the Guandan play index: `pass` (id 0) and every play at any level.
+#[pyfunction]
+fn guandan_action_space_size() -> usize {
+    action_index().len()
+}
+
+/// The index id of a play's text (any level), or None if it names no play.
+#[pyfunction]
+fn guandan_play_id(text: &Bound<'_, PyAny>) -> Option<u32> {
+    let text = text.cast::<PyString>().ok()?;
+    let play = gd::parse(&text.to_string_lossy(), None).ok()?;
+    action_index().id(&play)
+}
+
+/// The play of index id `id` (None for pass and out of range).
+#[pyfunction]
+fn guandan_play_of_id(id: i64) -> Option<PyGuandanPlay> {
+    let id = u32::try_from(id).ok()?;
+    action_index().play(id).copied().map(PyGuandanPlay)
+}
+
+/// The most hands one batch call takes: each lists at most a few thousand leads.
+const MAX_BATCH_HANDS: usize = 1 << 20;
+
+/// Every legal lead of each hand at `level`, as index ids in two byte buffers.
+///
+/// `(ids, ends)` hold little-endian `u16` ids and `u64` ends (hand `i`'s ids are
+/// `ids[ends[i]..ends[i + 1]]`), built without the GIL; stops on Ctrl-C.
+#[pyfunction]
+fn guandan_lead_ids_batch(
+    py: Python<'_>,
+    hands: &Bound<'_, PyAny>,
+    level: &Bound<'_, PyAny>,
+) -> PyResult<(Py<PyBytes>, Py<PyBytes>)> {
+    let level = level_of(py, level)?;
+    let list = hands.cast::<PyList>().map_err(|_| {
+        to_py(
+            py,
+            EngineError::InvalidCard(format!("hands {} must be a list of hands", repr_of(hands))),
+        )
+    })?;
+    if list.len() > MAX_BATCH_HANDS {
+        return Err(to_py(
+            py,
+            EngineError::RuleOption(format!(
+                "{} hands is more than one batch takes ({MAX_BATCH_HANDS})",
+                list.len()
+            )),
+        ));
+    }
+    let jobs = list
+        .iter()
+        .map(|h| hand_of(&h))
+        .collect::<PyResult<Vec<Hand>>>()?;
+    // A 27-card hand lists its leads in some ten microseconds.
+    let micros = 20 * jobs.len() as u64;
+    let (ids, ends) = interrupt::run_sized(py, micros, |cancel: &Cancel| {
+        let index = action_index();
+        let mut ids: Vec<u16> = Vec::with_capacity(jobs.len() * 256);
+        let mut ends: Vec<u64> = Vec::with_capacity(jobs.len() + 1);
+        ends.push(0);
+        for hand in &jobs {
+            cancel.check()?;
+            ids.extend(
+                gd::leads(hand, level)
+                    .iter()
+                    .filter_map(|p| index.id(p))
+                    .map(|id| id as u16),
+            );
+            ends.push(ids.len() as u64);
+        }
+        Ok::<_, EngineError>((ids, ends))
+    })?
+    .py_err(py)?;
+    let ids: Vec<u8> = ids.iter().flat_map(|i| i.to_le_bytes()).collect();
+    let ends: Vec<u8> = ends.iter().flat_map(|e| e.to_le_bytes()).collect();
+    Ok((
+        PyBytes::new(py, &ids).unbind(),
+        PyBytes::new(py, &ends).unbind(),
+    ))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyGuandanPlay>()?;
+    m.add_function(wrap_pyfunction!(guandan_leads, m)?)?;
+    m.add_function(wrap_pyfunction!(guandan_responses, m)?)?;
+    m.add_function(wrap_pyfunction!(guandan_parse, m)?)?;
+    m.add_function(wrap_pyfunction!(guandan_beats, m)?)?;
+    m.add_function(wrap_pyfunction!(guandan_take, m)?)?;
+    m.add_function(wrap_pyfunction!(guandan_strength, m)?)?;
+    m.add_function(wrap_pyfunction!(guandan_action_space_size, m)?)?;
+    m.add_function(wrap_pyfunction!(guandan_play_id, m)?)?;
+    m.add_function(wrap_pyfunction!(guandan_play_of_id, m)?)?;
+    m.add_function(wrap_pyfunction!(guandan_lead_ids_batch, m)?)?;
+    Ok(())
+}
