@@ -323,14 +323,21 @@ def _shapes_by_cards() -> dict[frozenset[tuple[str, int]], list[Shape]]:
     return index
 
 
+def _natural_copies(key: str, level: str) -> int:
+    """How many natural cards of a rank (or copies of one card) the two packs hold: the
+    level rank's two hearts are wilds, not naturals (GD-10, GD-12)."""
+    wilds_among = 2 if key in (level, wild_card(level)) else 0
+    return (2 if len(key) == 2 or key in "BR" else 8) - wilds_among
+
+
 def _read(text: str, level: str) -> Play | None:
     naturals: list[str] = []
     stand_ins: list[str] = []
     for token in text.split():
         name, sep, value = token.partition("=")
         if not sep:
-            if naturals:
-                return None  # the naturals are one token
+            if naturals or stand_ins:
+                return None  # the naturals are one token, ahead of the wild tokens
             naturals = _split_ranks(token) or []
             if not naturals:
                 return None
@@ -341,9 +348,11 @@ def _read(text: str, level: str) -> Play | None:
         if stands is None or len(stands) != 1:
             return None
         stand_ins.extend(stands)
-    if wild_card(level) in naturals or len(stand_ins) > 2:
-        return None
     wanted_naturals, wanted_stand_ins = Counter(naturals), Counter(stand_ins)
+    if len(stand_ins) > 2 or any(
+        n > _natural_copies(key, level) for key, n in wanted_naturals.items()
+    ):
+        return None
     cards = frozenset((wanted_naturals + wanted_stand_ins).items())
     for shape in _shapes_by_cards().get(cards, []):
         if any(wanted_stand_ins[key] and not _wild_may_stand_for(key) for key, _ in shape.groups):
@@ -359,7 +368,9 @@ def parse(text: str, level: str) -> Play:
     """The reading an action text (without ``play``) names, in canonical form.
 
     Accepts what GUANDAN_SPEC lists: any case, ``10`` for ``T``, naturals and wild tokens
-    in any order, ``<level>h=x`` for ``W=x``. Raises ValueError naming the text otherwise.
+    in any order (the wild tokens after the naturals), ``<level>h=x`` for ``W=x``. A text
+    naming more natural cards than the packs hold is no play. Raises ValueError naming the
+    text otherwise.
     """
     play = _read(text, level)
     if play is None:
