@@ -413,12 +413,14 @@ def test_beats_matches_the_reference_on_every_pair_of_a_ladder() -> None:
 # --- Parsing ------------------------------------------------------------------------------
 
 
-def test_every_listed_text_parses_back_to_its_play() -> None:
+def test_every_listed_text_parses_back_to_its_play_and_has_an_action_id() -> None:
     rng = random.Random(1616)
     for _ in range(300):
         level = rng.choice(ref.RANKS)
         for play in core.guandan_leads(_random_hand(rng, level), level):
             assert core.guandan_parse(play.text, level) == play
+            action = core.guandan_play_id(play.text)
+            assert action is not None and core.guandan_play_of_id(action) == play
 
 
 @pytest.mark.parametrize(
