@@ -1172,6 +1172,7 @@ def climbing_card_play_size(game: str) -> int:
 # -- Guandan (rust/python/src/guandan.rs) -------------------------------------------
 
 __all__ += [
+    "GuandanDeal",
     "GuandanPlay",
     "guandan_action_space_size",
     "guandan_beats",
@@ -1231,6 +1232,63 @@ class GuandanPlay:
 
 _Hand = str | Iterable[Card | str]
 _GuandanTable = GuandanPlay | str
+
+@final
+class GuandanDeal:
+    """The card play of one Guandan deal: turns, table, passes, jiefeng and places.
+
+    Seats 0-3 act in seat order, partners opposite; ``None`` is a pass. The Python
+    game keeps tribute, levels and the match (docs/guandan.md).
+
+    Args:
+        hands: Four hands (cards), at most two of a card in all.
+        level: The level rank (``"2"``..``"A"``).
+        leader: The seat that leads the first round.
+        double_win_ends: End the deal once one team has finished first and second.
+
+    Raises:
+        InvalidCardError: If a card does not parse or is dealt more than twice.
+        IllegalActionError: If ``leader`` is not a seat or a hand is empty.
+        RuleOptionError: If ``level`` is not a rank.
+    """
+
+    def __new__(
+        cls, hands: list[_Hand], level: str, leader: int, double_win_ends: bool = False
+    ) -> GuandanDeal: ...
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, or None once the deal is over."""
+    @property
+    def table(self) -> GuandanPlay | None:
+        """The play to beat, or None when the seat to act leads."""
+    @property
+    def table_owner(self) -> int:
+        """The seat that played the table (the last player)."""
+    @property
+    def passes(self) -> int:
+        """Passes since the table was played."""
+    @property
+    def places(self) -> list[int]:
+        """Seats in finishing order (all four once the deal is over)."""
+    @property
+    def over(self) -> bool:
+        """True once the places are settled."""
+    @property
+    def card_counts(self) -> list[int]:
+        """Every seat's card count."""
+    def hand(self, seat: int) -> list[Card]:
+        """The cards of `seat`'s hand, in card order."""
+    def legal(self) -> list[GuandanPlay | None]:
+        """The legal moves of the seat to act: None (pass, first when following), then plays."""
+    def apply(self, action: _GuandanTable | None) -> list[Card]:
+        """Apply a play (a GuandanPlay or its text) or None (pass); returns the cards taken.
+
+        Raises IllegalActionError (nothing changes) when the move is illegal.
+        """
+    def copy(self) -> GuandanDeal:
+        """An independent copy."""
+    def random_playout(self, seed: int) -> list[int]:
+        """Play to the end with uniformly random legal moves from `seed`; returns the places."""
 
 def guandan_leads(hand: _Hand, level: str) -> list[GuandanPlay]:
     """Every legal Guandan lead of `hand` at `level` (`"2"`..`"A"`).

@@ -1,13 +1,15 @@
 //! Guandan: plays and their readings, leads, responses, comparison, the cards a
 //! play takes, the fixed action index and the batch path of lead listing.
 
-use crate::cards::{extract_card, extract_cards, repr_of, PyCard};
+use crate::cards::{extract_card, extract_cards, extract_seed, repr_of, PyCard};
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
 use cardkit_engine::cards::SUIT_CHARS;
+use cardkit_engine::climbing::guandan::deal::{self, Deal, SEATS};
 use cardkit_engine::climbing::guandan::{
     self as gd, action_index, parse_level, type_name, Hand, Play, NO_SUIT,
 };
+use cardkit_engine::rng::CardRng;
 use cardkit_engine::{Cancel, EngineError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
@@ -306,8 +308,167 @@ fn guandan_lead_ids_batch(
     ))
 }
 
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+/// The card play of one Guandan deal: turns, table, passes, jiefeng and places.
+///
+/// Seats 0-3 act in seat order, partners opposite; `None` is a pass. The Python
+/// game keeps tribute, levels and the match (docs/guandan.md).
+#[pyclass(module = "cardkit._core", name = "GuandanDeal")]
+#[derive(Clone)]
+pub struct PyGuandanDeal(Deal);
+
+fn seat_of(py: Python<'_>, seat: i64) -> PyResult<usize> {
+    usize::try_from(seat)
+        .ok()
+        .filter(|&s| s < SEATS)
+        .ok_or_else(|| {
+            to_py(
+                py,
+                EngineError::IllegalAction(format!("seat {seat} is not a seat: seats are 0-3")),
+            )
+        })
+}
+
+#[pymethods]
+impl PyGuandanDeal {
+    #[new]
+    #[pyo3(signature = (hands, level, leader, double_win_ends = false))]
+    fn new(
+        py: Python<'_>,
+        hands: &Bound<'_, PyAny>,
+        level: &Bound<'_, PyAny>,
+        leader: i64,
+        double_win_ends: bool,
+    ) -> PyResult<Self> {
+        let level = level_of(py, level)?;
+        let leader = seat_of(py, leader)? as u8;
+        let list = hands.cast::<PyList>().ok().filter(|l| l.len() == SEATS);
+        let Some(list) = list else {
+            return Err(to_py(
+                py,
+                EngineError::InvalidCard(format!(
+                    "hands {} must be a list of four hands",
+                    repr_of(hands)
+                )),
+            ));
+        };
+        let mut out = [Hand {
+            counts: [0; cardkit_engine::cards::NUM_CARDS],
+        }; SEATS];
+        for (slot, h) in out.iter_mut().zip(list.iter()) {
+            *slot = hand_of(&h)?;
+        }
+        Deal::new(out, level, leader, double_win_ends)
+            .py_err(py)
+            .map(PyGuandanDeal)
+    }
+
+    /// The seat to act, or None once the deal is over.
+    #[getter]
+    fn to_move(&self) -> Option<u8> {
+        self.0.to_move()
+    }
+
+    /// The play to beat, or None when the seat to act leads.
+    #[getter]
+    fn table(&self) -> Option<PyGuandanPlay> {
+        self.0.table().copied().map(PyGuandanPlay)
+    }
+
+    /// The seat that played the table (the last player).
+    #[getter]
+    fn table_owner(&self) -> u8 {
+        self.0.owner()
+    }
+
+    /// Passes since the table was played.
+    #[getter]
+    fn passes(&self) -> u8 {
+        self.0.passes()
+    }
+
+    /// Seats in finishing order (all four once the deal is over).
+    #[getter]
+    fn places(&self) -> Vec<usize> {
+        self.0.places().iter().map(|&s| usize::from(s)).collect()
+    }
+
+    /// True once the places are settled.
+    #[getter]
+    fn over(&self) -> bool {
+        self.0.is_over()
+    }
+
+    /// Every seat's card count.
+    #[getter]
+    fn card_counts(&self) -> Vec<usize> {
+        (0..SEATS).map(|s| self.0.hand(s).len()).collect()
+    }
+
+    /// The cards of `seat`'s hand, in card order.
+    fn hand(&self, py: Python<'_>, seat: i64) -> PyResult<Vec<PyCard>> {
+        let seat = seat_of(py, seat)?;
+        Ok(self.0.hand(seat).cards().into_iter().map(PyCard).collect())
+    }
+
+    /// The legal moves of the seat to act: None (pass, first when following), then plays.
+    fn legal(&self) -> Vec<Option<PyGuandanPlay>> {
+        self.0
+            .legal()
+            .into_iter()
+            .map(|m| m.map(PyGuandanPlay))
+            .collect()
+    }
+
+    /// Apply a play (a GuandanPlay or its text) or None (pass); returns the cards taken.
+    ///
+    /// Raises IllegalActionError (nothing changes) when the move is illegal.
+    fn apply(
+        &mut self,
+        py: Python<'_>,
+        action: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<PyCard>> {
+        let play = match action {
+            None => None,
+            Some(obj) => Some(play_of(py, obj, self.0.level())?),
+        };
+        let cards = self.0.apply(play.as_ref()).py_err(py)?;
+        Ok(cards.into_iter().map(PyCard).collect())
+    }
+
+    /// An independent copy.
+    fn copy(&self) -> PyGuandanDeal {
+        self.clone()
+    }
+
+    /// Play to the end with uniformly random legal moves from `seed`; returns the places.
+    fn random_playout(&mut self, seed: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+        let mut rng = CardRng::new(extract_seed(seed, "seed")?);
+        self.0.random_playout(&mut rng);
+        Ok(self.places())
+    }
+}
+
+/// Random Guandan deals played out in Rust (bench only); returns the moves made.
+#[pyfunction]
+fn bench_guandan_random_playouts(
+    py: Python<'_>,
+    games: u64,
+    seed: u64,
+    level: &Bound<'_, PyAny>,
+) -> PyResult<u64> {
+    let level = level_of(py, level)?;
+    // A random deal takes well under a millisecond.
+    let micros = games.saturating_mul(1000);
+    interrupt::run_sized(py, micros, |cancel| {
+        deal::random_playouts(games, seed, level, cancel)
+    })?
+    .py_err(py)
+}
+
+pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGuandanPlay>()?;
+    m.add_class::<PyGuandanDeal>()?;
+    bench.add_function(wrap_pyfunction!(bench_guandan_random_playouts, bench)?)?;
     m.add_function(wrap_pyfunction!(guandan_leads, m)?)?;
     m.add_function(wrap_pyfunction!(guandan_responses, m)?)?;
     m.add_function(wrap_pyfunction!(guandan_parse, m)?)?;

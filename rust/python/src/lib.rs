@@ -29,7 +29,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     poker::register(m)?;
     chinese_poker::register(m, &bench)?;
     climbing::register(m, &bench)?;
-    guandan::register(m)?;
+    guandan::register(m, &bench)?;
     trick::register(m, &bench)?;
     betting::register(m)?;
     vector::register(m)?;

@@ -13,11 +13,15 @@
 //! wild stands for. Action text names exactly that (docs/guandan.md):
 //! `3456 W=7` is 34567 with a wild as the 7, `3s4s5s6s W=7s` a straight flush.
 
+pub mod deal;
+
+use super::index::KeyHasher;
 use super::Kind;
 use crate::cards::{Card, HEARTS, NUM_CARDS, RANK_CHARS as CARD_RANK_CHARS, SUIT_CHARS};
 use crate::error::{quoted, EngineError, Result};
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::BuildHasherDefault;
 use std::sync::OnceLock;
 
 /// The ace's natural rank.
@@ -145,9 +149,38 @@ impl Hand {
         Ok(Hand { counts })
     }
 
+    /// Copies of `card` held.
     #[inline]
-    fn count(&self, card: Card) -> u8 {
+    pub fn count(&self, card: Card) -> u8 {
         self.counts[usize::from(card.index())]
+    }
+
+    /// Cards held.
+    pub fn len(&self) -> usize {
+        self.counts.iter().map(|&n| usize::from(n)).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.counts.iter().all(|&n| n == 0)
+    }
+
+    /// The cards, in card-index order (two copies twice).
+    pub fn cards(&self) -> Vec<Card> {
+        let mut out = Vec::with_capacity(self.len());
+        for (i, &n) in self.counts.iter().enumerate() {
+            if let Ok(card) = Card::from_index(i as u32) {
+                out.extend(std::iter::repeat_n(card, usize::from(n)));
+            }
+        }
+        out
+    }
+
+    /// Take `cards` out (the caller checked that they are held).
+    pub fn remove(&mut self, cards: &[Card]) {
+        for c in cards {
+            let slot = &mut self.counts[usize::from(c.index())];
+            *slot = slot.saturating_sub(1);
+        }
     }
 
     /// The hand split into naturals and wilds at `level`.
@@ -156,6 +189,7 @@ impl Hand {
             nat: [0; NUM_RANKS],
             suited: [[0; 4]; 13],
             wilds: self.count(wild_card(level)),
+            suit_positions: [0; 4],
         };
         for rank in 0..13u8 {
             for suit in 0..4u8 {
@@ -167,6 +201,10 @@ impl Hand {
                 };
                 v.suited[usize::from(rank)][usize::from(suit)] = n;
                 v.nat[usize::from(rank)] += n;
+                if n > 0 {
+                    let ace_low = u16::from(rank == ACE);
+                    v.suit_positions[usize::from(suit)] |= 1 << (rank + 1) | ace_low;
+                }
             }
         }
         v.nat[usize::from(BLACK_JOKER)] = self.count(Card::BLACK_JOKER);
@@ -183,6 +221,8 @@ struct View {
     suited: [[u8; 4]; 13],
     /// Wilds held (0..=2).
     wilds: u8,
+    /// Run positions (bit `p`) where the hand holds a natural card of each suit.
+    suit_positions: [u16; 4],
 }
 
 /// One reading of a play.
@@ -259,6 +299,18 @@ impl Play {
             Kind::Airplane => 2,
             _ => 1,
         }
+    }
+
+    /// The play as two words, for the index's fast hash (listing a hand looks up
+    /// every play it finds).
+    #[inline]
+    fn key(&self) -> (u64, u64) {
+        let head = u64::from(self.kind as u8)
+            | u64::from(self.main) << 8
+            | u64::from(self.suit) << 16
+            | u64::from(self.stand_ins[0]) << 24
+            | u64::from(self.stand_ins[1]) << 32;
+        (head, self.naturals)
     }
 
     /// Wilds used.
@@ -415,16 +467,18 @@ impl fmt::Display for Play {
 
 // -- move generation -----------------------------------------------------------------
 
-/// Every play of `kind` the hand can make, pushed to `out` (GD-33..GD-44).
-fn generate(v: &View, level: u8, kind: Kind, out: &mut Vec<Play>) {
+/// Every play of `kind` the hand can make, pushed to `out` (GD-33..GD-44); for
+/// ordinary shapes only those ranked above `floor` (a rank value, see
+/// [`Play::rank_value`]; -1 for all), so answering a play skips what cannot beat it.
+fn generate(v: &View, level: u8, kind: Kind, floor: i16, out: &mut Vec<Play>) {
     match kind {
-        Kind::Single => groups(v, level, Kind::Single, 1, out),
-        Kind::Pair => groups(v, level, Kind::Pair, 2, out),
-        Kind::Triple => groups(v, level, Kind::Triple, 3, out),
-        Kind::TriplePair => full_houses(v, out),
-        Kind::Straight => runs(v, Kind::Straight, 5, 1, out),
-        Kind::PairRun => runs(v, Kind::PairRun, 3, 2, out),
-        Kind::Airplane => runs(v, Kind::Airplane, 2, 3, out),
+        Kind::Single => groups(v, level, Kind::Single, 1, floor, out),
+        Kind::Pair => groups(v, level, Kind::Pair, 2, floor, out),
+        Kind::Triple => groups(v, level, Kind::Triple, 3, floor, out),
+        Kind::TriplePair => full_houses(v, level, floor, out),
+        Kind::Straight => runs(v, Kind::Straight, 5, 1, floor, out),
+        Kind::PairRun => runs(v, Kind::PairRun, 3, 2, floor, out),
+        Kind::Airplane => runs(v, Kind::Airplane, 2, 3, floor, out),
         Kind::Bomb => bombs(v, out),
         Kind::StraightFlush => straight_flushes(v, out),
         Kind::JokerBomb
@@ -440,8 +494,9 @@ fn generate(v: &View, level: u8, kind: Kind, out: &mut Vec<Play>) {
 /// Singles, pairs and triples: `k` naturals of a rank and `width - k` wilds as that
 /// rank; jokers only as themselves (never with wilds, never three); wilds alone as
 /// the level rank (GD-39).
-fn groups(v: &View, level: u8, kind: Kind, width: u8, out: &mut Vec<Play>) {
-    for rank in 0..13u8 {
+fn groups(v: &View, level: u8, kind: Kind, width: u8, floor: i16, out: &mut Vec<Play>) {
+    let above = |rank: u8| i16::from(strength(rank, level)) > floor;
+    for rank in (0..13u8).filter(|&r| above(r)) {
         let have = v.nat[usize::from(rank)];
         for k in (1..=width.min(have)).rev() {
             let w = width - k;
@@ -459,11 +514,11 @@ fn groups(v: &View, level: u8, kind: Kind, width: u8, out: &mut Vec<Play>) {
     }
     if width <= 2 {
         for joker in [BLACK_JOKER, RED_JOKER] {
-            if v.nat[usize::from(joker)] >= width {
+            if v.nat[usize::from(joker)] >= width && above(joker) {
                 out.push(Play::new(kind, joker, NO_SUIT, rank_key(joker, width), &[]));
             }
         }
-        if v.wilds >= width {
+        if v.wilds >= width && above(level) {
             let stand_ins = [level; MAX_WILDS];
             out.push(Play::new(
                 kind,
@@ -478,8 +533,8 @@ fn groups(v: &View, level: u8, kind: Kind, width: u8, out: &mut Vec<Play>) {
 
 /// Triple and pair of another rank (GD-34): wilds may fill either part; a joker
 /// pair is two identical natural jokers.
-fn full_houses(v: &View, out: &mut Vec<Play>) {
-    for triple in 0..13u8 {
+fn full_houses(v: &View, level: u8, floor: i16, out: &mut Vec<Play>) {
+    for triple in (0..13u8).filter(|&r| i16::from(strength(r, level)) > floor) {
         for wt in 0..=v.wilds.min(2) {
             let kt = 3 - wt;
             if v.nat[usize::from(triple)] < kt {
@@ -523,83 +578,90 @@ fn full_houses(v: &View, out: &mut Vec<Play>) {
     }
 }
 
-/// One run being filled: `width` cards at each of the positions up to `top`, from
-/// `avail(rank)` naturals and the wilds left.
-struct RunFill<'a> {
-    top: u8,
-    width: u8,
-    avail: &'a dyn Fn(u8) -> u8,
-    stand_ins: Vec<u8>,
-}
-
-impl RunFill<'_> {
-    /// Every way to fill positions `p..=top` with at most `wilds_left` wilds:
-    /// `f(naturals key, stand-ins)`.
-    fn go(&mut self, p: u8, wilds_left: u8, key: u64, f: &mut dyn FnMut(u64, &[u8])) {
-        if p > self.top {
-            f(key, &self.stand_ins);
-            return;
-        }
-        let rank = position_rank(p);
-        for w in 0..=self.width.min(wilds_left) {
-            let k = self.width - w;
-            if (self.avail)(rank) < k {
-                continue;
+/// Every way to fill one run window of `len` positions (at most five), `width`
+/// cards each, when position `i` has `have[i]` naturals and `wilds` wilds are
+/// held: `f(wilds per position)`. Positions short of naturals must take wilds;
+/// the wilds left over may replace naturals anywhere (each way is its own play).
+#[inline]
+fn fill_window(len: usize, width: u8, have: &[u8; 5], wilds: u8, mut f: impl FnMut(&[u8; 5])) {
+    let mut base = [0u8; 5];
+    let mut needed = 0u8;
+    for i in 0..len {
+        base[i] = width - have[i].min(width);
+        needed += base[i];
+    }
+    if needed > wilds {
+        return;
+    }
+    f(&base);
+    let spare = wilds - needed;
+    for i in 0..len {
+        if spare >= 1 && base[i] < width {
+            let mut one = base;
+            one[i] += 1;
+            f(&one);
+            if spare >= 2 {
+                for j in i..len {
+                    if one[j] < width {
+                        let mut two = one;
+                        two[j] += 1;
+                        f(&two);
+                    }
+                }
             }
-            for _ in 0..w {
-                self.stand_ins.push(rank);
-            }
-            self.go(p + 1, wilds_left - w, key | rank_key(rank, k), f);
-            self.stand_ins
-                .truncate(self.stand_ins.len() - usize::from(w));
         }
     }
 }
 
-/// Every way to fill the run positions `low..=top`, `width` cards each, from
-/// `avail(rank)` naturals and at most `wilds` wilds: `f(naturals key, stand-ins)`.
-fn fill_run(
-    low: u8,
-    top: u8,
-    width: u8,
-    wilds: u8,
-    avail: &dyn Fn(u8) -> u8,
-    f: &mut dyn FnMut(u64, &[u8]),
-) {
-    let mut fill = RunFill {
-        top,
-        width,
-        avail,
-        stand_ins: Vec::with_capacity(MAX_WILDS),
-    };
-    fill.go(low, wilds, 0, f);
+/// The play of a run window filled as `wild_at` says.
+#[inline]
+fn run_play(kind: Kind, top: u8, suit: u8, len: u8, width: u8, wild_at: &[u8; 5]) -> Play {
+    let mut key = 0u64;
+    let mut stand_ins = [NONE; MAX_WILDS];
+    let mut n = 0;
+    for (i, &w) in wild_at.iter().take(usize::from(len)).enumerate() {
+        let rank = position_rank(top + 1 - len + i as u8);
+        key |= rank_key(rank, width - w);
+        for _ in 0..w {
+            stand_ins[n] = rank;
+            n += 1;
+        }
+    }
+    // Filled in position order, which is reading order.
+    Play {
+        kind,
+        main: top,
+        suit,
+        naturals: key,
+        stand_ins,
+    }
 }
 
 /// Straights, pair runs and plates (GD-33, GD-36, GD-37): `len` consecutive run
 /// positions from the low ace to the high ace, `width` cards each.
-fn runs(v: &View, kind: Kind, len: u8, width: u8, out: &mut Vec<Play>) {
-    let avail = |rank: u8| v.nat[usize::from(rank)];
-    for top in len - 1..=TOP_POSITION {
-        fill_run(
-            top + 1 - len,
-            top,
-            width,
-            v.wilds,
-            &avail,
-            &mut |key, stand_ins| {
-                out.push(Play::new(kind, top, NO_SUIT, key, stand_ins));
-            },
-        );
+fn runs(v: &View, kind: Kind, len: u8, width: u8, floor: i16, out: &mut Vec<Play>) {
+    for top in (len - 1..=TOP_POSITION).filter(|&t| i16::from(t) > floor) {
+        let mut have = [0u8; 5];
+        for (i, slot) in have.iter_mut().take(usize::from(len)).enumerate() {
+            *slot = v.nat[usize::from(position_rank(top + 1 - len + i as u8))];
+        }
+        fill_window(usize::from(len), width, &have, v.wilds, |wild_at| {
+            out.push(run_play(kind, top, NO_SUIT, len, width, wild_at));
+        });
     }
 }
 
 /// Five-card straights of one suit (GD-43); a wild stands for the missing card.
 fn straight_flushes(v: &View, out: &mut Vec<Play>) {
     for suit in 0..4u8 {
-        let avail = |rank: u8| v.suited[usize::from(rank)][usize::from(suit)].min(1);
         for top in 4..=TOP_POSITION {
-            fill_run(top - 4, top, 1, v.wilds, &avail, &mut |key, stand_ins| {
-                out.push(Play::new(Kind::StraightFlush, top, suit, key, stand_ins));
+            let mut have = [0u8; 5];
+            for (i, slot) in have.iter_mut().enumerate() {
+                let rank = position_rank(top - 4 + i as u8);
+                *slot = v.suited[usize::from(rank)][usize::from(suit)];
+            }
+            fill_window(5, 1, &have, v.wilds, |wild_at| {
+                out.push(run_play(Kind::StraightFlush, top, suit, 5, 1, wild_at));
             });
         }
     }
@@ -628,9 +690,10 @@ fn bombs(v: &View, out: &mut Vec<Play>) {
 /// Every legal lead of `hand` at `level`.
 pub fn leads(hand: &Hand, level: u8) -> Vec<Play> {
     let v = hand.view(level);
-    let mut out = Vec::with_capacity(256);
+    // A 27-card hand with both wilds lists some 600 leads.
+    let mut out = Vec::with_capacity(1024);
     for kind in KINDS {
-        generate(&v, level, kind, &mut out);
+        generate(&v, level, kind, -1, &mut out);
     }
     out
 }
@@ -640,12 +703,16 @@ pub fn responses(hand: &Hand, level: u8, table: &Play) -> Vec<Play> {
     let v = hand.view(level);
     let mut out = Vec::with_capacity(64);
     if !table.is_bomb() {
-        generate(&v, level, table.kind, &mut out);
+        let floor = i16::from(table.rank_value(level));
+        generate(&v, level, table.kind, floor, &mut out);
     }
     for kind in [Kind::Bomb, Kind::StraightFlush, Kind::JokerBomb] {
-        generate(&v, level, kind, &mut out);
+        generate(&v, level, kind, -1, &mut out);
     }
-    out.retain(|p| p.beats(table, level));
+    // Every bomb beats an ordinary play; a bomb only a stronger one.
+    if let Some(power) = table.bomb_power(level) {
+        out.retain(|p| p.bomb_power(level).is_some_and(|q| q > power));
+    }
     out
 }
 
@@ -980,24 +1047,18 @@ pub fn take(hand: &Hand, level: u8, play: &Play) -> Result<Vec<Card>> {
 }
 
 /// Natural ranks of `suit` within four run positions of `rank` (either end for the ace).
-fn neighbours(v: &View, rank: u8, suit: u8) -> u8 {
-    let positions = |r: u8| -> [Option<u8>; 2] {
-        if r == ACE {
-            [Some(0), Some(TOP_POSITION)]
-        } else {
-            [Some(r + 1), None]
-        }
+fn neighbours(v: &View, rank: u8, suit: u8) -> u32 {
+    let near = |p: u8| -> u16 {
+        let low = p.saturating_sub(4);
+        let high = (p + 4).min(TOP_POSITION);
+        ((1u32 << (high + 1)) - (1u32 << low)) as u16
     };
-    let mine = positions(rank);
-    (0..13u8)
-        .filter(|&q| q != rank && v.suited[usize::from(q)][usize::from(suit)] > 0)
-        .filter(|&q| {
-            positions(q)
-                .iter()
-                .flatten()
-                .any(|&pq| mine.iter().flatten().any(|&pr| pq.abs_diff(pr) <= 4))
-        })
-        .count() as u8
+    let (window, own) = if rank == ACE {
+        (near(0) | near(TOP_POSITION), 1 | 1 << TOP_POSITION)
+    } else {
+        (near(rank + 1), 1u16 << (rank + 1))
+    };
+    (v.suit_positions[usize::from(suit)] & window & !own).count_ones()
 }
 
 // -- the action index --------------------------------------------------------------
@@ -1007,7 +1068,7 @@ fn neighbours(v: &View, rank: u8, suit: u8) -> u8 {
 /// and stand-ins (docs/guandan.md).
 pub struct ActionIndex {
     plays: Vec<Play>,
-    ids: HashMap<Play, u32>,
+    ids: HashMap<(u64, u64), u32, BuildHasherDefault<KeyHasher>>,
 }
 
 impl ActionIndex {
@@ -1022,7 +1083,7 @@ impl ActionIndex {
 
     /// The id of `play`, if it is a Guandan play.
     pub fn id(&self, play: &Play) -> Option<u32> {
-        self.ids.get(play).copied()
+        self.ids.get(&play.key()).copied()
     }
 
     /// The play of id `id` (`None` for `pass` and out of range).
@@ -1044,7 +1105,7 @@ pub fn action_index() -> &'static ActionIndex {
         let ids = plays
             .iter()
             .enumerate()
-            .map(|(i, p)| (*p, i as u32 + 1))
+            .map(|(i, p)| (p.key(), i as u32 + 1))
             .collect();
         ActionIndex { plays, ids }
     })

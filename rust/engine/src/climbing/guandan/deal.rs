@@ -1,0 +1,378 @@
+//! The card play of one Guandan deal (GD-24..GD-29, GD-45): whose turn it is, the
+//! table, passes, the lead after a round (jiefeng, 接风, when the last player has
+//! gone out) and the finishing places. Tribute, levels and the match are the
+//! Python game's; this is the per-move loop its states and the playouts step.
+//!
+//! Turns run in seat order 0, 1, 2, 3 (the rule text's "counterclockwise", mapped
+//! as Zheng Shangyou maps it); partners sit opposite (0 & 2, 1 & 3).
+
+use super::{leads, responses, take, Hand, Play};
+use crate::error::{EngineError, Result};
+use crate::rng::CardRng;
+
+/// Seats at the table.
+pub const SEATS: usize = 4;
+
+/// The seat opposite `seat`.
+#[inline]
+pub fn partner(seat: u8) -> u8 {
+    (seat + 2) % SEATS as u8
+}
+
+/// A deal's card play.
+#[derive(Clone, Debug)]
+pub struct Deal {
+    level: u8,
+    hands: [Hand; SEATS],
+    to_move: u8,
+    table: Option<Play>,
+    owner: u8,
+    passes: u8,
+    /// Seats in finishing order; `places_len` of them are set.
+    places: [u8; SEATS],
+    places_len: u8,
+    /// End the deal as soon as one team has finished first and second.
+    double_win_ends: bool,
+    over: bool,
+}
+
+impl Deal {
+    /// `leader` leads the first round with `hands` at `level` (0..=12, `2..A`).
+    pub fn new(hands: [Hand; SEATS], level: u8, leader: u8, double_win_ends: bool) -> Result<Deal> {
+        if leader as usize >= SEATS {
+            return Err(EngineError::IllegalAction(format!(
+                "leader {leader} is not a seat: seats are 0-3"
+            )));
+        }
+        if level > super::ACE {
+            return Err(EngineError::RuleOption(format!(
+                "level {level} is not a rank index 0-12"
+            )));
+        }
+        if hands.iter().any(Hand::is_empty) {
+            return Err(EngineError::IllegalAction(
+                "every seat needs cards to play a deal".into(),
+            ));
+        }
+        let mut total = [0u16; crate::cards::NUM_CARDS];
+        for h in &hands {
+            for (t, &n) in total.iter_mut().zip(h.counts.iter()) {
+                *t += u16::from(n);
+            }
+        }
+        if let Some(i) = total.iter().position(|&n| n > 2) {
+            let card = crate::cards::Card::from_index(i as u32)?;
+            return Err(EngineError::InvalidCard(format!(
+                "{card} is dealt more than twice: there are two packs"
+            )));
+        }
+        Ok(Deal {
+            level,
+            hands,
+            to_move: leader,
+            table: None,
+            owner: leader,
+            passes: 0,
+            places: [0; SEATS],
+            places_len: 0,
+            double_win_ends,
+            over: false,
+        })
+    }
+
+    pub fn level(&self) -> u8 {
+        self.level
+    }
+
+    pub fn hand(&self, seat: usize) -> &Hand {
+        &self.hands[seat % SEATS]
+    }
+
+    /// The seat to act, `None` once the deal is over.
+    pub fn to_move(&self) -> Option<u8> {
+        (!self.over).then_some(self.to_move)
+    }
+
+    /// The play to beat, `None` when the seat to act leads.
+    pub fn table(&self) -> Option<&Play> {
+        self.table.as_ref()
+    }
+
+    /// The seat that played the table (the last player, when a round ends).
+    pub fn owner(&self) -> u8 {
+        self.owner
+    }
+
+    /// Passes since the table was played.
+    pub fn passes(&self) -> u8 {
+        self.passes
+    }
+
+    /// Seats that have gone out, first place first; all four once the deal is over.
+    pub fn places(&self) -> &[u8] {
+        &self.places[..usize::from(self.places_len)]
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    fn finished(&self, seat: u8) -> bool {
+        self.places().contains(&seat)
+    }
+
+    /// The legal moves of the seat to act: `None` is pass (listed first when
+    /// following; a leader must play, GD-25, GD-26).
+    pub fn legal(&self) -> Vec<Option<Play>> {
+        if self.over {
+            return Vec::new();
+        }
+        let hand = &self.hands[usize::from(self.to_move)];
+        match &self.table {
+            None => leads(hand, self.level).into_iter().map(Some).collect(),
+            Some(table) => std::iter::once(None)
+                .chain(responses(hand, self.level, table).into_iter().map(Some))
+                .collect(),
+        }
+    }
+
+    /// Why `action` (`None`: pass) is illegal for the seat to act, or `Ok` with
+    /// the cards a play takes.
+    pub fn check(&self, action: Option<&Play>) -> Result<Vec<crate::cards::Card>> {
+        if self.over {
+            return Err(EngineError::IllegalAction("the deal is over".into()));
+        }
+        let seat = self.to_move;
+        match (action, &self.table) {
+            (None, None) => Err(EngineError::IllegalAction(
+                "a leader must play and cannot pass".into(),
+            )),
+            (None, Some(_)) => Ok(Vec::new()),
+            (Some(play), table) => {
+                let cards =
+                    take(&self.hands[usize::from(seat)], self.level, play).map_err(|_| {
+                        EngineError::IllegalAction(format!("seat {seat} does not hold {play}"))
+                    })?;
+                if let Some(table) = table {
+                    if !play.beats(table, self.level) {
+                        return Err(EngineError::IllegalAction(format!(
+                            "{play} does not beat {table}"
+                        )));
+                    }
+                }
+                Ok(cards)
+            }
+        }
+    }
+
+    /// Apply `action` (`None`: pass) for the seat to act; an illegal action is an
+    /// error and changes nothing. Returns the cards a play took.
+    pub fn apply(&mut self, action: Option<&Play>) -> Result<Vec<crate::cards::Card>> {
+        let cards = self.check(action)?;
+        let seat = self.to_move;
+        match action {
+            None => self.passes += 1,
+            Some(play) => {
+                let hand = &mut self.hands[usize::from(seat)];
+                hand.remove(&cards);
+                self.table = Some(*play);
+                self.owner = seat;
+                self.passes = 0;
+                if hand.is_empty() {
+                    self.finish(seat);
+                }
+            }
+        }
+        if !self.over {
+            self.advance(seat);
+        }
+        Ok(cards)
+    }
+
+    /// `seat` went out: it takes the next place; the third to go out leaves the
+    /// fourth last (GD-45), and a 1-2 finish may end the deal at once.
+    fn finish(&mut self, seat: u8) {
+        self.push_place(seat);
+        let double_win = self.places_len == 2 && self.places[1] == partner(self.places[0]);
+        if self.places_len == 3 || (double_win && self.double_win_ends) {
+            // The rest in turn order from the last finisher.
+            for step in 1..SEATS as u8 {
+                let s = (seat + step) % SEATS as u8;
+                if !self.finished(s) {
+                    self.push_place(s);
+                }
+            }
+            self.over = true;
+        }
+    }
+
+    fn push_place(&mut self, seat: u8) {
+        self.places[usize::from(self.places_len)] = seat;
+        self.places_len += 1;
+    }
+
+    /// The next seat after `seat` still holding cards (finished players are
+    /// skipped, GD-28).
+    fn next_active(&self, seat: u8) -> u8 {
+        (1..=SEATS as u8)
+            .map(|step| (seat + step) % SEATS as u8)
+            .find(|&s| !self.finished(s))
+            .unwrap_or(seat)
+    }
+
+    /// Move the turn on after `seat` acted. Once every other active player has
+    /// passed the last player leads again (GD-27); if it has gone out, its partner
+    /// leads, or the next active player if the partner is out too (GD-29).
+    fn advance(&mut self, seat: u8) {
+        let responders = (0..SEATS as u8)
+            .filter(|&s| s != self.owner && !self.finished(s))
+            .count() as u8;
+        if self.table.is_some() && self.passes >= responders {
+            self.table = None;
+            self.passes = 0;
+            let owner = self.owner;
+            self.to_move = if !self.finished(owner) {
+                owner
+            } else if !self.finished(partner(owner)) {
+                partner(owner)
+            } else {
+                self.next_active(owner)
+            };
+            self.owner = self.to_move;
+        } else {
+            self.to_move = self.next_active(seat);
+        }
+    }
+
+    /// Play to the end with uniformly random legal moves; returns the moves made.
+    pub fn random_playout(&mut self, rng: &mut CardRng) -> u32 {
+        let mut moves = 0;
+        while !self.over {
+            let legal = self.legal();
+            let pick = legal[rng.below(legal.len() as u64) as usize];
+            // A listed move is legal.
+            if self.apply(pick.as_ref()).is_err() {
+                break;
+            }
+            moves += 1;
+        }
+        moves
+    }
+}
+
+/// `games` random deals at `level` from `seed` (deal `i` shuffled from
+/// `derive_seed(seed, i)`, leader `i % 4`), played out; returns the moves made.
+pub fn random_playouts(games: u64, seed: u64, level: u8, cancel: &crate::Cancel) -> Result<u64> {
+    let pack = crate::deck::deck("double108")?;
+    let mut moves = 0u64;
+    for i in 0..games {
+        cancel.check()?;
+        let mut cards = pack.clone();
+        let mut rng = CardRng::new(crate::rng::derive_seed(seed, i));
+        rng.shuffle(&mut cards);
+        let mut hands = [Hand {
+            counts: [0; crate::cards::NUM_CARDS],
+        }; SEATS];
+        for (s, hand) in hands.iter_mut().enumerate() {
+            *hand = Hand::from_cards(&cards[27 * s..27 * (s + 1)])?;
+        }
+        let mut deal = Deal::new(hands, level, (i % 4) as u8, false)?;
+        moves += u64::from(deal.random_playout(&mut rng));
+    }
+    Ok(moves)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_cards;
+
+    fn hand(text: &str) -> Hand {
+        Hand::from_cards(&parse_cards(text).unwrap()).unwrap()
+    }
+
+    fn play(text: &str, level: u8) -> Option<Play> {
+        Some(super::super::parse(text, Some(level)).unwrap())
+    }
+
+    #[test]
+    fn random_deals_end_with_four_places() {
+        let mut rng = CardRng::new(9);
+        let pack = crate::deck::deck("double108").unwrap();
+        for i in 0..50 {
+            let mut cards = pack.clone();
+            rng.shuffle(&mut cards);
+            let hands: [Hand; SEATS] =
+                std::array::from_fn(|s| Hand::from_cards(&cards[27 * s..27 * (s + 1)]).unwrap());
+            let mut deal = Deal::new(hands, (i % 13) as u8, (i % 4) as u8, false).unwrap();
+            deal.random_playout(&mut rng);
+            let mut places = deal.places().to_vec();
+            places.sort_unstable();
+            assert_eq!(places, vec![0, 1, 2, 3]);
+            assert!(deal.to_move().is_none());
+        }
+    }
+
+    #[test]
+    fn jiefeng_passes_the_lead_to_the_partner() {
+        // GD-29: seat 0 goes out with its last card; after everyone passes, seat 2 leads.
+        let level = 0;
+        let hands = [hand("Ac"), hand("3c4c"), hand("5c6c"), hand("7c8c")];
+        let mut deal = Deal::new(hands, level, 0, false).unwrap();
+        deal.apply(play("A", level).as_ref()).unwrap();
+        assert_eq!(deal.places(), &[0]);
+        for _ in 0..3 {
+            deal.apply(None).unwrap();
+        }
+        assert_eq!(deal.to_move(), Some(2));
+        assert!(deal.table().is_none());
+    }
+
+    #[test]
+    fn jiefeng_skips_a_finished_partner() {
+        // GD-29: seat 0 goes out after its partner (seat 2); when the round ends the
+        // lead passes to the next active player after seat 0, seat 1.
+        let level = 0;
+        let hands = [hand("Ac"), hand("4c5c"), hand("6c"), hand("7c8c")];
+        let mut deal = Deal::new(hands, level, 2, false).unwrap();
+        deal.apply(play("6", level).as_ref()).unwrap(); // seat 2 out
+        assert_eq!(
+            deal.to_move(),
+            Some(3),
+            "finished players are skipped (GD-28)"
+        );
+        deal.apply(None).unwrap(); // seat 3
+        deal.apply(play("A", level).as_ref()).unwrap(); // seat 0 out
+        assert_eq!(deal.places(), &[2, 0]);
+        deal.apply(None).unwrap(); // seat 1
+        deal.apply(None).unwrap(); // seat 3
+        assert_eq!(deal.to_move(), Some(1));
+        assert!(deal.table().is_none());
+    }
+
+    #[test]
+    fn the_last_player_leads_again() {
+        // GD-27: every other active player passes, so the last player leads.
+        let level = 0;
+        let hands = [hand("3c9c"), hand("4c5c"), hand("6c"), hand("7c8c")];
+        let mut deal = Deal::new(hands, level, 3, false).unwrap();
+        deal.apply(play("8", level).as_ref()).unwrap();
+        for _ in 0..3 {
+            deal.apply(None).unwrap();
+        }
+        assert_eq!(deal.to_move(), Some(3));
+        assert!(deal.table().is_none());
+    }
+
+    #[test]
+    fn a_leader_cannot_pass_and_a_refused_move_changes_nothing() {
+        let level = 0;
+        let hands = [hand("3c3d"), hand("4c"), hand("5c"), hand("6c")];
+        let mut deal = Deal::new(hands, level, 0, false).unwrap();
+        let before = deal.clone();
+        assert!(deal.apply(None).is_err());
+        assert!(deal.apply(play("44", level).as_ref()).is_err());
+        assert_eq!(deal.hand(0), before.hand(0));
+        assert_eq!(deal.to_move(), Some(0));
+    }
+}
