@@ -8,7 +8,7 @@ Ctrl-C with ``KeyboardInterrupt`` (with every worker thread stopped).
 """
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, final
+from typing import Any, ClassVar, final
 
 import numpy as np
 import numpy.typing as npt
@@ -1285,6 +1285,33 @@ class GuandanDeal:
 
         Raises IllegalActionError (nothing changes) when the move is illegal.
         """
+    @staticmethod
+    def resume(
+        hands: list[_Hand],
+        level: str,
+        to_move: int,
+        table: _GuandanTable | None,
+        owner: int,
+        passes: int,
+        places: list[int],
+        double_win_ends: bool = False,
+    ) -> GuandanDeal:
+        """A position in the middle of a deal, for agents and states set up mid-deal.
+
+        ``to_move`` acts; ``table`` (a play or its text, played by ``owner`` and
+        followed by ``passes`` passes) is the play to beat; ``places`` are the seats
+        out so far.
+
+        Raises:
+            IllegalActionError: If the seats, places and hands do not fit together.
+        """
+    def rule_move(self) -> GuandanPlay | None:
+        """The rule policy's move for the seat to act (None: pass)."""
+    def search_move(self, samples: int, seed: int) -> GuandanPlay | None:
+        """Determinized search for the seat to act over `samples` deals of hidden cards.
+
+        The other seats' hands here only give the pool of hidden cards and the counts.
+        """
     def copy(self) -> GuandanDeal:
         """An independent copy."""
     def random_playout(self, seed: int) -> list[int]:
@@ -2099,6 +2126,11 @@ class VectorEnv:
     Its five output arrays (observations, masks, rewards, players, done) are
     created once and rewritten in place by every call, which returns them.
     """
+
+    #: Most slots in one env (the arrays' bytes are bounded too).
+    MAX_ENVS: ClassVar[int]
+    #: Most threads one env steps its slots on.
+    MAX_THREADS: ClassVar[int]
 
     @staticmethod
     def hearts(num_envs: int, seed: int, threads: int, passing: bool, target: int) -> VectorEnv:

@@ -29,10 +29,11 @@ __all__ = ["GAMES", "MAX_ENVS", "MAX_THREADS", "Batch", "VectorEnv"]
 
 #: The games a :class:`VectorEnv` can play.
 GAMES = ("hearts", "spades", "doudizhu", "zhengshangyou", "holdem")
-#: Most slots in one env (the Rust side also bounds the bytes of its arrays).
-MAX_ENVS = 1 << 20
-#: Most threads one env steps its slots on.
-MAX_THREADS = 64
+#: Most slots in one env (the Rust side also bounds the bytes of its arrays); the
+#: Rust limit, read here so that bad sizes fail before the call with a typed error.
+MAX_ENVS: int = _CoreEnv.MAX_ENVS
+#: Most threads one env steps its slots on (the Rust limit).
+MAX_THREADS: int = _CoreEnv.MAX_THREADS
 
 
 class Batch(NamedTuple):

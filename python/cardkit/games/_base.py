@@ -653,11 +653,14 @@ class BaseState(ABC):
     @_locked
     def action_to_id(self, action: Action | str) -> int:
         """The id of ``action`` in this position; text that names no action with an
-        id raises :class:`IllegalActionError`."""
+        id raises :class:`IllegalActionError` saying why (the hooks only answer
+        ``None``, so the reason is given here, once for every game)."""
         parsed = self._game.parse_action(action)
         found = self._action_id(parsed)
         if found is None:
-            raise IllegalActionError(f"{shown(parsed.text)} has no action id in this position")
+            reason = self.illegal_reason(parsed)
+            why = f": {reason}" if reason is not None else ""
+            raise IllegalActionError(f"{shown(parsed.text)} has no action id now{why}")
         return found
 
     @_locked

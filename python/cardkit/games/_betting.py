@@ -247,11 +247,11 @@ def turn_ids(betting: BettingCore, listed: list[Action], codes: dict[Action, int
 
 def betting_action_id(
     act: Action, turn: TurnIds | None, illegal_reason: Callable[[Action], str | None]
-) -> int:
+) -> int | None:
     """The id of a betting action in a position: the fixed id of a word, the grid
     id of a listed size, or for any other legal total the id of the nearest listed
     size (the smaller on a tie). ``turn`` is the listing's ids (``None`` when no
-    seat may bet); an illegal size has no id: :class:`IllegalActionError` says why.
+    seat may bet); an illegal size has no id (``None``; ``action_to_id`` says why).
     """
     fixed = _WORD_IDS.get(act.text)
     if fixed is not None:
@@ -260,9 +260,8 @@ def betting_action_id(
         listed = turn.by_action.get(act)
         if listed is not None:
             return listed
-    reason = illegal_reason(act)
-    if reason is not None:
-        raise IllegalActionError(f"{shown(act.text)} has no action id now: {reason}")
+    if illegal_reason(act) is not None:
+        return None
     # A legal bet or raise means a seat may bet, and its listing holds the minimum.
     assert turn is not None and turn.sizes
     return turn.nearest(int(act.args[0]))

@@ -661,22 +661,23 @@ class ChinesePokerState(BaseState):
         ids = self._listed_ids.get(seat)
         if ids is None:
             # Listed actions are legal: their ids need no checking.
-            ids = self._listed_ids[seat] = sorted(
-                self._split_id(seat, act) if act.kind == "set" else self._action_id(act)
+            found = [
+                self._split_id(seat, act) if act.kind == "set" else self._game._action_id(act)
                 for act in self.legal_actions()
-            )
+            ]
+            ids = self._listed_ids[seat] = sorted(i for i in found if i is not None)
+            assert len(ids) == len(found), "every listed declaration has a fixed id"
         return ids[:]
 
-    def _action_id(self, action: Action) -> int:
+    def _action_id(self, action: Action) -> int | None:
         """A declaration's fixed id, or the split id of any legal set of the hand in
-        play (docs/chinese_poker.md); anything else raises why it has none."""
+        play (docs/chinese_poker.md); ``None`` for anything else."""
         if action.kind == "declare":
             found = self._game._action_id(action)
             if found is not None:
                 return found
-        reason = self.illegal_reason(action)
-        if reason is not None:
-            raise IllegalActionError(f"{shown(action.text)} has no action id now: {reason}")
+        if self.illegal_reason(action) is not None:
+            return None
         seat = self.current_player
         assert seat is not None  # a legal set has a seat to play it
         return self._split_id(seat, action)

@@ -4,8 +4,10 @@
 use crate::cards::{extract_card, extract_cards, extract_seed, repr_of, PyCard};
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
+use cardkit_engine::cards::Card;
 use cardkit_engine::cards::SUIT_CHARS;
 use cardkit_engine::climbing::guandan::deal::{self, Deal, SEATS};
+use cardkit_engine::climbing::guandan::search;
 use cardkit_engine::climbing::guandan::{
     self as gd, action_index, parse_level, type_name, Hand, Play, NO_SUIT,
 };
@@ -328,6 +330,26 @@ fn seat_of(py: Python<'_>, seat: i64) -> PyResult<usize> {
         })
 }
 
+fn four_hands(py: Python<'_>, hands: &Bound<'_, PyAny>) -> PyResult<[Hand; SEATS]> {
+    let list = hands.cast::<PyList>().ok().filter(|l| l.len() == SEATS);
+    let Some(list) = list else {
+        return Err(to_py(
+            py,
+            EngineError::InvalidCard(format!(
+                "hands {} must be a list of four hands",
+                repr_of(hands)
+            )),
+        ));
+    };
+    let mut out = [Hand {
+        counts: [0; cardkit_engine::cards::NUM_CARDS],
+    }; SEATS];
+    for (slot, h) in out.iter_mut().zip(list.iter()) {
+        *slot = hand_of(&h)?;
+    }
+    Ok(out)
+}
+
 #[pymethods]
 impl PyGuandanDeal {
     #[new]
@@ -341,22 +363,7 @@ impl PyGuandanDeal {
     ) -> PyResult<Self> {
         let level = level_of(py, level)?;
         let leader = seat_of(py, leader)? as u8;
-        let list = hands.cast::<PyList>().ok().filter(|l| l.len() == SEATS);
-        let Some(list) = list else {
-            return Err(to_py(
-                py,
-                EngineError::InvalidCard(format!(
-                    "hands {} must be a list of four hands",
-                    repr_of(hands)
-                )),
-            ));
-        };
-        let mut out = [Hand {
-            counts: [0; cardkit_engine::cards::NUM_CARDS],
-        }; SEATS];
-        for (slot, h) in out.iter_mut().zip(list.iter()) {
-            *slot = hand_of(&h)?;
-        }
+        let out = four_hands(py, hands)?;
         Deal::new(out, level, leader, double_win_ends)
             .py_err(py)
             .map(PyGuandanDeal)
@@ -433,6 +440,77 @@ impl PyGuandanDeal {
         };
         let cards = self.0.apply(play.as_ref()).py_err(py)?;
         Ok(cards.into_iter().map(PyCard).collect())
+    }
+
+    /// A position in the middle of a deal, for agents and states set up mid-deal.
+    ///
+    /// `to_move` acts; `table` (a play or its text, played by `owner` and followed by
+    /// `passes` passes) is the play to beat; `places` are the seats out so far.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (hands, level, to_move, table, owner, passes, places, double_win_ends = false))]
+    fn resume(
+        py: Python<'_>,
+        hands: &Bound<'_, PyAny>,
+        level: &Bound<'_, PyAny>,
+        to_move: i64,
+        table: Option<&Bound<'_, PyAny>>,
+        owner: i64,
+        passes: u8,
+        places: Vec<i64>,
+        double_win_ends: bool,
+    ) -> PyResult<Self> {
+        let level = level_of(py, level)?;
+        let hands = four_hands(py, hands)?;
+        let table = table.map(|t| play_of(py, t, level)).transpose()?;
+        let places = places
+            .into_iter()
+            .map(|s| seat_of(py, s).map(|s| s as u8))
+            .collect::<PyResult<Vec<u8>>>()?;
+        Deal::resume(
+            hands,
+            level,
+            seat_of(py, to_move)? as u8,
+            table,
+            seat_of(py, owner)? as u8,
+            passes,
+            &places,
+            double_win_ends,
+        )
+        .py_err(py)
+        .map(PyGuandanDeal)
+    }
+
+    /// The rule policy's move for the seat to act (None: pass).
+    fn rule_move(&self) -> Option<PyGuandanPlay> {
+        search::rule_move(&self.0).map(PyGuandanPlay)
+    }
+
+    /// Determinized search for the seat to act over `samples` deals of hidden cards.
+    ///
+    /// The other seats' hands here only give the pool of hidden cards and the counts.
+    fn search_move(
+        &self,
+        py: Python<'_>,
+        samples: u32,
+        seed: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<PyGuandanPlay>> {
+        let mut rng = CardRng::new(extract_seed(seed, "seed")?);
+        let Some(seat) = self.0.to_move() else {
+            return Ok(None);
+        };
+        let unknown: Vec<Card> = (0..SEATS)
+            .filter(|&s| s != usize::from(seat))
+            .flat_map(|s| self.0.hand(s).cards())
+            .collect();
+        // A rule playout of a whole deal takes some 100 us.
+        let micros = search::search_playouts(&self.0, samples).saturating_mul(100);
+        let deal = &self.0;
+        let found = interrupt::run_sized(py, micros, |cancel| {
+            search::search_move(deal, &unknown, samples, &mut rng, cancel)
+        })?
+        .py_err(py)?;
+        Ok(found.map(PyGuandanPlay))
     }
 
     /// An independent copy.

@@ -134,6 +134,14 @@ fn check_target(py: Python<'_>, target: u32) -> PyResult<u32> {
 
 #[pymethods]
 impl PyVectorEnv {
+    /// Most slots in one env (the arrays' bytes are bounded too).
+    #[classattr]
+    const MAX_ENVS: usize = cardkit_engine::vector::MAX_ENVS;
+
+    /// Most threads one env steps its slots on.
+    #[classattr]
+    const MAX_THREADS: usize = cardkit_engine::vector::MAX_THREADS;
+
     /// Hearts single deals, with the pass to the left or (`passing=False`) none.
     #[staticmethod]
     fn hearts(

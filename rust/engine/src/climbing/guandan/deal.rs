@@ -66,7 +66,57 @@ impl Deal {
                 "{card} is dealt more than twice: there are two packs"
             )));
         }
-        Ok(Deal {
+        Ok(Deal::new_unchecked(hands, level, leader, double_win_ends))
+    }
+
+    /// A position in the middle of a deal: `to_move` acts; `table` (played by
+    /// `owner`, followed by `passes` passes) is the play to beat; `places` are the
+    /// seats out so far. For searches and for states set up mid-deal.
+    #[allow(clippy::too_many_arguments)]
+    pub fn resume(
+        hands: [Hand; SEATS],
+        level: u8,
+        to_move: u8,
+        table: Option<Play>,
+        owner: u8,
+        passes: u8,
+        places: &[u8],
+        double_win_ends: bool,
+    ) -> Result<Deal> {
+        let bad = |what: String| EngineError::IllegalAction(what);
+        if usize::from(to_move) >= SEATS || usize::from(owner) >= SEATS {
+            return Err(bad(format!("seats {to_move} and {owner} must be 0-3")));
+        }
+        if places.len() >= 3 || places.iter().any(|&s| usize::from(s) >= SEATS) {
+            return Err(bad(format!(
+                "{places:?} are not the places of a deal in play"
+            )));
+        }
+        let mut deal = Deal::new_unchecked(hands, level, to_move, double_win_ends);
+        for &s in places {
+            if deal.finished(s) || !deal.hands[usize::from(s)].is_empty() {
+                return Err(bad(format!(
+                    "seat {s} is placed but holds cards or is placed twice"
+                )));
+            }
+            deal.push_place(s);
+        }
+        for s in 0..SEATS as u8 {
+            if !deal.finished(s) && deal.hands[usize::from(s)].is_empty() {
+                return Err(bad(format!("seat {s} holds no cards but has no place")));
+            }
+        }
+        if deal.finished(to_move) {
+            return Err(bad(format!("seat {to_move} is out and cannot act")));
+        }
+        deal.table = table;
+        deal.owner = owner;
+        deal.passes = passes;
+        Ok(deal)
+    }
+
+    fn new_unchecked(hands: [Hand; SEATS], level: u8, leader: u8, double_win_ends: bool) -> Deal {
+        Deal {
             level,
             hands,
             to_move: leader,
@@ -77,7 +127,12 @@ impl Deal {
             places_len: 0,
             double_win_ends,
             over: false,
-        })
+        }
+    }
+
+    /// Replace the hands of the seats other than `seat` (a determinization).
+    pub fn set_hand(&mut self, seat: usize, hand: Hand) {
+        self.hands[seat % SEATS] = hand;
     }
 
     pub fn level(&self) -> u8 {
@@ -117,7 +172,8 @@ impl Deal {
         self.over
     }
 
-    fn finished(&self, seat: u8) -> bool {
+    /// Whether `seat` has gone out.
+    pub fn finished(&self, seat: u8) -> bool {
         self.places().contains(&seat)
     }
 

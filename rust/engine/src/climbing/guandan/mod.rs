@@ -14,6 +14,7 @@
 //! `3456 W=7` is 34567 with a wild as the 7, `3s4s5s6s W=7s` a straight flush.
 
 pub mod deal;
+pub mod search;
 
 use super::index::KeyHasher;
 use super::Kind;
@@ -405,7 +406,7 @@ impl Play {
 
     /// The value that orders ordinary plays of one shape: top position for runs,
     /// strength for the rest.
-    fn rank_value(&self, level: u8) -> u8 {
+    pub fn rank_value(&self, level: u8) -> u8 {
         match self.kind {
             Kind::Straight | Kind::PairRun | Kind::Airplane => self.main,
             _ => strength(self.main, level),
