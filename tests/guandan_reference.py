@@ -268,7 +268,7 @@ def _copies(hand: Hand, rank: str, count: int) -> list[str]:
         suits_first = sorted(
             (rank + suit for suit in SUITS),
             key=lambda card: (
-                sum(hand.by_card[r + card[1]] for r in near),
+                sum(hand.by_card[r + card[1]] > 0 for r in near),
                 COPY_SUIT_ORDER.index(card[1]),
             ),
         )
@@ -281,8 +281,9 @@ def _copies(hand: Hand, rank: str, count: int) -> list[str]:
 def take(cards: Iterable[str], level: str, play: Play) -> list[str]:
     """The cards the play removes from the hand (GUANDAN_SPEC "Copies"): a straight flush
     takes the cards it names; otherwise each natural rank takes its copies suit by suit,
-    first the suit with the fewest natural cards in the hand among ranks within 4 run
-    positions, ties in :data:`COPY_SUIT_ORDER`. Raises ValueError if the hand lacks them."""
+    first the suit in which the hand holds the fewest ranks within 4 run positions
+    (straight-flush chances, so a second copy of a card does not count), ties in
+    :data:`COPY_SUIT_ORDER`. Raises ValueError if the hand lacks them."""
     hand = Hand(cards, level)
     if play.type == "straight_flush":
         taken = list(Counter(_split_ranks(play.text.split()[0])).elements())

@@ -476,6 +476,8 @@ def test_parse_accepts_the_documented_variants(variant: str, canonical: str, lev
         "W=7 3456",  # the wild tokens follow the naturals
         "555555555",  # the two packs hold eight of a rank
         "2h3h4h5h6h",  # the level heart is a wild, never a natural
+        "2222222",  # six natural 2s at level 2: its two hearts are the wilds
+        "BBB",
     ],
 )
 def test_malformed_text_is_an_illegal_action_naming_it(text: str) -> None:
@@ -484,6 +486,11 @@ def test_malformed_text_is_an_illegal_action_naming_it(text: str) -> None:
     assert text in str(raised.value)
     with pytest.raises(ValueError):
         ref.parse(text, "2")
+
+
+def test_a_word_is_not_read_as_straight_flush_cards() -> None:
+    with pytest.raises(IllegalActionError, match="naturals are ranks"):
+        core.guandan_parse("pass", "2")
 
 
 def test_take_refuses_a_play_the_hand_cannot_make() -> None:
@@ -556,3 +563,4 @@ def test_responses_beat_the_table_and_take_removes_their_cards(
         assert Counter(natural_ranks) == Counter(play.naturals)
         if play.suit is not None:
             assert {c[1] for c in taken if c != wild} <= {play.suit}
+        assert sorted(taken) == sorted(ref.take(hand, level, ref.parse(play.text, level)))

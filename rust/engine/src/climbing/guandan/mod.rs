@@ -811,8 +811,12 @@ pub fn parse(text: &str, level: Option<u8>) -> Result<Play> {
     let mut counts = [0u8; NUM_RANKS];
     let mut suit = NO_SUIT;
     if suited {
-        let cards = crate::cards::parse_cards(&naturals)
-            .map_err(|_| bad_play(text, "straight flush cards are written as 3s4s5s6s7s"))?;
+        let cards = crate::cards::parse_cards(&naturals).map_err(|_| {
+            bad_play(
+                text,
+                "naturals are ranks (3456) or, in a straight flush, cards (3s4s5s6s7s)",
+            )
+        })?;
         for c in &cards {
             let Some(s) = c.suit() else {
                 return Err(bad_play(text, "a straight flush holds no joker"));
@@ -857,8 +861,23 @@ pub fn parse(text: &str, level: Option<u8>) -> Result<Play> {
                 ));
             };
             counts[usize::from(rank)] += 1;
-            if counts[usize::from(rank)] > 8 {
-                return Err(bad_play(text, "the two packs hold eight cards of a rank"));
+            // Two packs: eight of a rank, two of each joker, and of the level rank
+            // six naturals (its two hearts are the wilds).
+            let most = if level == Some(rank) {
+                6
+            } else if rank >= BLACK_JOKER {
+                2
+            } else {
+                8
+            };
+            if counts[usize::from(rank)] > most {
+                return Err(bad_play(
+                    text,
+                    &format!(
+                        "the two packs hold {most} natural cards of rank {}",
+                        RANK_TEXT[usize::from(rank)]
+                    ),
+                ));
             }
             i += 1;
         }
