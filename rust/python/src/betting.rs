@@ -4,6 +4,7 @@
 //! Per-move calls pass small integers (seats, chip counts, listed-action codes)
 //! so a Python game loop pays one cheap call per move.
 
+use crate::args::arg;
 use crate::cards::repr_of;
 use crate::errors::{to_py, IntoPyResult};
 use cardkit_engine::betting::{Betting, Move, PotResult, MAX_CHIPS};
@@ -252,7 +253,7 @@ impl PyBettingCore {
     }
 
     /// Why the canonical betting action `text` is illegal for the seat to act, or `None`.
-    fn illegal_reason(&self, text: &str) -> Option<String> {
+    fn illegal_reason(&self, #[pyo3(from_py_with = arg)] text: &str) -> Option<String> {
         match Move::parse(text) {
             Some(mv) => self.inner.illegal_reason(mv),
             None => Some(format!("{text:?} is not a betting action")),
@@ -262,7 +263,11 @@ impl PyBettingCore {
     /// Play the canonical betting action `text`; returns the next seat to act.
     ///
     /// An illegal action raises `IllegalActionError` and changes nothing.
-    fn apply(&mut self, py: Python<'_>, text: &str) -> PyResult<Option<usize>> {
+    fn apply(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] text: &str,
+    ) -> PyResult<Option<usize>> {
         let mv = Move::parse(text).ok_or_else(|| {
             to_py(
                 py,
@@ -302,7 +307,7 @@ impl PyBettingCore {
     fn listed<'py>(
         &self,
         py: Python<'py>,
-        pot_fractions: Vec<f64>,
+        #[pyo3(from_py_with = arg)] pot_fractions: Vec<f64>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.inner.listed(&pot_fractions))
     }
@@ -382,15 +387,15 @@ impl PyBettingCore {
         &self,
         py: Python<'_>,
         out: &Bound<'_, PyAny>,
-        seat: usize,
-        total: u64,
-        holes: Vec<Option<(u32, u32)>>,
-        board: Vec<u32>,
-        button: usize,
-        small_blind: usize,
-        big_blind: usize,
-        to_act: Option<usize>,
-        street_actions: Vec<(usize, usize)>,
+        #[pyo3(from_py_with = arg)] seat: usize,
+        #[pyo3(from_py_with = arg)] total: u64,
+        #[pyo3(from_py_with = arg)] holes: Vec<Option<(u32, u32)>>,
+        #[pyo3(from_py_with = arg)] board: Vec<u32>,
+        #[pyo3(from_py_with = arg)] button: usize,
+        #[pyo3(from_py_with = arg)] small_blind: usize,
+        #[pyo3(from_py_with = arg)] big_blind: usize,
+        #[pyo3(from_py_with = arg)] to_act: Option<usize>,
+        #[pyo3(from_py_with = arg)] street_actions: Vec<(usize, usize)>,
     ) -> PyResult<()> {
         let bad = |what: String| to_py(py, EngineError::RuleOption(what));
         let card = |i: u32| {
