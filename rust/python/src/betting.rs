@@ -66,9 +66,10 @@ pub struct PyBettingCore {
 impl PyBettingCore {
     /// A seat of this table: an int below the real number of seats (checked by the
     /// engine too, so no table size can let a seat index past the end).
-    fn seat(&self, obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    /// `what` names the parameter in errors.
+    fn seat(&self, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<usize> {
         let last = self.inner.seats().saturating_sub(1) as u64;
-        let seat = bounded(obj, "seat", last)? as usize;
+        let seat = bounded(obj, what, last)? as usize;
         self.inner.check_seat(seat).py_err(obj.py())
     }
 }
@@ -192,7 +193,7 @@ impl PyBettingCore {
 
     /// Whether `seat` is in the hand with chips behind.
     fn can_bet(&self, seat: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.inner.can_bet(self.seat(seat)?))
+        Ok(self.inner.can_bet(self.seat(seat, "seat")?))
     }
 
     /// Whether a further round could see any betting.
@@ -202,17 +203,17 @@ impl PyBettingCore {
 
     /// Chips `seat` must add to call (capped at its stack).
     fn to_call(&self, seat: &Bound<'_, PyAny>) -> PyResult<u64> {
-        Ok(self.inner.to_call(self.seat(seat)?))
+        Ok(self.inner.to_call(self.seat(seat, "seat")?))
     }
 
     /// The legal (min, max) total of a bet or raise by `seat`, or `None`.
     fn raise_range(&self, seat: &Bound<'_, PyAny>) -> PyResult<Option<(u64, u64)>> {
-        Ok(self.inner.raise_range(self.seat(seat)?))
+        Ok(self.inner.raise_range(self.seat(seat, "seat")?))
     }
 
     /// Whether `seat` may bet or raise now.
     fn can_raise(&self, seat: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.inner.raise_range(self.seat(seat)?).is_some())
+        Ok(self.inner.raise_range(self.seat(seat, "seat")?).is_some())
     }
 
     /// Post a blind (a live bet, the whole stack if shorter); returns the chips paid.
@@ -222,7 +223,7 @@ impl PyBettingCore {
         seat: &Bound<'_, PyAny>,
         amount: &Bound<'_, PyAny>,
     ) -> PyResult<u64> {
-        let seat = self.seat(seat)?;
+        let seat = self.seat(seat, "seat")?;
         let amount = bounded(amount, "amount", MAX_CHIPS)?;
         self.inner.post_blind(seat, amount).py_err(py)
     }
@@ -234,7 +235,7 @@ impl PyBettingCore {
         seat: &Bound<'_, PyAny>,
         amount: &Bound<'_, PyAny>,
     ) -> PyResult<u64> {
-        let seat = self.seat(seat)?;
+        let seat = self.seat(seat, "seat")?;
         let amount = bounded(amount, "amount", MAX_CHIPS)?;
         self.inner.post_ante(seat, amount).py_err(py)
     }
@@ -243,7 +244,7 @@ impl PyBettingCore {
     ///
     /// `None` when nobody has a decision to make.
     fn start_round(&mut self, py: Python<'_>, first: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
-        let first = self.seat(first)?;
+        let first = self.seat(first, "first (a seat)")?;
         self.inner.start_round(first).py_err(py)
     }
 
@@ -338,7 +339,7 @@ impl PyBettingCore {
     ///
     /// `None` when the board should run out.
     fn next_round(&mut self, py: Python<'_>, first: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
-        let first = self.seat(first)?;
+        let first = self.seat(first, "first (a seat)")?;
         if !self.inner.betting_possible() {
             return Ok(None);
         }
@@ -369,7 +370,7 @@ impl PyBettingCore {
                 .into_iter()
                 .map(|v| v as u32)
                 .collect();
-        let first = self.seat(first)?;
+        let first = self.seat(first, "first (a seat)")?;
         let results = self.inner.award(&strength, first).py_err(py)?;
         Ok(results.into_iter().map(pot_row).collect())
     }

@@ -217,8 +217,8 @@ pub fn parse_cards(cards: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
 ///
 /// The names: `standard52`, `french54`, `double104`, `double108`, `zhengshangyou48`.
 #[pyfunction]
-pub fn deck(py: Python<'_>, #[pyo3(from_py_with = arg)] name: String) -> PyResult<Vec<PyCard>> {
-    Ok(decks::deck(&name)
+pub fn deck(py: Python<'_>, #[pyo3(from_py_with = arg)] name: &str) -> PyResult<Vec<PyCard>> {
+    Ok(decks::deck(name)
         .py_err(py)?
         .into_iter()
         .map(PyCard)
@@ -229,10 +229,10 @@ pub fn deck(py: Python<'_>, #[pyo3(from_py_with = arg)] name: String) -> PyResul
 #[pyfunction]
 pub fn shuffled_deck(
     py: Python<'_>,
-    #[pyo3(from_py_with = arg)] name: String,
+    #[pyo3(from_py_with = arg)] name: &str,
     #[pyo3(from_py_with = arg)] seed: u64,
 ) -> PyResult<Vec<PyCard>> {
-    let mut cards = decks::deck(&name).py_err(py)?;
+    let mut cards = decks::deck(name).py_err(py)?;
     rng::shuffle_seeded(&mut cards, seed);
     Ok(cards.into_iter().map(PyCard).collect())
 }

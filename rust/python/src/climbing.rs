@@ -352,7 +352,7 @@ fn batch_inputs(
         }
         let text = hand.cast::<PyString>().map_err(|_| {
             invalid(format!(
-                "a hand must be a rank string, got {}",
+                "hands[{i}]: a hand must be a rank string, got {}",
                 repr_of(hand)
             ))
         })?;
@@ -370,11 +370,11 @@ fn batch_inputs(
     if tables.len() != jobs.len() {
         return Err(illegal("tables must match hands one to one".into()));
     }
-    for (job, table) in jobs.iter_mut().zip(&tables) {
+    for (i, (job, table)) in jobs.iter_mut().zip(&tables).enumerate() {
         if !table.is_none() {
             let table = table.cast::<PyCombination>().map_err(|_| {
                 illegal(format!(
-                    "a table must be a Combination or None, got {}",
+                    "tables[{i}]: a table must be a Combination or None, got {}",
                     repr_of(table)
                 ))
             })?;
