@@ -10,7 +10,10 @@
 //! Rust signatures keep their plain types and their Python defaults.
 
 use crate::cards::{extract_cards, repr_of};
+use crate::chinese_poker::PyRules;
+use crate::climbing::{PyClimbingActions, PyCombination};
 use crate::errors::invalid_argument;
+use crate::trick::{PyActionTable, PyTrickDeal};
 use cardkit_engine::Card;
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
@@ -171,7 +174,8 @@ fn items<'py, T: for<'b> Arg<'b, 'py>>(
     if len.is_some_and(|want| want != n) {
         return Ok(None);
     }
-    let mut out = Vec::with_capacity(n);
+    // `__len__` is the caller's word, not memory to reserve up front.
+    let mut out = Vec::with_capacity(n.min(64));
     for item in seq.try_iter()? {
         match T::convert(&item?)? {
             Some(value) => out.push(value),
@@ -242,10 +246,6 @@ macro_rules! class_arg {
         }
     )*};
 }
-
-use crate::chinese_poker::PyRules;
-use crate::climbing::{PyClimbingActions, PyCombination};
-use crate::trick::{PyActionTable, PyTrickDeal};
 
 class_arg!(
     PyRules,
