@@ -62,9 +62,10 @@ class InvalidArgumentError(RuleOptionError, TypeError):
     a str, a str for a list. The message names the argument (``argument`` holds its
     name) and says what it must be: ``"seed must be an int in 0..2**64-1, got -1"``.
 
-    A :class:`RuleOptionError`, the class such arguments raised before it existed,
-    and a :class:`TypeError`, the class Python raises for an argument of the wrong
-    type, so code catching either keeps working.
+    A :class:`RuleOptionError`, the class bad seeds and deck names raised before it
+    existed, and a :class:`TypeError`, the class other bad arguments raised (and
+    Python raises for an argument of the wrong type), so code catching either keeps
+    working.
     """
 
     #: The name of the refused argument, when known.
