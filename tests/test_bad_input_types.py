@@ -617,3 +617,18 @@ def test_other_notes_stay_notes() -> None:
     error.add_note("context")
     assert str(error) == "must be a str, got 5" and error.__notes__ == ["context"]
     assert error.argument is None
+
+
+def test_numpy_ints_are_accepted() -> None:
+    # Python layers may pass numpy scalars straight through (the stubs say int).
+    numpy: Any = np
+    assert _core.derive_seed(numpy.uint64(7), numpy.int64(0)) == _core.derive_seed(7, 0)
+    assert _core.bit_ids(numpy.int64(5), numpy.uint8(1)) == [1, 3]
+    rules = _core.ChinesePokerRules(automatic_win_points=numpy.int32(4))
+    assert rules.automatic_win_points == 4
+
+
+def test_an_int_past_int64_is_no_card_of_the_pack() -> None:
+    # It named the int as "not an int" before.
+    deal = _core.TrickDeal.hearts(SUIT_HANDS, PLAY_TABLE)
+    assert deal.play(2**70) is None and deal.play(-(2**70)) is None
