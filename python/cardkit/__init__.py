@@ -14,6 +14,7 @@ from cardkit.cards import Card, deck, deck_names, derive_seed, parse_cards, shuf
 from cardkit.errors import (
     CardkitError,
     IllegalActionError,
+    InvalidArgumentError,
     InvalidCardError,
     InvalidNotationError,
     InvalidSeatError,
@@ -25,6 +26,7 @@ __all__ = [
     "Card",
     "CardkitError",
     "IllegalActionError",
+    "InvalidArgumentError",
     "InvalidCardError",
     "InvalidNotationError",
     "InvalidSeatError",

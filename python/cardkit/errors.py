@@ -8,9 +8,12 @@ working. The Rust extension raises these same classes (mapped in one place,
 
 from __future__ import annotations
 
+import re
+
 __all__ = [
     "CardkitError",
     "IllegalActionError",
+    "InvalidArgumentError",
     "InvalidCardError",
     "InvalidNotationError",
     "InvalidRangeError",
@@ -50,6 +53,37 @@ class InvalidNotationError(RuleOptionError):
     the offending text, cut to about 80 characters. A :class:`RuleOptionError`
     subclass, the class these raised before it existed.
     """
+
+
+class InvalidArgumentError(RuleOptionError, TypeError):
+    """An argument of a function or class of the Rust core (``cardkit._core``) that
+    does not convert to its parameter's type: a str, float, bool or None for an
+    int, an int outside the parameter's range (a seed of -1 or ``2**70``), None for
+    a str, a str for a list. The message names the argument (``argument`` holds its
+    name) and says what it must be: ``"seed must be an int in 0..2**64-1, got -1"``.
+
+    A :class:`RuleOptionError`, the class bad seeds and deck names raised before it
+    existed, and a :class:`TypeError`, the class other bad arguments raised (and
+    Python raises for an argument of the wrong type), so code catching either keeps
+    working.
+    """
+
+    #: The name of the refused argument, when known.
+    argument: str | None = None
+
+    def add_note(self, note: str, /) -> None:
+        """Add ``note``; PyO3's note naming the argument being converted
+        (``"while processing 'seed'"``) goes into the message instead."""
+        named = _CONVERTING.fullmatch(note)
+        if named is None or self.argument is not None:
+            super().add_note(note)
+            return
+        self.argument = named[1]
+        self.args = (f"{self.argument} {self.args[0]}" if self.args else self.argument,)
+
+
+#: The note PyO3 adds to an error raised while converting an argument.
+_CONVERTING = re.compile(r"while processing '([A-Za-z_][A-Za-z0-9_]*)'")
 
 
 class InvalidSeatError(CardkitError, ValueError):

@@ -4,6 +4,7 @@
 //! Per-move calls pass small integers (seats, chip counts, listed-action codes)
 //! so a Python game loop pays one cheap call per move.
 
+use crate::args::arg;
 use crate::cards::repr_of;
 use crate::errors::{to_py, IntoPyResult};
 use cardkit_engine::betting::{Betting, Move, PotResult, MAX_CHIPS};
@@ -65,9 +66,10 @@ pub struct PyBettingCore {
 impl PyBettingCore {
     /// A seat of this table: an int below the real number of seats (checked by the
     /// engine too, so no table size can let a seat index past the end).
-    fn seat(&self, obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    /// `what` names the parameter in errors.
+    fn seat(&self, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<usize> {
         let last = self.inner.seats().saturating_sub(1) as u64;
-        let seat = bounded(obj, "seat", last)? as usize;
+        let seat = bounded(obj, what, last)? as usize;
         self.inner.check_seat(seat).py_err(obj.py())
     }
 }
@@ -191,7 +193,7 @@ impl PyBettingCore {
 
     /// Whether `seat` is in the hand with chips behind.
     fn can_bet(&self, seat: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.inner.can_bet(self.seat(seat)?))
+        Ok(self.inner.can_bet(self.seat(seat, "seat")?))
     }
 
     /// Whether a further round could see any betting.
@@ -201,17 +203,17 @@ impl PyBettingCore {
 
     /// Chips `seat` must add to call (capped at its stack).
     fn to_call(&self, seat: &Bound<'_, PyAny>) -> PyResult<u64> {
-        Ok(self.inner.to_call(self.seat(seat)?))
+        Ok(self.inner.to_call(self.seat(seat, "seat")?))
     }
 
     /// The legal (min, max) total of a bet or raise by `seat`, or `None`.
     fn raise_range(&self, seat: &Bound<'_, PyAny>) -> PyResult<Option<(u64, u64)>> {
-        Ok(self.inner.raise_range(self.seat(seat)?))
+        Ok(self.inner.raise_range(self.seat(seat, "seat")?))
     }
 
     /// Whether `seat` may bet or raise now.
     fn can_raise(&self, seat: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.inner.raise_range(self.seat(seat)?).is_some())
+        Ok(self.inner.raise_range(self.seat(seat, "seat")?).is_some())
     }
 
     /// Post a blind (a live bet, the whole stack if shorter); returns the chips paid.
@@ -221,7 +223,7 @@ impl PyBettingCore {
         seat: &Bound<'_, PyAny>,
         amount: &Bound<'_, PyAny>,
     ) -> PyResult<u64> {
-        let seat = self.seat(seat)?;
+        let seat = self.seat(seat, "seat")?;
         let amount = bounded(amount, "amount", MAX_CHIPS)?;
         self.inner.post_blind(seat, amount).py_err(py)
     }
@@ -233,7 +235,7 @@ impl PyBettingCore {
         seat: &Bound<'_, PyAny>,
         amount: &Bound<'_, PyAny>,
     ) -> PyResult<u64> {
-        let seat = self.seat(seat)?;
+        let seat = self.seat(seat, "seat")?;
         let amount = bounded(amount, "amount", MAX_CHIPS)?;
         self.inner.post_ante(seat, amount).py_err(py)
     }
@@ -242,7 +244,7 @@ impl PyBettingCore {
     ///
     /// `None` when nobody has a decision to make.
     fn start_round(&mut self, py: Python<'_>, first: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
-        let first = self.seat(first)?;
+        let first = self.seat(first, "first (a seat)")?;
         self.inner.start_round(first).py_err(py)
     }
 
@@ -252,7 +254,7 @@ impl PyBettingCore {
     }
 
     /// Why the canonical betting action `text` is illegal for the seat to act, or `None`.
-    fn illegal_reason(&self, text: &str) -> Option<String> {
+    fn illegal_reason(&self, #[pyo3(from_py_with = arg)] text: &str) -> Option<String> {
         match Move::parse(text) {
             Some(mv) => self.inner.illegal_reason(mv),
             None => Some(format!("{text:?} is not a betting action")),
@@ -262,7 +264,11 @@ impl PyBettingCore {
     /// Play the canonical betting action `text`; returns the next seat to act.
     ///
     /// An illegal action raises `IllegalActionError` and changes nothing.
-    fn apply(&mut self, py: Python<'_>, text: &str) -> PyResult<Option<usize>> {
+    fn apply(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] text: &str,
+    ) -> PyResult<Option<usize>> {
         let mv = Move::parse(text).ok_or_else(|| {
             to_py(
                 py,
@@ -302,7 +308,7 @@ impl PyBettingCore {
     fn listed<'py>(
         &self,
         py: Python<'py>,
-        pot_fractions: Vec<f64>,
+        #[pyo3(from_py_with = arg)] pot_fractions: Vec<f64>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.inner.listed(&pot_fractions))
     }
@@ -333,7 +339,7 @@ impl PyBettingCore {
     ///
     /// `None` when the board should run out.
     fn next_round(&mut self, py: Python<'_>, first: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
-        let first = self.seat(first)?;
+        let first = self.seat(first, "first (a seat)")?;
         if !self.inner.betting_possible() {
             return Ok(None);
         }
@@ -364,7 +370,7 @@ impl PyBettingCore {
                 .into_iter()
                 .map(|v| v as u32)
                 .collect();
-        let first = self.seat(first)?;
+        let first = self.seat(first, "first (a seat)")?;
         let results = self.inner.award(&strength, first).py_err(py)?;
         Ok(results.into_iter().map(pot_row).collect())
     }
@@ -382,15 +388,15 @@ impl PyBettingCore {
         &self,
         py: Python<'_>,
         out: &Bound<'_, PyAny>,
-        seat: usize,
-        total: u64,
-        holes: Vec<Option<(u32, u32)>>,
-        board: Vec<u32>,
-        button: usize,
-        small_blind: usize,
-        big_blind: usize,
-        to_act: Option<usize>,
-        street_actions: Vec<(usize, usize)>,
+        #[pyo3(from_py_with = arg)] seat: usize,
+        #[pyo3(from_py_with = arg)] total: u64,
+        #[pyo3(from_py_with = arg)] holes: Vec<Option<(u32, u32)>>,
+        #[pyo3(from_py_with = arg)] board: Vec<u32>,
+        #[pyo3(from_py_with = arg)] button: usize,
+        #[pyo3(from_py_with = arg)] small_blind: usize,
+        #[pyo3(from_py_with = arg)] big_blind: usize,
+        #[pyo3(from_py_with = arg)] to_act: Option<usize>,
+        #[pyo3(from_py_with = arg)] street_actions: Vec<(usize, usize)>,
     ) -> PyResult<()> {
         let bad = |what: String| to_py(py, EngineError::RuleOption(what));
         let card = |i: u32| {

@@ -1,5 +1,6 @@
 //! `Card`, card parsing, decks and the seeded shuffle.
 
+use crate::args::arg;
 use crate::errors::{to_py, IntoPyResult};
 use cardkit_engine::cards::{self, Card, MAX_CARDS};
 use cardkit_engine::error::cut;
@@ -216,68 +217,33 @@ pub fn parse_cards(cards: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
 ///
 /// The names: `standard52`, `french54`, `double104`, `double108`, `zhengshangyou48`.
 #[pyfunction]
-pub fn deck(py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
-    Ok(decks::deck(&extract_deck_name(name)?)
+pub fn deck(py: Python<'_>, #[pyo3(from_py_with = arg)] name: &str) -> PyResult<Vec<PyCard>> {
+    Ok(decks::deck(name)
         .py_err(py)?
         .into_iter()
         .map(PyCard)
         .collect())
 }
 
-/// A deck name argument: a str, else a `RuleOptionError` naming the value (a
-/// plain `&str` parameter would leak pyo3's `TypeError`).
-fn extract_deck_name(obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    match obj.cast::<PyString>() {
-        Ok(s) => Ok(s.to_string_lossy().into_owned()),
-        Err(_) => {
-            let shown = repr_of(obj);
-            Err(to_py(
-                obj.py(),
-                EngineError::RuleOption(format!("a deck name is a str, got {shown}")),
-            ))
-        }
-    }
-}
-
-/// A seed argument: an int in `0..2**64`, else a `RuleOptionError` naming it.
-pub fn extract_seed(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
-    let is_int =
-        obj.is_instance_of::<pyo3::types::PyInt>() && !obj.is_instance_of::<pyo3::types::PyBool>();
-    match obj.extract::<u64>() {
-        Ok(v) if is_int => Ok(v),
-        _ => {
-            let shown = repr_of(obj);
-            Err(to_py(
-                obj.py(),
-                EngineError::RuleOption(format!(
-                    "{what} must be an int in 0..2**64-1, got {shown}"
-                )),
-            ))
-        }
-    }
-}
-
 /// The named deck shuffled by the portable ChaCha8 stream of `seed` (0..2**64).
 #[pyfunction]
 pub fn shuffled_deck(
     py: Python<'_>,
-    name: &Bound<'_, PyAny>,
-    seed: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = arg)] name: &str,
+    #[pyo3(from_py_with = arg)] seed: u64,
 ) -> PyResult<Vec<PyCard>> {
-    let name = extract_deck_name(name)?;
-    let seed = extract_seed(seed, "seed")?;
-    let mut cards = decks::deck(&name).py_err(py)?;
+    let mut cards = decks::deck(name).py_err(py)?;
     rng::shuffle_seeded(&mut cards, seed);
     Ok(cards.into_iter().map(PyCard).collect())
 }
 
 /// Sub-seed number `stream` of `seed` (per deal, per worker), platform independent.
 #[pyfunction]
-pub fn derive_seed(seed: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>) -> PyResult<u64> {
-    Ok(rng::derive_seed(
-        extract_seed(seed, "seed")?,
-        extract_seed(stream, "stream")?,
-    ))
+pub fn derive_seed(
+    #[pyo3(from_py_with = arg)] seed: u64,
+    #[pyo3(from_py_with = arg)] stream: u64,
+) -> u64 {
+    rng::derive_seed(seed, stream)
 }
 
 /// The names accepted by `deck` and `shuffled_deck`.

@@ -2,6 +2,7 @@
 //! and the solver. Inputs are converted to owned engine values first; the solver
 //! runs on a worker thread that stops on Ctrl-C (see `interrupt`).
 
+use crate::args::{arg, Iterable};
 use crate::cards::extract_cards;
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
@@ -46,12 +47,12 @@ impl PyRules {
     ))]
     fn py_new(
         py: Python<'_>,
-        variant: &str,
-        automatic_win_points: i64,
-        dragon_points: i64,
-        majority: &str,
-        western_bonus: bool,
-        shot: &str,
+        #[pyo3(from_py_with = arg)] variant: &str,
+        #[pyo3(from_py_with = arg)] automatic_win_points: i64,
+        #[pyo3(from_py_with = arg)] dragon_points: i64,
+        #[pyo3(from_py_with = arg)] majority: &str,
+        #[pyo3(from_py_with = arg)] western_bonus: bool,
+        #[pyo3(from_py_with = arg)] shot: &str,
     ) -> PyResult<Self> {
         let points = |name: &str, v: i64| -> PyResult<i32> {
             if (0..=1000).contains(&v) {
@@ -276,8 +277,8 @@ fn entry_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Entry> {
 #[pyfunction]
 fn chinese_poker_score(
     py: Python<'_>,
-    entries: &Bound<'_, PyAny>,
-    rules: &PyRules,
+    #[pyo3(from_py_with = arg)] entries: Iterable<'_>,
+    #[pyo3(from_py_with = arg)] rules: Bound<'_, PyRules>,
 ) -> PyResult<Vec<i32>> {
     let too_many = || {
         rule_error(
@@ -287,7 +288,7 @@ fn chinese_poker_score(
     };
     let mut parsed: Vec<Entry> = Vec::with_capacity(4);
     // Stop at the fifth entry: `entries` may be any iterable, even an endless one.
-    for entry in entries.try_iter()? {
+    for entry in entries.0 {
         if parsed.len() == 4 {
             return Err(too_many());
         }
@@ -302,7 +303,7 @@ fn chinese_poker_score(
             ),
         ));
     }
-    Ok(score_table(&rules.0, &parsed))
+    Ok(score_table(&rules.get().0, &parsed))
 }
 
 /// Unstable, for benches and tests only: `(splits, proper)`, the 72,072 ways to set
@@ -325,8 +326,8 @@ fn bench_chinese_poker_count_sets(
 fn chinese_poker_sample_sets(
     py: Python<'_>,
     hand: &Bound<'_, PyAny>,
-    count: usize,
-    improper: bool,
+    #[pyo3(from_py_with = arg)] count: usize,
+    #[pyo3(from_py_with = arg)] improper: bool,
 ) -> PyResult<Vec<(String, String, String)>> {
     let table = table_of(py, hand)?;
     let mut splits = table.spread(count);
@@ -356,7 +357,7 @@ fn chinese_poker_greedy_set(
 fn chinese_poker_random_set(
     py: Python<'_>,
     hand: &Bound<'_, PyAny>,
-    seed: u64,
+    #[pyo3(from_py_with = arg)] seed: u64,
 ) -> PyResult<(String, String, String)> {
     let table = table_of(py, hand)?;
     let proper: Vec<_> = table.proper_splits().copied().collect();
@@ -377,11 +378,11 @@ fn chinese_poker_random_set(
 fn chinese_poker_solve(
     py: Python<'_>,
     hand: &Bound<'_, PyAny>,
-    rules: &PyRules,
-    players: usize,
-    samples: usize,
-    candidates: usize,
-    seed: u64,
+    #[pyo3(from_py_with = arg)] rules: Bound<'_, PyRules>,
+    #[pyo3(from_py_with = arg)] players: usize,
+    #[pyo3(from_py_with = arg)] samples: usize,
+    #[pyo3(from_py_with = arg)] candidates: usize,
+    #[pyo3(from_py_with = arg)] seed: u64,
 ) -> PyResult<(
     Option<&'static str>,
     (String, String, String),
@@ -404,7 +405,7 @@ fn chinese_poker_solve(
         candidates,
         seed,
     };
-    let rules = rules.0;
+    let rules = rules.get().0;
     // Screening takes ~0.4 ms, each sampled opponent set ~7 us and each exact
     // candidate-opponent score ~10 ns (here 10 and 20, for margin).
     let pairs = (samples as u64).saturating_mul(players.clamp(2, 4) as u64 - 1);

@@ -3,6 +3,7 @@
 //! generation, playouts and the search run on a worker thread that stops on
 //! Ctrl-C (see `interrupt`).
 
+use crate::args::{arg, Callable, Cards};
 use crate::cards::{extract_card, repr_of, PyCard};
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
@@ -167,9 +168,9 @@ fn wrap(v: Vec<Combination>) -> Vec<PyCombination> {
 #[pyo3(signature = (game, cards, opening = false))]
 fn climbing_classify(
     py: Python<'_>,
-    game: &str,
+    #[pyo3(from_py_with = arg)] game: &str,
     cards: &Bound<'_, PyAny>,
-    opening: bool,
+    #[pyo3(from_py_with = arg)] opening: bool,
 ) -> PyResult<Vec<PyCombination>> {
     let rules = rules(py, game)?;
     let ranks = extract_ranks(cards)?;
@@ -181,9 +182,9 @@ fn climbing_classify(
 #[pyo3(signature = (game, hand, opening = false))]
 fn climbing_leads(
     py: Python<'_>,
-    game: &str,
+    #[pyo3(from_py_with = arg)] game: &str,
     hand: &Bound<'_, PyAny>,
-    opening: bool,
+    #[pyo3(from_py_with = arg)] opening: bool,
 ) -> PyResult<Vec<PyCombination>> {
     let rules = rules(py, game)?;
     let hand = extract_ranks(hand)?;
@@ -198,10 +199,10 @@ fn climbing_leads(
 #[pyo3(signature = (game, hand, table, opening = false))]
 fn climbing_responses(
     py: Python<'_>,
-    game: &str,
+    #[pyo3(from_py_with = arg)] game: &str,
     hand: &Bound<'_, PyAny>,
     table: &Bound<'_, PyAny>,
-    opening: bool,
+    #[pyo3(from_py_with = arg)] opening: bool,
 ) -> PyResult<Vec<PyCombination>> {
     let rules = rules(py, game)?;
     let hand = extract_ranks(hand)?;
@@ -216,9 +217,9 @@ fn climbing_responses(
 #[pyfunction]
 fn climbing_beats(
     py: Python<'_>,
-    game: &str,
-    play: &Bound<'_, PyCombination>,
-    table: &Bound<'_, PyCombination>,
+    #[pyo3(from_py_with = arg)] game: &str,
+    #[pyo3(from_py_with = arg)] play: Bound<'_, PyCombination>,
+    #[pyo3(from_py_with = arg)] table: Bound<'_, PyCombination>,
 ) -> PyResult<bool> {
     let (play, table) = (play.get().0, table.get().0);
     Ok(match rules(py, game)? {
@@ -264,7 +265,7 @@ fn doudizhu_play_id(cards: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
 
 /// The Dou Dizhu play with action-index id `id` (None for pass, bids, out of range).
 #[pyfunction]
-fn doudizhu_play_of_id(id: i64) -> Option<PyCombination> {
+fn doudizhu_play_of_id(#[pyo3(from_py_with = arg)] id: i64) -> Option<PyCombination> {
     index_play(ddz::action_index(), id)
 }
 
@@ -282,7 +283,7 @@ fn zhengshangyou_play_id(cards: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
 
 /// The Zheng Shangyou play with action-index id `id` (None for pass, out of range).
 #[pyfunction]
-fn zhengshangyou_play_of_id(id: i64) -> Option<PyCombination> {
+fn zhengshangyou_play_of_id(#[pyo3(from_py_with = arg)] id: i64) -> Option<PyCombination> {
     index_play(zsy::action_index(), id)
 }
 
@@ -308,7 +309,10 @@ fn game_index(game: Game) -> &'static ActionIndex {
 /// `ClimbingDeal.write_observation` writes this many floats; the layout is in the
 /// game's docs page ("Learning interface").
 #[pyfunction]
-fn climbing_card_play_size(py: Python<'_>, game: &str) -> PyResult<usize> {
+fn climbing_card_play_size(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] game: &str,
+) -> PyResult<usize> {
     let game = card_play_game(py, rules(py, game)?, 0, 1)?;
     Ok(observe::card_play_len(observe::max_hand(game)))
 }
@@ -348,7 +352,7 @@ fn batch_inputs(
         }
         let text = hand.cast::<PyString>().map_err(|_| {
             invalid(format!(
-                "a hand must be a rank string, got {}",
+                "hands[{i}]: a hand must be a rank string, got {}",
                 repr_of(hand)
             ))
         })?;
@@ -366,11 +370,11 @@ fn batch_inputs(
     if tables.len() != jobs.len() {
         return Err(illegal("tables must match hands one to one".into()));
     }
-    for (job, table) in jobs.iter_mut().zip(&tables) {
+    for (i, (job, table)) in jobs.iter_mut().zip(&tables).enumerate() {
         if !table.is_none() {
             let table = table.cast::<PyCombination>().map_err(|_| {
                 illegal(format!(
-                    "a table must be a Combination or None, got {}",
+                    "tables[{i}]: a table must be a Combination or None, got {}",
                     repr_of(table)
                 ))
             })?;
@@ -479,7 +483,7 @@ fn doudizhu_legal_ids_batch(
     py: Python<'_>,
     hands: &Bound<'_, PyAny>,
     tables: Option<&Bound<'_, PyAny>>,
-    threads: Option<usize>,
+    #[pyo3(from_py_with = arg)] threads: Option<usize>,
 ) -> PyResult<Vec<Py<PyBytes>>> {
     let jobs = batch_inputs(hands, tables)?;
     let index = ddz::action_index();
@@ -516,7 +520,7 @@ fn doudizhu_plays_batch(
     py: Python<'_>,
     hands: &Bound<'_, PyAny>,
     tables: Option<&Bound<'_, PyAny>>,
-    threads: Option<usize>,
+    #[pyo3(from_py_with = arg)] threads: Option<usize>,
 ) -> PyResult<(Py<PyBytes>, Py<PyBytes>)> {
     let jobs = batch_inputs(hands, tables)?;
     let parts = interrupt::run_sized(py, batch_micros(&jobs), |cancel| {
@@ -628,21 +632,21 @@ impl PyClimbingView {
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        game: &str,
-        seat: u8,
+        #[pyo3(from_py_with = arg)] game: &str,
+        #[pyo3(from_py_with = arg)] seat: u8,
         hand: &Bound<'_, PyAny>,
-        counts: [u8; 3],
+        #[pyo3(from_py_with = arg)] counts: [u8; 3],
         unknown: &Bound<'_, PyAny>,
-        table: Option<&Bound<'_, PyCombination>>,
-        table_owner: u8,
-        passes: u8,
-        plays: [u16; 3],
-        landlord: u8,
-        bid: u8,
-        bombs: u8,
-        opening: bool,
-        pending_bomb: bool,
-        pinned: Option<[String; 3]>,
+        #[pyo3(from_py_with = arg)] table: Option<Bound<'_, PyCombination>>,
+        #[pyo3(from_py_with = arg)] table_owner: u8,
+        #[pyo3(from_py_with = arg)] passes: u8,
+        #[pyo3(from_py_with = arg)] plays: [u16; 3],
+        #[pyo3(from_py_with = arg)] landlord: u8,
+        #[pyo3(from_py_with = arg)] bid: u8,
+        #[pyo3(from_py_with = arg)] bombs: u8,
+        #[pyo3(from_py_with = arg)] opening: bool,
+        #[pyo3(from_py_with = arg)] pending_bomb: bool,
+        #[pyo3(from_py_with = arg)] pinned: Option<[String; 3]>,
     ) -> PyResult<Self> {
         let rules = rules(py, game)?;
         if seat > 2 || table_owner > 2 || landlord > 2 {
@@ -704,7 +708,12 @@ impl PyClimbingView {
     }
 
     /// The search's move after `samples` determinized deals (seeded): rank text or None.
-    fn search_move(&self, py: Python<'_>, samples: u32, seed: u64) -> PyResult<Option<String>> {
+    fn search_move(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] samples: u32,
+        #[pyo3(from_py_with = arg)] seed: u64,
+    ) -> PyResult<Option<String>> {
         let (deal, unknown, pinned) = (&self.deal, &self.unknown, &self.pinned);
         // A rule playout costs about 0.25 us a card left (a whole Dou Dizhu deal
         // ~14 us; counted as 0.5 for margin); hand-built hands bigger than a real
@@ -801,9 +810,13 @@ impl PyClimbingActions {
     /// `make(rank_text)` returns the action of a play; `pass_action` is the pass;
     /// at most `limit` play objects are kept.
     #[new]
-    fn new(make: Py<PyAny>, pass_action: Py<PyAny>, limit: usize) -> Self {
+    fn new(
+        #[pyo3(from_py_with = arg)] make: Callable,
+        pass_action: Py<PyAny>,
+        #[pyo3(from_py_with = arg)] limit: usize,
+    ) -> Self {
         PyClimbingActions {
-            make,
+            make: make.0,
             pass: pass_action,
             limit,
             plays: Mutex::new(HashMap::default()),
@@ -896,19 +909,19 @@ impl PyClimbingDeal {
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        game: &str,
-        hands: [Vec<Bound<'_, PyAny>>; 3],
-        leader: u8,
-        actions: Py<PyClimbingActions>,
-        landlord: u8,
-        bid: u8,
-        plays: [u16; 3],
+        #[pyo3(from_py_with = arg)] game: &str,
+        #[pyo3(from_py_with = arg)] hands: [Cards; 3],
+        #[pyo3(from_py_with = arg)] leader: u8,
+        #[pyo3(from_py_with = arg)] actions: Bound<'_, PyClimbingActions>,
+        #[pyo3(from_py_with = arg)] landlord: u8,
+        #[pyo3(from_py_with = arg)] bid: u8,
+        #[pyo3(from_py_with = arg)] plays: [u16; 3],
     ) -> PyResult<Self> {
         let game = card_play_game(py, rules(py, game)?, landlord, bid)?;
         let mut sets = [CardSet::EMPTY; 3];
         for (set, cards) in sets.iter_mut().zip(hands.iter()) {
-            for card in cards {
-                if !set.insert(extract_card(card)?) {
+            for &card in &cards.0 {
+                if !set.insert(card) {
                     return Err(to_py(
                         py,
                         EngineError::InvalidCard("a card is in a hand twice".into()),
@@ -919,7 +932,7 @@ impl PyClimbingDeal {
         let play = CardPlay::new(game, sets, leader, plays).py_err(py)?;
         Ok(PyClimbingDeal {
             play,
-            actions,
+            actions: actions.unbind(),
             legal: None,
         })
     }
@@ -971,7 +984,7 @@ impl PyClimbingDeal {
     fn write_observation(
         &self,
         py: Python<'_>,
-        seat: usize,
+        #[pyo3(from_py_with = arg)] seat: usize,
         out: &Bound<'_, PyAny>,
     ) -> PyResult<usize> {
         let seat = Self::seat(py, seat)?;
@@ -1089,25 +1102,41 @@ impl PyClimbingDeal {
     }
 
     /// The cards of `seat`'s hand, weakest rank first.
-    fn hand(&self, py: Python<'_>, seat: usize) -> PyResult<Vec<PyCard>> {
+    fn hand(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] seat: usize,
+    ) -> PyResult<Vec<PyCard>> {
         let seat = Self::seat(py, seat)?;
         Ok(self.play.hand(seat).into_iter().map(PyCard).collect())
     }
 
     /// The ranks of `seat`'s hand as rank text, weakest first.
-    fn hand_ranks(&self, py: Python<'_>, seat: usize) -> PyResult<String> {
+    fn hand_ranks(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] seat: usize,
+    ) -> PyResult<String> {
         let seat = Self::seat(py, seat)?;
         Ok(self.play.deal().hands[seat].to_string())
     }
 
     /// The cards `seat` has played, in play order.
-    fn played(&self, py: Python<'_>, seat: usize) -> PyResult<Vec<PyCard>> {
+    fn played(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] seat: usize,
+    ) -> PyResult<Vec<PyCard>> {
         let seat = Self::seat(py, seat)?;
         Ok(self.play.played(seat).iter().copied().map(PyCard).collect())
     }
 
     /// The ranks `seat` has played, weakest first.
-    fn played_ranks(&self, py: Python<'_>, seat: usize) -> PyResult<String> {
+    fn played_ranks(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] seat: usize,
+    ) -> PyResult<String> {
         let seat = Self::seat(py, seat)?;
         Ok(Ranks::from_cards(self.play.played(seat).iter().copied()).to_string())
     }

@@ -15,6 +15,7 @@ use pyo3::types::PyType;
 static INVALID_CARD: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static ILLEGAL_ACTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static RULE_OPTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static INVALID_ARGUMENT: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
 fn class_of(err: &EngineError) -> Option<(&'static PyOnceLock<Py<PyType>>, &'static str)> {
     match err {
@@ -25,15 +26,8 @@ fn class_of(err: &EngineError) -> Option<(&'static PyOnceLock<Py<PyType>>, &'sta
     }
 }
 
-/// Convert an engine error into the matching `cardkit.errors` exception.
-///
-/// A cancelled computation becomes `KeyboardInterrupt`: the bindings only cancel
-/// on Ctrl-C or on a raising callback, and they return that error themselves.
-pub fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
-    let message = err.to_string();
-    let Some((cell, name)) = class_of(&err) else {
-        return PyKeyboardInterrupt::new_err(message);
-    };
+/// An instance of the `cardkit.errors` class `name` with `message`.
+fn raise(py: Python<'_>, cell: &PyOnceLock<Py<PyType>>, name: &str, message: String) -> PyErr {
     match cell.import(py, "cardkit.errors", name) {
         Ok(cls) => match cls.call1((message.clone(),)) {
             Ok(instance) => PyErr::from_value(instance),
@@ -42,6 +36,24 @@ pub fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
         // Only reachable if the pure-Python half of the package is missing.
         Err(_) => PyValueError::new_err(message),
     }
+}
+
+/// Convert an engine error into the matching `cardkit.errors` exception.
+///
+/// A cancelled computation becomes `KeyboardInterrupt`: the bindings only cancel
+/// on Ctrl-C or on a raising callback, and they return that error themselves.
+pub fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
+    let message = err.to_string();
+    match class_of(&err) {
+        Some((cell, name)) => raise(py, cell, name, message),
+        None => PyKeyboardInterrupt::new_err(message),
+    }
+}
+
+/// A `cardkit.errors.InvalidArgumentError`: an argument of the wrong type, or an
+/// int outside the range of the binding's parameter (see `args`).
+pub fn invalid_argument(py: Python<'_>, message: String) -> PyErr {
+    raise(py, &INVALID_ARGUMENT, "InvalidArgumentError", message)
 }
 
 /// `?`-friendly conversion for engine results.

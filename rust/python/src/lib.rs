@@ -5,6 +5,7 @@
 
 use pyo3::prelude::*;
 
+mod args;
 mod betting;
 mod cards;
 mod chinese_poker;

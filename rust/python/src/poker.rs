@@ -1,6 +1,7 @@
 //! Poker hand evaluation bindings: `HandRank`, `poker_evaluate`, `poker_compare`,
 //! `poker_winners` (re-exported by `cardkit.poker` under their short names).
 
+use crate::args::{arg, Callable, Iterable};
 use crate::cards::{extract_cards, repr_of, PyCard, PyObject_or_bool};
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
@@ -8,7 +9,7 @@ use cardkit_engine::cards::Card;
 use cardkit_engine::error::cut;
 use cardkit_engine::poker::{self, Combo, HandRank, Method, Problem, Range, RangeError};
 use cardkit_engine::{CardSet, EngineError};
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -120,7 +121,7 @@ fn poker_compare(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> 
 #[pyo3(signature = (hands, board = None))]
 fn poker_winners(
     py: Python<'_>,
-    hands: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = arg)] hands: Iterable<'_>,
     board: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<usize>> {
     let board = match board {
@@ -129,7 +130,7 @@ fn poker_winners(
     };
     let mut seen = CardSet::from_cards(board.iter().copied());
     let mut ranks = Vec::new();
-    for hand in hands.try_iter()? {
+    for hand in hands.0 {
         let mut cards = extract_cards(&hand?)?;
         for &c in &cards {
             if !c.is_joker() && !seen.insert(c) {
@@ -274,18 +275,18 @@ type EquityTuple = (Vec<(f64, f64, f64, f64)>, bool, u64, u64);
 #[allow(clippy::too_many_arguments)]
 fn poker_equity(
     py: Python<'_>,
-    players: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = arg)] players: Iterable<'_>,
     board: Option<&Bound<'_, PyAny>>,
     dead: Option<&Bound<'_, PyAny>>,
-    exact: Option<bool>,
-    samples: Option<u64>,
-    stderr: Option<f64>,
-    seed: Option<u64>,
-    threads: Option<usize>,
-    progress: Option<Py<PyAny>>,
+    #[pyo3(from_py_with = arg)] exact: Option<bool>,
+    #[pyo3(from_py_with = arg)] samples: Option<u64>,
+    #[pyo3(from_py_with = arg)] stderr: Option<f64>,
+    #[pyo3(from_py_with = arg)] seed: Option<u64>,
+    #[pyo3(from_py_with = arg)] threads: Option<usize>,
+    #[pyo3(from_py_with = arg)] progress: Option<Callable>,
 ) -> PyResult<EquityTuple> {
     let ranges = players
-        .try_iter()?
+        .0
         .map(|p| extract_player(py, &p?))
         .collect::<PyResult<Vec<Range>>>()?;
     let board = board.map(extract_cards).transpose()?.unwrap_or_default();
@@ -312,7 +313,7 @@ fn poker_equity(
             seed: seed.unwrap_or(0),
         },
     };
-    let progress = progress.as_ref().map(|cb| cb.bind(py));
+    let progress = progress.as_ref().map(|cb| cb.0.bind(py));
     let result = interrupt::run(py, progress, |cancel, fraction| {
         cardkit_engine::poker::equity(&problem, method, threads, &|f| fraction.report(f), cancel)
     })?
@@ -344,10 +345,16 @@ const WATCHED_ROWS: usize = 1 << 23;
 #[pyo3(signature = (cards, threads = None, out = None))]
 fn poker_evaluate_batch<'py>(
     py: Python<'py>,
-    cards: PyReadonlyArray2<'py, u8>,
-    threads: Option<usize>,
-    out: Option<Bound<'py, PyArray1<u32>>>,
+    #[pyo3(from_py_with = arg)] cards: Bound<'py, PyArray2<u8>>,
+    #[pyo3(from_py_with = arg)] threads: Option<usize>,
+    #[pyo3(from_py_with = arg)] out: Option<Bound<'py, PyArray1<u32>>>,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    let cards = cards.try_readonly().map_err(|e| {
+        to_py(
+            py,
+            EngineError::RuleOption(format!("cards cannot be read: {e}")),
+        )
+    })?;
     let [rows, width] = [cards.shape()[0], cards.shape()[1]];
     let threads = threads
         .filter(|&t| t > 0)

@@ -5,7 +5,8 @@
 //! Card sets cross the boundary as integers (bit `i` = card index `i`, as
 //! `Card.index`) so per-decision calls stay cheap.
 
-use crate::cards::extract_card;
+use crate::args::{arg, Cards};
+use crate::cards::repr_of;
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
 use cardkit_engine::cards::Card;
@@ -20,7 +21,7 @@ use cardkit_engine::trick::{
 use cardkit_engine::EngineError;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyInt, PyList};
 
 pub(crate) fn rule_error(py: Python<'_>, why: String) -> PyErr {
     to_py(py, EngineError::RuleOption(why))
@@ -177,11 +178,11 @@ fn search_micros(worlds: u32, candidates: &[Card]) -> u64 {
 #[pyo3(signature = (cards, trump = None))]
 fn trick_winner(
     py: Python<'_>,
-    cards: Vec<Bound<'_, PyAny>>,
-    trump: Option<&str>,
+    #[pyo3(from_py_with = arg)] cards: Cards,
+    #[pyo3(from_py_with = arg)] trump: Option<&str>,
 ) -> PyResult<usize> {
     let trump = suit_index(py, trump)?;
-    let cards: Vec<Card> = cards.iter().map(extract_card).collect::<PyResult<_>>()?;
+    let cards = cards.0;
     if cards.is_empty() || cards.iter().any(|c| c.is_joker()) {
         return Err(rule_error(
             py,
@@ -197,20 +198,20 @@ fn trick_winner(
 #[allow(clippy::too_many_arguments)]
 fn hearts_search(
     py: Python<'_>,
-    seat: usize,
-    known: [u64; 4],
-    unknown: u64,
-    sizes: [u32; 4],
-    voids: [u8; 4],
-    leader: usize,
-    trick: Vec<u32>,
-    taken: [u64; 4],
-    broken: bool,
-    tricks_played: u32,
-    candidates: Vec<u32>,
-    worlds: u32,
-    seed: u64,
-    epsilon: f64,
+    #[pyo3(from_py_with = arg)] seat: usize,
+    #[pyo3(from_py_with = arg)] known: [u64; 4],
+    #[pyo3(from_py_with = arg)] unknown: u64,
+    #[pyo3(from_py_with = arg)] sizes: [u32; 4],
+    #[pyo3(from_py_with = arg)] voids: [u8; 4],
+    #[pyo3(from_py_with = arg)] leader: usize,
+    #[pyo3(from_py_with = arg)] trick: Vec<u32>,
+    #[pyo3(from_py_with = arg)] taken: [u64; 4],
+    #[pyo3(from_py_with = arg)] broken: bool,
+    #[pyo3(from_py_with = arg)] tricks_played: u32,
+    #[pyo3(from_py_with = arg)] candidates: Vec<u32>,
+    #[pyo3(from_py_with = arg)] worlds: u32,
+    #[pyo3(from_py_with = arg)] seed: u64,
+    #[pyo3(from_py_with = arg)] epsilon: f64,
 ) -> PyResult<Vec<f64>> {
     let policy = policy(py, epsilon)?;
     let mut taken_sets = [CardSet::EMPTY; 4];
@@ -251,22 +252,22 @@ fn hearts_search(
 #[allow(clippy::too_many_arguments)]
 fn spades_search(
     py: Python<'_>,
-    seat: usize,
-    known: [u64; 4],
-    unknown: u64,
-    sizes: [u32; 4],
-    voids: [u8; 4],
-    leader: usize,
-    trick: Vec<u32>,
-    played: u64,
-    bids: [u8; 4],
-    tricks: [u8; 4],
-    bags: [u32; 2],
-    broken: bool,
-    candidates: Vec<u32>,
-    worlds: u32,
-    seed: u64,
-    epsilon: f64,
+    #[pyo3(from_py_with = arg)] seat: usize,
+    #[pyo3(from_py_with = arg)] known: [u64; 4],
+    #[pyo3(from_py_with = arg)] unknown: u64,
+    #[pyo3(from_py_with = arg)] sizes: [u32; 4],
+    #[pyo3(from_py_with = arg)] voids: [u8; 4],
+    #[pyo3(from_py_with = arg)] leader: usize,
+    #[pyo3(from_py_with = arg)] trick: Vec<u32>,
+    #[pyo3(from_py_with = arg)] played: u64,
+    #[pyo3(from_py_with = arg)] bids: [u8; 4],
+    #[pyo3(from_py_with = arg)] tricks: [u8; 4],
+    #[pyo3(from_py_with = arg)] bags: [u32; 2],
+    #[pyo3(from_py_with = arg)] broken: bool,
+    #[pyo3(from_py_with = arg)] candidates: Vec<u32>,
+    #[pyo3(from_py_with = arg)] worlds: u32,
+    #[pyo3(from_py_with = arg)] seed: u64,
+    #[pyo3(from_py_with = arg)] epsilon: f64,
 ) -> PyResult<Vec<f64>> {
     let policy = policy(py, epsilon)?;
     check_bags(py, &bags)?;
@@ -410,7 +411,10 @@ impl PyActionTable {
 #[pymethods]
 impl PyActionTable {
     #[new]
-    fn py_new(py: Python<'_>, actions: Vec<Bound<'_, PyAny>>) -> PyResult<PyActionTable> {
+    fn py_new(
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] actions: Vec<Bound<'_, PyAny>>,
+    ) -> PyResult<PyActionTable> {
         if actions.len() != 52 {
             return Err(rule_error(
                 py,
@@ -423,7 +427,11 @@ impl PyActionTable {
     }
 
     /// The objects of the cards in bitset `cards`, in index order.
-    fn of<'py>(&self, py: Python<'py>, cards: u64) -> PyResult<Bound<'py, PyList>> {
+    fn of<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = arg)] cards: u64,
+    ) -> PyResult<Bound<'py, PyList>> {
         self.list(py, card_set(py, "cards", cards)?)
     }
 
@@ -474,13 +482,13 @@ impl PyTrickDeal {
     #[staticmethod]
     fn hearts(
         py: Python<'_>,
-        hands: [u64; 4],
-        actions: Py<PyActionTable>,
+        #[pyo3(from_py_with = arg)] hands: [u64; 4],
+        #[pyo3(from_py_with = arg)] actions: Bound<'_, PyActionTable>,
     ) -> PyResult<PyTrickDeal> {
         let deal = HeartsDeal::new(deal_hands(py, hands)?);
         Ok(PyTrickDeal {
             stepped: Stepped::Hearts(SteppedDeal::new(deal)),
-            actions,
+            actions: actions.unbind(),
         })
     }
 
@@ -491,11 +499,11 @@ impl PyTrickDeal {
     #[pyo3(signature = (hands, bids, leader, actions, two_of_clubs_leads = false))]
     fn spades(
         py: Python<'_>,
-        hands: [u64; 4],
-        bids: [u8; 4],
-        leader: usize,
-        actions: Py<PyActionTable>,
-        two_of_clubs_leads: bool,
+        #[pyo3(from_py_with = arg)] hands: [u64; 4],
+        #[pyo3(from_py_with = arg)] bids: [u8; 4],
+        #[pyo3(from_py_with = arg)] leader: usize,
+        #[pyo3(from_py_with = arg)] actions: Bound<'_, PyActionTable>,
+        #[pyo3(from_py_with = arg)] two_of_clubs_leads: bool,
     ) -> PyResult<PyTrickDeal> {
         if leader >= 4 || bids.iter().any(|&b| b > 13) {
             return Err(rule_error(py, "leader must be 0..3 and bids 0..13".into()));
@@ -504,7 +512,7 @@ impl PyTrickDeal {
         deal.two_of_clubs_leads = two_of_clubs_leads;
         Ok(PyTrickDeal {
             stepped: Stepped::Spades(SteppedDeal::new(deal)),
-            actions,
+            actions: actions.unbind(),
         })
     }
 
@@ -524,9 +532,16 @@ impl PyTrickDeal {
     /// else whether it ended the deal.
     fn play(&mut self, py: Python<'_>, card: &Bound<'_, PyAny>) -> PyResult<Option<bool>> {
         let Ok(index) = card.extract::<i64>() else {
+            // An int past i64 is no card of the pack, like 52.
+            if card.is_instance_of::<PyInt>() {
+                return Ok(None);
+            }
             return Err(to_py(
                 py,
-                EngineError::IllegalAction(format!("a card index is an int, got {card}")),
+                EngineError::IllegalAction(format!(
+                    "a card index is an int, got {}",
+                    repr_of(card)
+                )),
             ));
         };
         let Some(card) = u8::try_from(index)
@@ -629,7 +644,11 @@ impl PyTrickDeal {
 /// The legal action ids of a trick-taking game from a bitset of cards (play ids
 /// are card indices) or of bids.
 #[pyfunction]
-fn bit_ids(py: Python<'_>, bits: u64, offset: usize) -> PyResult<Vec<usize>> {
+fn bit_ids(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] bits: u64,
+    #[pyo3(from_py_with = arg)] offset: usize,
+) -> PyResult<Vec<usize>> {
     card_set(py, "bits", bits)?;
     Ok(CardSet(bits)
         .iter()
@@ -641,9 +660,9 @@ fn bit_ids(py: Python<'_>, bits: u64, offset: usize) -> PyResult<Vec<usize>> {
 #[pyfunction]
 fn bit_mask<'py>(
     py: Python<'py>,
-    bits: u64,
-    offset: usize,
-    size: usize,
+    #[pyo3(from_py_with = arg)] bits: u64,
+    #[pyo3(from_py_with = arg)] offset: usize,
+    #[pyo3(from_py_with = arg)] size: usize,
 ) -> PyResult<Bound<'py, PyArray1<bool>>> {
     card_set(py, "bits", bits)?;
     let top = 64 - bits.leading_zeros() as usize;
@@ -708,17 +727,18 @@ fn stepped_of<'a, G>(
 #[allow(clippy::too_many_arguments)]
 fn hearts_observation(
     py: Python<'_>,
-    out: &Bound<'_, PyArray1<f32>>,
-    seat: usize,
-    hand: u64,
-    deal: Option<PyRef<'_, PyTrickDeal>>,
-    to_act: Option<usize>,
-    direction: usize,
-    passed: u64,
-    received: u64,
-    scores: [i64; 4],
-    target: u32,
+    #[pyo3(from_py_with = arg)] out: Bound<'_, PyArray1<f32>>,
+    #[pyo3(from_py_with = arg)] seat: usize,
+    #[pyo3(from_py_with = arg)] hand: u64,
+    #[pyo3(from_py_with = arg)] deal: Option<Bound<'_, PyTrickDeal>>,
+    #[pyo3(from_py_with = arg)] to_act: Option<usize>,
+    #[pyo3(from_py_with = arg)] direction: usize,
+    #[pyo3(from_py_with = arg)] passed: u64,
+    #[pyo3(from_py_with = arg)] received: u64,
+    #[pyo3(from_py_with = arg)] scores: [i64; 4],
+    #[pyo3(from_py_with = arg)] target: u32,
 ) -> PyResult<()> {
+    let deal = deal.as_ref().map(Bound::try_borrow).transpose()?;
     let position = Position {
         seat,
         hand: card_set(py, "hand", hand)?,
@@ -732,7 +752,7 @@ fn hearts_observation(
         scores,
         target,
     };
-    with_values(py, out, |values| {
+    with_values(py, &out, |values| {
         observe::hearts_tensor(&position, &info, values)
     })
 }
@@ -747,17 +767,18 @@ fn hearts_observation(
 #[allow(clippy::too_many_arguments)]
 fn spades_observation(
     py: Python<'_>,
-    out: &Bound<'_, PyArray1<f32>>,
-    seat: usize,
-    hand: u64,
-    deal: Option<PyRef<'_, PyTrickDeal>>,
-    to_act: Option<usize>,
-    dealer: usize,
-    bids: [Option<u8>; 4],
-    scores: [i64; 2],
-    bags: [u32; 2],
-    target: u32,
+    #[pyo3(from_py_with = arg)] out: Bound<'_, PyArray1<f32>>,
+    #[pyo3(from_py_with = arg)] seat: usize,
+    #[pyo3(from_py_with = arg)] hand: u64,
+    #[pyo3(from_py_with = arg)] deal: Option<Bound<'_, PyTrickDeal>>,
+    #[pyo3(from_py_with = arg)] to_act: Option<usize>,
+    #[pyo3(from_py_with = arg)] dealer: usize,
+    #[pyo3(from_py_with = arg)] bids: [Option<u8>; 4],
+    #[pyo3(from_py_with = arg)] scores: [i64; 2],
+    #[pyo3(from_py_with = arg)] bags: [u32; 2],
+    #[pyo3(from_py_with = arg)] target: u32,
 ) -> PyResult<()> {
+    let deal = deal.as_ref().map(Bound::try_borrow).transpose()?;
     let position = Position {
         seat,
         hand: card_set(py, "hand", hand)?,
@@ -771,7 +792,7 @@ fn spades_observation(
         bags,
         target,
     };
-    with_values(py, out, |values| {
+    with_values(py, &out, |values| {
         observe::spades_tensor(&position, &info, values)
     })
 }

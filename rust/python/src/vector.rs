@@ -9,7 +9,7 @@ use cardkit_engine::EngineError;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
-use crate::cards::extract_seed;
+use crate::args::arg;
 use crate::errors::{to_py, IntoPyResult};
 
 /// One engine env per supported game.
@@ -146,15 +146,14 @@ impl PyVectorEnv {
     #[staticmethod]
     fn hearts(
         py: Python<'_>,
-        num_envs: usize,
-        seed: &Bound<'_, PyAny>,
-        threads: usize,
-        passing: bool,
-        target: u32,
+        #[pyo3(from_py_with = arg)] num_envs: usize,
+        #[pyo3(from_py_with = arg)] seed: u64,
+        #[pyo3(from_py_with = arg)] threads: usize,
+        #[pyo3(from_py_with = arg)] passing: bool,
+        #[pyo3(from_py_with = arg)] target: u32,
     ) -> PyResult<PyVectorEnv> {
         let game = HeartsEpisodes::new(passing, check_target(py, target)?);
-        let env =
-            VectorEnv::new(game, num_envs, extract_seed(seed, "seed")?, threads).py_err(py)?;
+        let env = VectorEnv::new(game, num_envs, seed, threads).py_err(py)?;
         Ok(PyVectorEnv::build(py, Env::Hearts(env)))
     }
 
@@ -162,12 +161,12 @@ impl PyVectorEnv {
     #[staticmethod]
     fn spades(
         py: Python<'_>,
-        num_envs: usize,
-        seed: &Bound<'_, PyAny>,
-        threads: usize,
-        dealer: usize,
-        two_of_clubs_leads: bool,
-        target: u32,
+        #[pyo3(from_py_with = arg)] num_envs: usize,
+        #[pyo3(from_py_with = arg)] seed: u64,
+        #[pyo3(from_py_with = arg)] threads: usize,
+        #[pyo3(from_py_with = arg)] dealer: usize,
+        #[pyo3(from_py_with = arg)] two_of_clubs_leads: bool,
+        #[pyo3(from_py_with = arg)] target: u32,
     ) -> PyResult<PyVectorEnv> {
         if dealer >= 4 {
             return Err(rule_error(
@@ -180,8 +179,7 @@ impl PyVectorEnv {
             two_of_clubs_leads,
             target: check_target(py, target)?,
         };
-        let env =
-            VectorEnv::new(game, num_envs, extract_seed(seed, "seed")?, threads).py_err(py)?;
+        let env = VectorEnv::new(game, num_envs, seed, threads).py_err(py)?;
         Ok(PyVectorEnv::build(py, Env::Spades(env)))
     }
 
@@ -189,14 +187,13 @@ impl PyVectorEnv {
     #[staticmethod]
     fn doudizhu(
         py: Python<'_>,
-        num_envs: usize,
-        seed: &Bound<'_, PyAny>,
-        threads: usize,
-        single_round: bool,
+        #[pyo3(from_py_with = arg)] num_envs: usize,
+        #[pyo3(from_py_with = arg)] seed: u64,
+        #[pyo3(from_py_with = arg)] threads: usize,
+        #[pyo3(from_py_with = arg)] single_round: bool,
     ) -> PyResult<PyVectorEnv> {
         let game = DouDizhuEpisodes { single_round };
-        let env =
-            VectorEnv::new(game, num_envs, extract_seed(seed, "seed")?, threads).py_err(py)?;
+        let env = VectorEnv::new(game, num_envs, seed, threads).py_err(py)?;
         Ok(PyVectorEnv::build(py, Env::DouDizhu(env)))
     }
 
@@ -204,17 +201,11 @@ impl PyVectorEnv {
     #[staticmethod]
     fn zhengshangyou(
         py: Python<'_>,
-        num_envs: usize,
-        seed: &Bound<'_, PyAny>,
-        threads: usize,
+        #[pyo3(from_py_with = arg)] num_envs: usize,
+        #[pyo3(from_py_with = arg)] seed: u64,
+        #[pyo3(from_py_with = arg)] threads: usize,
     ) -> PyResult<PyVectorEnv> {
-        let env = VectorEnv::new(
-            ZhengShangyouEpisodes,
-            num_envs,
-            extract_seed(seed, "seed")?,
-            threads,
-        )
-        .py_err(py)?;
+        let env = VectorEnv::new(ZhengShangyouEpisodes, num_envs, seed, threads).py_err(py)?;
         Ok(PyVectorEnv::build(py, Env::ZhengShangyou(env)))
     }
 
@@ -222,16 +213,15 @@ impl PyVectorEnv {
     #[staticmethod]
     fn holdem(
         py: Python<'_>,
-        num_envs: usize,
-        seed: &Bound<'_, PyAny>,
-        threads: usize,
-        stacks: Vec<u64>,
-        blinds: (u64, u64),
-        button: usize,
+        #[pyo3(from_py_with = arg)] num_envs: usize,
+        #[pyo3(from_py_with = arg)] seed: u64,
+        #[pyo3(from_py_with = arg)] threads: usize,
+        #[pyo3(from_py_with = arg)] stacks: Vec<u64>,
+        #[pyo3(from_py_with = arg)] blinds: (u64, u64),
+        #[pyo3(from_py_with = arg)] button: usize,
     ) -> PyResult<PyVectorEnv> {
         let game = HoldemEpisodes::new(stacks, blinds, button).py_err(py)?;
-        let env =
-            VectorEnv::new(game, num_envs, extract_seed(seed, "seed")?, threads).py_err(py)?;
+        let env = VectorEnv::new(game, num_envs, seed, threads).py_err(py)?;
         Ok(PyVectorEnv::build(py, Env::Holdem(env)))
     }
 
@@ -253,9 +243,8 @@ impl PyVectorEnv {
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
-        seed: Option<&Bound<'_, PyAny>>,
+        #[pyo3(from_py_with = arg)] seed: Option<u64>,
     ) -> PyResult<Views<'py>> {
-        let seed = seed.map(|s| extract_seed(s, "seed")).transpose()?;
         with_env!(&mut self.env, e => with_outputs(py, &self.arrays, |out| e.reset(seed, out)))?;
         Ok(self.arrays.views(py))
     }

@@ -1,0 +1,634 @@
+"""Every public callable of ``cardkit._core`` refuses an argument of the wrong type
+or out of its range with a ``CardkitError`` that names the argument: no PyO3
+``TypeError``, ``OverflowError`` or int-conversion ``ValueError`` escapes.
+
+``TABLE`` holds, per callable, valid arguments and what kind of value each parameter
+takes; each case spoils one argument. A public callable that takes arguments and has
+no entry, or an entry missing one of its parameters, fails
+``test_the_table_covers_every_public_callable``, so a new binding cannot skip it.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import numpy as np
+import pytest
+
+from cardkit import (
+    CardkitError,
+    IllegalActionError,
+    InvalidArgumentError,
+    InvalidCardError,
+    RuleOptionError,
+    _core,
+)
+from cardkit.errors import InvalidRangeError
+
+#: Bindings another change is adding; their entries come with them.
+PENDING_PREFIXES = ("guandan", "Guandan")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """The bad values for one kind of parameter and the error they raise.
+
+    ``named``: the message names the parameter (else it quotes the value, as the
+    card parsers' messages do).
+    """
+
+    bad: tuple[object, ...]
+    error: type[CardkitError] = InvalidArgumentError
+    named: bool = True
+
+
+UINT = Kind(("7", 1.5, None, -1, 2**64, 2**70, True, [1]))
+INT = Kind(("7", 1.5, None, 2**70, -(2**70), [1]))
+OPT_UINT = Kind(("7", 1.5, -1, 2**70, True))
+FLOAT = Kind(("x", None, [1.0], True))
+OPT_FLOAT = Kind(("x", [1.0], True))
+BOOL = Kind(("x", None, 1.5, 2, [True]))
+OPT_BOOL = Kind(("x", 1.5, 2, [True]))
+STR = Kind((None, 5, 1.5, ["x"], b"x", "\ud800"))
+OPT_STR = Kind((5, 1.5, ["x"], b"x"))
+LIST = Kind(("x", 5, None, 1.5, ["x"], [-1], [2**70]))
+OPT_LIST = Kind(("x", 5, 1.5, ["x"]))
+ITERABLE = Kind((5, None, 1.5))
+CALLABLE = Kind((5, "x"))
+OPT_CALLABLE = Kind((5, "x"))
+OBJECT = Kind((5, None, "x"))
+OPT_OBJECT = Kind((5, "x"))
+ARRAY = Kind(("x", None, [[0, 1, 2, 3, 4]], np.zeros(3, dtype=np.float64)))
+OPT_ARRAY = Kind(("x", [0], np.zeros(1, dtype=np.float64)))
+#: Cards and rank texts: ``InvalidCardError`` quoting the value.
+CARDS = Kind((5, None, 1.5, [None]), InvalidCardError, named=False)
+OPT_CARDS = Kind((5, 1.5, [None]), InvalidCardError, named=False)
+#: Seats, chip counts and tables of ``BettingCore``, checked against the table.
+CHIPS = Kind(("7", 1.5, None, -1, 2**70, True), RuleOptionError)
+CHIP_LIST = Kind(("x", 5, None, ["x"], [-1, 1], [2**70, 1]), RuleOptionError)
+#: Any object: the binding reads it itself (an unknown action is just not listed).
+ANY = Kind(())
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Valid ``args`` of a callable and the ``kinds`` of its parameters.
+
+    ``make`` builds the instance a method is called on.
+    """
+
+    args: dict[str, Any]
+    kinds: dict[str, Kind]
+    make: Callable[[], object] | None = field(default=None)
+
+
+def _table() -> _core.BettingCore:
+    return _core.BettingCore([100, 100], [True, True], 2)
+
+
+def _betting() -> _core.BettingCore:
+    core = _table()
+    core.start_round(0)
+    return core
+
+
+def _vector_env() -> _core.VectorEnv:
+    env = _core.VectorEnv.hearts(1, 0, 1, True, 100)
+    env.reset()
+    return env
+
+
+def _climbing_actions() -> _core.ClimbingActions:
+    return _core.ClimbingActions(str, "pass", 100)
+
+
+def _climbing_deal() -> _core.ClimbingDeal:
+    return _core.ClimbingDeal("doudizhu", [["3s"], ["4s"], ["5s"]], 0, _climbing_actions())
+
+
+def _climbing_view() -> _core.ClimbingView:
+    return _core.ClimbingView("doudizhu", 0, "3", [1, 1, 1], "44")
+
+
+#: Any object serves as an action: one per card index.
+ACTIONS: list[Any] = list(range(52))
+PLAY_TABLE = _core.ActionTable(ACTIONS)
+#: The four 13-card hands of the 52-card pack, by suit, as bitsets.
+SUIT_HANDS = [sum(1 << (4 * r + s) for r in range(13)) for s in range(4)]
+RULES = _core.ChinesePokerRules()
+HAND13 = "AsKsQsJsTs9s8s7s6s5s4s3s2s"
+COMBO = _core.climbing_classify("doudizhu", "3")[0]
+SEARCH = {
+    "seat": 0,
+    "known": [SUIT_HANDS[0], 0, 0, 0],
+    "unknown": SUIT_HANDS[1] | SUIT_HANDS[2] | SUIT_HANDS[3],
+    "sizes": [13, 13, 13, 13],
+    "voids": [0, 0, 0, 0],
+    "leader": 0,
+    "trick": [],
+    "broken": False,
+    "candidates": [0],
+    "worlds": 1,
+    "seed": 0,
+    "epsilon": 0.1,
+}
+SEARCH_KINDS = {
+    "seat": UINT,
+    "known": LIST,
+    "unknown": UINT,
+    "sizes": LIST,
+    "voids": LIST,
+    "leader": UINT,
+    "trick": LIST,
+    "broken": BOOL,
+    "candidates": LIST,
+    "worlds": UINT,
+    "seed": UINT,
+    "epsilon": FLOAT,
+}
+VECTOR = {"num_envs": 1, "seed": 0, "threads": 1}
+VECTOR_KINDS = {"num_envs": UINT, "seed": UINT, "threads": UINT}
+SEAT = {"seat": 0}
+SEAT_KINDS = {"seat": UINT}
+BATCH = {"hands": ["345"], "tables": None, "threads": 1}
+BATCH_KINDS = {
+    "hands": Kind((5, None, "345", [5]), InvalidCardError),
+    "tables": Kind((5, "x", [5]), IllegalActionError),
+    "threads": OPT_UINT,
+}
+
+TABLE: dict[str, Entry] = {
+    "Card": Entry({"card": "As"}, {"card": CARDS}),
+    "Card.from_index": Entry({"index": 0}, {"index": Kind(UINT.bad, InvalidCardError)}),
+    "parse_cards": Entry({"cards": "AsKs"}, {"cards": CARDS}),
+    "deck": Entry({"name": "standard52"}, {"name": STR}),
+    "shuffled_deck": Entry({"name": "standard52", "seed": 1}, {"name": STR, "seed": UINT}),
+    "derive_seed": Entry({"seed": 1, "stream": 2}, {"seed": UINT, "stream": UINT}),
+    "Range": Entry({"text": "AA"}, {"text": Kind(STR.bad[:-1], InvalidRangeError, named=False)}),
+    "Range.combos": Entry({"dead": None}, {"dead": OPT_CARDS}, lambda: _core.Range("AA")),
+    "poker_equity": Entry(
+        {
+            "players": ["AhAs", "KdKc"],
+            "board": None,
+            "dead": None,
+            "exact": None,
+            "samples": 10,
+            "stderr": None,
+            "seed": 1,
+            "threads": 1,
+            "progress": None,
+        },
+        {
+            "players": ITERABLE,
+            "board": OPT_CARDS,
+            "dead": OPT_CARDS,
+            "exact": OPT_BOOL,
+            "samples": OPT_UINT,
+            "stderr": OPT_FLOAT,
+            "seed": OPT_UINT,
+            "threads": OPT_UINT,
+            "progress": OPT_CALLABLE,
+        },
+    ),
+    "poker_evaluate_batch": Entry(
+        {"cards": np.arange(5, dtype=np.uint8).reshape(1, 5), "threads": 1, "out": None},
+        {"cards": ARRAY, "threads": OPT_UINT, "out": OPT_ARRAY},
+    ),
+    "poker_evaluate": Entry({"cards": "AsKsQsJsTs"}, {"cards": CARDS}),
+    "poker_compare": Entry({"a": "AsKsQsJsTs", "b": "2c3d4h5s7c"}, {"a": CARDS, "b": CARDS}),
+    "poker_winners": Entry(
+        {"hands": ["AsKsQsJsTs", "2c3d4h5s7c"], "board": None},
+        {"hands": ITERABLE, "board": OPT_CARDS},
+    ),
+    "ChinesePokerRules": Entry(
+        {
+            "variant": "basic",
+            "automatic_win_points": 3,
+            "dragon_points": 13,
+            "majority": "two_of_three",
+            "western_bonus": False,
+            "shot": "multiply",
+        },
+        {
+            "variant": STR,
+            "automatic_win_points": INT,
+            "dragon_points": INT,
+            "majority": STR,
+            "western_bonus": BOOL,
+            "shot": STR,
+        },
+    ),
+    "chinese_poker_automatic_wins": Entry({"hand": HAND13}, {"hand": CARDS}),
+    "chinese_poker_rank_set": Entry(
+        {"front": "AsKsQs", "middle": "JsTs9s8s7s", "back": "6s5s4s3s2s"},
+        {"front": CARDS, "middle": CARDS, "back": CARDS},
+    ),
+    "chinese_poker_score": Entry(
+        {"entries": ["dragon", ("AsKsQs", "JsTs9s8s7s", "6s5s4s3s2s")], "rules": RULES},
+        {"entries": ITERABLE, "rules": OBJECT},
+    ),
+    "chinese_poker_sample_sets": Entry(
+        {"hand": HAND13, "count": 2, "improper": False},
+        {"hand": CARDS, "count": UINT, "improper": BOOL},
+    ),
+    "chinese_poker_greedy_set": Entry({"hand": HAND13}, {"hand": CARDS}),
+    "chinese_poker_random_set": Entry({"hand": HAND13, "seed": 1}, {"hand": CARDS, "seed": UINT}),
+    "chinese_poker_solve": Entry(
+        {"hand": HAND13, "rules": RULES, "players": 2, "samples": 2, "candidates": 2, "seed": 0},
+        {
+            "hand": CARDS,
+            "rules": OBJECT,
+            "players": UINT,
+            "samples": UINT,
+            "candidates": UINT,
+            "seed": UINT,
+        },
+    ),
+    "ClimbingView": Entry(
+        {
+            "game": "doudizhu",
+            "seat": 0,
+            "hand": "3",
+            "counts": [1, 1, 1],
+            "unknown": "44",
+            "table": None,
+            "table_owner": 0,
+            "passes": 0,
+            "plays": [0, 0, 0],
+            "landlord": 0,
+            "bid": 1,
+            "bombs": 0,
+            "opening": False,
+            "pending_bomb": False,
+            "pinned": None,
+        },
+        {
+            "game": STR,
+            "seat": UINT,
+            "hand": CARDS,
+            "counts": LIST,
+            "unknown": CARDS,
+            "table": OPT_OBJECT,
+            "table_owner": UINT,
+            "passes": UINT,
+            "plays": LIST,
+            "landlord": UINT,
+            "bid": UINT,
+            "bombs": UINT,
+            "opening": BOOL,
+            "pending_bomb": BOOL,
+            "pinned": OPT_LIST,
+        },
+    ),
+    "ClimbingView.search_move": Entry(
+        {"samples": 1, "seed": 0}, {"samples": UINT, "seed": UINT}, _climbing_view
+    ),
+    "ClimbingActions": Entry(
+        {"make": str, "pass_action": "pass", "limit": 10},
+        {"make": CALLABLE, "pass_action": ANY, "limit": UINT},
+    ),
+    "ClimbingDeal": Entry(
+        {
+            "game": "doudizhu",
+            "hands": [["3s"], ["4s"], ["5s"]],
+            "leader": 0,
+            "actions": _climbing_actions(),
+            "landlord": 0,
+            "bid": 1,
+            "plays": [0, 0, 0],
+        },
+        {
+            "game": STR,
+            "hands": Kind((5, None, "x", [["3s"]])),
+            "leader": UINT,
+            "actions": OBJECT,
+            "landlord": UINT,
+            "bid": UINT,
+            "plays": LIST,
+        },
+    ),
+    "ClimbingDeal.apply": Entry({"action": "pass"}, {"action": ANY}, _climbing_deal),
+    "ClimbingDeal.write_observation": Entry(
+        {"seat": 0, "out": np.zeros(4096, dtype=np.float32)},
+        {"seat": UINT, "out": Kind(ARRAY.bad, RuleOptionError)},
+        _climbing_deal,
+    ),
+    "ClimbingDeal.hand": Entry(SEAT, SEAT_KINDS, _climbing_deal),
+    "ClimbingDeal.hand_ranks": Entry(SEAT, SEAT_KINDS, _climbing_deal),
+    "ClimbingDeal.played": Entry(SEAT, SEAT_KINDS, _climbing_deal),
+    "ClimbingDeal.played_ranks": Entry(SEAT, SEAT_KINDS, _climbing_deal),
+    "climbing_classify": Entry(
+        {"game": "doudizhu", "cards": "33", "opening": False},
+        {"game": STR, "cards": CARDS, "opening": BOOL},
+    ),
+    "climbing_leads": Entry(
+        {"game": "doudizhu", "hand": "33", "opening": False},
+        {"game": STR, "hand": CARDS, "opening": BOOL},
+    ),
+    "climbing_responses": Entry(
+        {"game": "doudizhu", "hand": "44", "table": COMBO, "opening": False},
+        {"game": STR, "hand": CARDS, "table": CARDS, "opening": BOOL},
+    ),
+    "climbing_beats": Entry(
+        {"game": "doudizhu", "play": COMBO, "table": COMBO},
+        {"game": STR, "play": OBJECT, "table": OBJECT},
+    ),
+    "doudizhu_play_id": Entry({"cards": "33"}, {"cards": CARDS}),
+    "doudizhu_play_of_id": Entry({"id": 5}, {"id": INT}),
+    "doudizhu_legal_ids_batch": Entry(BATCH, BATCH_KINDS),
+    "doudizhu_plays_batch": Entry(BATCH, BATCH_KINDS),
+    "zhengshangyou_play_id": Entry({"cards": "33"}, {"cards": CARDS}),
+    "zhengshangyou_play_of_id": Entry({"id": 5}, {"id": INT}),
+    "climbing_card_play_size": Entry({"game": "doudizhu"}, {"game": STR}),
+    "ActionTable": Entry({"actions": ACTIONS}, {"actions": Kind(("x", 5, None))}),
+    "ActionTable.of": Entry({"cards": 5}, {"cards": UINT}, lambda: PLAY_TABLE),
+    "bit_ids": Entry({"bits": 5, "offset": 0}, {"bits": UINT, "offset": UINT}),
+    "bit_mask": Entry(
+        {"bits": 5, "offset": 0, "size": 60}, {"bits": UINT, "offset": UINT, "size": UINT}
+    ),
+    "hearts_observation": Entry(
+        {
+            "out": np.zeros(595, dtype=np.float32),
+            "seat": 0,
+            "hand": SUIT_HANDS[0],
+            "deal": None,
+            "to_act": None,
+            "direction": 0,
+            "passed": 0,
+            "received": 0,
+            "scores": [0, 0, 0, 0],
+            "target": 100,
+        },
+        {
+            "out": ARRAY,
+            "seat": UINT,
+            "hand": UINT,
+            "deal": OPT_OBJECT,
+            "to_act": OPT_UINT,
+            "direction": UINT,
+            "passed": UINT,
+            "received": UINT,
+            "scores": Kind(("x", 5, None, ["x"] * 4, [2**70] * 4, [0])),
+            "target": UINT,
+        },
+    ),
+    "spades_observation": Entry(
+        {
+            "out": np.zeros(547, dtype=np.float32),
+            "seat": 0,
+            "hand": SUIT_HANDS[0],
+            "deal": None,
+            "to_act": None,
+            "dealer": 0,
+            "bids": [None, None, None, None],
+            "scores": [0, 0],
+            "bags": [0, 0],
+            "target": 500,
+        },
+        {
+            "out": ARRAY,
+            "seat": UINT,
+            "hand": UINT,
+            "deal": OPT_OBJECT,
+            "to_act": OPT_UINT,
+            "dealer": UINT,
+            "bids": Kind(("x", 5, None, ["x"] * 4, [-1] * 4, [None])),
+            "scores": Kind(("x", 5, None, ["x"] * 2, [2**70] * 2, [0])),
+            "bags": LIST,
+            "target": UINT,
+        },
+    ),
+    "TrickDeal.hearts": Entry(
+        {"hands": SUIT_HANDS, "actions": PLAY_TABLE}, {"hands": LIST, "actions": OBJECT}
+    ),
+    "TrickDeal.spades": Entry(
+        {
+            "hands": SUIT_HANDS,
+            "bids": [3, 3, 3, 3],
+            "leader": 0,
+            "actions": PLAY_TABLE,
+            "two_of_clubs_leads": False,
+        },
+        {
+            "hands": LIST,
+            "bids": LIST,
+            "leader": UINT,
+            "actions": OBJECT,
+            "two_of_clubs_leads": BOOL,
+        },
+    ),
+    "TrickDeal.play": Entry(
+        {"card": 0},
+        {"card": Kind(("x", None, 1.5, [0]), IllegalActionError)},
+        lambda: _core.TrickDeal.hearts(SUIT_HANDS, PLAY_TABLE),
+    ),
+    "trick_winner": Entry(
+        {"cards": ["2c", "3c"], "trump": None}, {"cards": CARDS, "trump": OPT_STR}
+    ),
+    "hearts_search": Entry(
+        {**SEARCH, "taken": [0, 0, 0, 0], "tricks_played": 0},
+        {**SEARCH_KINDS, "taken": LIST, "tricks_played": UINT},
+    ),
+    "spades_search": Entry(
+        {
+            **SEARCH,
+            "played": 0,
+            "bids": [3, 3, 3, 3],
+            "tricks": [0, 0, 0, 0],
+            "bags": [0, 0],
+        },
+        {**SEARCH_KINDS, "played": UINT, "bids": LIST, "tricks": LIST, "bags": LIST},
+    ),
+    "BettingCore": Entry(
+        {"stacks": [100, 100], "in_hand": [True, True], "min_bet": 2},
+        {
+            "stacks": CHIP_LIST,
+            "in_hand": Kind(("x", 5, None, [1, 2]), RuleOptionError),
+            "min_bet": CHIPS,
+        },
+    ),
+    **{
+        f"BettingCore.{method}": Entry(SEAT, {"seat": CHIPS}, _betting)
+        for method in ("can_bet", "to_call", "raise_range", "can_raise")
+    },
+    **{
+        f"BettingCore.{method}": Entry(
+            {"seat": 0, "amount": 1}, {"seat": CHIPS, "amount": CHIPS}, _table
+        )
+        for method in ("post_blind", "post_ante")
+    },
+    "BettingCore.start_round": Entry({"first": 0}, {"first": CHIPS}, _betting),
+    "BettingCore.next_round": Entry({"first": 0}, {"first": CHIPS}, _betting),
+    "BettingCore.illegal_reason": Entry({"text": "check"}, {"text": STR}, _betting),
+    "BettingCore.apply": Entry({"text": "check"}, {"text": STR}, _betting),
+    "BettingCore.act": Entry(
+        {"code": -2}, {"code": Kind(("x", None, 1.5, 2**70, True), IllegalActionError)}, _betting
+    ),
+    "BettingCore.listed": Entry(
+        {"pot_fractions": [0.5]}, {"pot_fractions": Kind(("x", 5, None, ["x"]))}, _betting
+    ),
+    "BettingCore.award": Entry(
+        {"strength": [1, 2], "first": 0}, {"strength": CHIP_LIST, "first": CHIPS}, _betting
+    ),
+    "BettingCore.write_observation": Entry(
+        {
+            "out": np.zeros(138, dtype=np.float32),
+            "seat": 0,
+            "total": 200,
+            "holes": [(0, 1), (2, 3)],
+            "board": [],
+            "button": 0,
+            "small_blind": 0,
+            "big_blind": 1,
+            "to_act": 0,
+            "street_actions": [],
+        },
+        {
+            "out": Kind(ARRAY.bad, RuleOptionError),
+            "seat": UINT,
+            "total": UINT,
+            "holes": Kind(("x", 5, None, [(0,)], [(0, -1)], [5])),
+            "board": LIST,
+            "button": UINT,
+            "small_blind": UINT,
+            "big_blind": UINT,
+            "to_act": OPT_UINT,
+            "street_actions": Kind(("x", 5, None, [(0,)], [(0, -1)], [5])),
+        },
+        _betting,
+    ),
+    "VectorEnv.hearts": Entry(
+        {**VECTOR, "passing": True, "target": 100},
+        {**VECTOR_KINDS, "passing": BOOL, "target": UINT},
+    ),
+    "VectorEnv.spades": Entry(
+        {**VECTOR, "dealer": 0, "two_of_clubs_leads": False, "target": 500},
+        {**VECTOR_KINDS, "dealer": UINT, "two_of_clubs_leads": BOOL, "target": UINT},
+    ),
+    "VectorEnv.doudizhu": Entry(
+        {**VECTOR, "single_round": False}, {**VECTOR_KINDS, "single_round": BOOL}
+    ),
+    "VectorEnv.zhengshangyou": Entry(VECTOR, VECTOR_KINDS),
+    "VectorEnv.holdem": Entry(
+        {**VECTOR, "stacks": [100, 100], "blinds": (1, 2), "button": 0},
+        {
+            **VECTOR_KINDS,
+            "stacks": LIST,
+            "blinds": Kind(("x", 5, None, (1,), (1, -1), (1, "x"))),
+            "button": UINT,
+        },
+    ),
+    "VectorEnv.reset": Entry({"seed": None}, {"seed": OPT_UINT}, _vector_env),
+    "VectorEnv.step": Entry(
+        {"actions": _vector_env().legal_ids()[0][:1]},
+        {"actions": Kind(("x", None, [0], np.zeros(1, dtype=np.float64)), IllegalActionError)},
+        _vector_env,
+    ),
+}
+
+
+def _runtime(dotted: str) -> Any:
+    obj: Any = _core
+    for part in dotted.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _parameters(dotted: str) -> list[str]:
+    """The parameter names of a public callable (``self`` left out)."""
+    signature = inspect.signature(_runtime(dotted))
+    return [name for name in signature.parameters if name != "self"]
+
+
+def _public_callables() -> Iterator[str]:
+    """Every public function, constructor, method and static method of ``_core``."""
+    for name in _core.__all__:
+        if name.startswith(("_", *PENDING_PREFIXES)):
+            continue
+        obj = getattr(_core, name)
+        yield name
+        if isinstance(obj, type):
+            for attr, member in vars(obj).items():
+                if not attr.startswith("_") and (
+                    callable(member) or isinstance(member, staticmethod | classmethod)
+                ):
+                    yield f"{name}.{attr}"
+
+
+def test_the_table_covers_every_public_callable() -> None:
+    taking_arguments = {name for name in _public_callables() if _parameters(name)}
+    missing = taking_arguments - TABLE.keys()
+    assert not missing, f"add these to TABLE: {sorted(missing)}"
+    assert not TABLE.keys() - taking_arguments, "TABLE names no such callable"
+    for name, entry in TABLE.items():
+        parameters = _parameters(name)
+        assert sorted(entry.args) == sorted(parameters), name
+        assert entry.kinds.keys() == entry.args.keys(), name
+
+
+def _target(name: str, entry: Entry) -> Callable[..., object]:
+    if entry.make is None:
+        return cast("Callable[..., object]", _runtime(name))
+    return cast("Callable[..., object]", getattr(entry.make(), name.rsplit(".", 1)[1]))
+
+
+@pytest.mark.parametrize("name", sorted(TABLE))
+def test_the_valid_arguments_are_accepted(name: str) -> None:
+    # So each case below fails because of the one argument it spoils.
+    entry = TABLE[name]
+    _target(name, entry)(**entry.args)
+
+
+def _cases() -> Iterator[Any]:
+    for name, entry in sorted(TABLE.items()):
+        for parameter, kind in entry.kinds.items():
+            for bad in kind.bad:
+                yield pytest.param(name, parameter, bad, id=f"{name}-{parameter}-{bad!r:.20}")
+
+
+@pytest.mark.parametrize(("name", "parameter", "bad"), list(_cases()))
+def test_a_bad_argument_raises_a_typed_error_naming_it(
+    name: str, parameter: str, bad: object
+) -> None:
+    entry = TABLE[name]
+    kind = entry.kinds[parameter]
+    with pytest.raises(CardkitError) as info:
+        _target(name, entry)(**{**entry.args, parameter: bad})
+    assert isinstance(info.value, kind.error), (type(info.value), info.value)
+    if kind.named:
+        assert parameter.replace("_", " ") in str(info.value).replace("_", " "), info.value
+
+
+def test_invalid_argument_error_is_a_rule_option_error_and_a_type_error() -> None:
+    with pytest.raises(InvalidArgumentError) as info:
+        _core.derive_seed(-1, 0)
+    error = info.value
+    assert isinstance(error, RuleOptionError) and isinstance(error, TypeError)
+    assert error.argument == "seed"
+    assert str(error) == "seed must be an int in 0..2**64-1, got -1"
+    assert not getattr(error, "__notes__", [])
+
+
+def test_other_notes_stay_notes() -> None:
+    error = InvalidArgumentError("must be a str, got 5")
+    error.add_note("context")
+    assert str(error) == "must be a str, got 5" and error.__notes__ == ["context"]
+    assert error.argument is None
+
+
+def test_numpy_ints_are_accepted() -> None:
+    # Python layers may pass numpy scalars straight through (the stubs say int).
+    numpy: Any = np
+    assert _core.derive_seed(numpy.uint64(7), numpy.int64(0)) == _core.derive_seed(7, 0)
+    assert _core.bit_ids(numpy.int64(5), numpy.uint8(1)) == [1, 3]
+    rules = _core.ChinesePokerRules(automatic_win_points=numpy.int32(4))
+    assert rules.automatic_win_points == 4
+
+
+def test_an_int_past_int64_is_no_card_of_the_pack() -> None:
+    # It named the int as "not an int" before.
+    deal = _core.TrickDeal.hearts(SUIT_HANDS, PLAY_TABLE)
+    assert deal.play(2**70) is None and deal.play(-(2**70)) is None
