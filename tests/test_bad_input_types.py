@@ -28,9 +28,6 @@ from cardkit import (
 )
 from cardkit.errors import InvalidRangeError
 
-#: Bindings another change is adding; their entries come with them.
-PENDING_PREFIXES = ("guandan", "Guandan")
-
 
 @dataclass(frozen=True)
 class Kind:
@@ -112,6 +109,21 @@ def _climbing_deal() -> _core.ClimbingDeal:
 def _climbing_view() -> _core.ClimbingView:
     return _core.ClimbingView("doudizhu", 0, "3", [1, 1, 1], "44")
 
+
+GD_HANDS = [["3c"], ["4c"], ["5c"], ["6c"]]
+
+
+def _guandan_deal() -> _core.GuandanDeal:
+    return _core.GuandanDeal(GD_HANDS, "2", 0)
+
+
+#: A Guandan level: a rank letter, else ``RuleOptionError`` naming the level.
+LEVEL = Kind((None, 5, 1.5, ["2"], "Z"), RuleOptionError)
+#: A Guandan play: a ``GuandanPlay`` or its text, else ``IllegalActionError`` quoting it.
+PLAY = Kind((5, None, 1.5, "Z"), IllegalActionError, named=False)
+OPT_PLAY = Kind((5, 1.5, "Z"), IllegalActionError, named=False)
+#: Four Guandan hands.
+HANDS4 = Kind((5, None, 1.5, [["3c"]]), InvalidCardError)
 
 #: Any object serves as an action: one per card index.
 ACTIONS: list[Any] = list(range(52))
@@ -500,6 +512,58 @@ TABLE: dict[str, Entry] = {
         },
         _betting,
     ),
+    "guandan_leads": Entry({"hand": "3c4c", "level": "2"}, {"hand": CARDS, "level": LEVEL}),
+    "guandan_responses": Entry(
+        {"hand": "3c4c", "level": "2", "table": "3"},
+        {"hand": CARDS, "level": LEVEL, "table": PLAY},
+    ),
+    "guandan_parse": Entry({"text": "3", "level": "2"}, {"text": PLAY, "level": LEVEL}),
+    "guandan_beats": Entry(
+        {"play": "4", "table": "3", "level": "2"}, {"play": PLAY, "table": PLAY, "level": LEVEL}
+    ),
+    "guandan_take": Entry(
+        {"hand": "3c4c", "level": "2", "play": "3"},
+        {"hand": CARDS, "level": LEVEL, "play": PLAY},
+    ),
+    "guandan_strength": Entry({"card": "3c", "level": "2"}, {"card": CARDS, "level": LEVEL}),
+    "guandan_play_id": Entry({"text": "3"}, {"text": ANY}),
+    "guandan_play_of_id": Entry({"id": 1}, {"id": INT}),
+    "guandan_lead_ids_batch": Entry(
+        {"hands": ["3c4c"], "level": "2"},
+        {"hands": Kind((5, None, 1.5, [5]), InvalidCardError, named=False), "level": LEVEL},
+    ),
+    "GuandanDeal": Entry(
+        {"hands": GD_HANDS, "level": "2", "leader": 0, "double_win_ends": False},
+        {"hands": HANDS4, "level": LEVEL, "leader": INT, "double_win_ends": BOOL},
+    ),
+    "GuandanDeal.resume": Entry(
+        {
+            "hands": GD_HANDS,
+            "level": "2",
+            "to_move": 1,
+            "table": "3",
+            "owner": 0,
+            "passes": 0,
+            "places": [],
+            "double_win_ends": False,
+        },
+        {
+            "hands": HANDS4,
+            "level": LEVEL,
+            "to_move": INT,
+            "table": OPT_PLAY,
+            "owner": INT,
+            "passes": Kind(("7", 1.5, None, -1, 256, True, [1])),
+            "places": Kind(("x", 5, None, 1.5, ["x"], [2**70])),
+            "double_win_ends": BOOL,
+        },
+    ),
+    "GuandanDeal.hand": Entry({"seat": 0}, {"seat": INT}, _guandan_deal),
+    "GuandanDeal.apply": Entry({"action": "3"}, {"action": OPT_PLAY}, _guandan_deal),
+    "GuandanDeal.search_move": Entry(
+        {"samples": 1, "seed": 0}, {"samples": UINT, "seed": UINT}, _guandan_deal
+    ),
+    "GuandanDeal.random_playout": Entry({"seed": 0}, {"seed": UINT}, _guandan_deal),
     "VectorEnv.hearts": Entry(
         {**VECTOR, "passing": True, "target": 100},
         {**VECTOR_KINDS, "passing": BOOL, "target": UINT},
@@ -546,7 +610,7 @@ def _parameters(dotted: str) -> list[str]:
 def _public_callables() -> Iterator[str]:
     """Every public function, constructor, method and static method of ``_core``."""
     for name in _core.__all__:
-        if name.startswith(("_", *PENDING_PREFIXES)):
+        if name.startswith("_"):
             continue
         obj = getattr(_core, name)
         yield name

@@ -1,7 +1,8 @@
 //! Guandan: plays and their readings, leads, responses, comparison, the cards a
 //! play takes, the fixed action index and the batch path of lead listing.
 
-use crate::cards::{extract_card, extract_cards, extract_seed, repr_of, PyCard};
+use crate::args::arg;
+use crate::cards::{extract_card, extract_cards, repr_of, PyCard};
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
 use cardkit_engine::cards::Card;
@@ -244,7 +245,7 @@ fn guandan_play_id(text: &Bound<'_, PyAny>) -> Option<u32> {
 
 /// The play of index id `id` (None for pass and out of range).
 #[pyfunction]
-fn guandan_play_of_id(id: i64) -> Option<PyGuandanPlay> {
+fn guandan_play_of_id(#[pyo3(from_py_with = arg)] id: i64) -> Option<PyGuandanPlay> {
     let id = u32::try_from(id).ok()?;
     action_index().play(id).copied().map(PyGuandanPlay)
 }
@@ -358,8 +359,8 @@ impl PyGuandanDeal {
         py: Python<'_>,
         hands: &Bound<'_, PyAny>,
         level: &Bound<'_, PyAny>,
-        leader: i64,
-        double_win_ends: bool,
+        #[pyo3(from_py_with = arg)] leader: i64,
+        #[pyo3(from_py_with = arg)] double_win_ends: bool,
     ) -> PyResult<Self> {
         let level = level_of(py, level)?;
         let leader = seat_of(py, leader)? as u8;
@@ -412,7 +413,7 @@ impl PyGuandanDeal {
     }
 
     /// The cards of `seat`'s hand, in card order.
-    fn hand(&self, py: Python<'_>, seat: i64) -> PyResult<Vec<PyCard>> {
+    fn hand(&self, py: Python<'_>, #[pyo3(from_py_with = arg)] seat: i64) -> PyResult<Vec<PyCard>> {
         let seat = seat_of(py, seat)?;
         Ok(self.0.hand(seat).cards().into_iter().map(PyCard).collect())
     }
@@ -453,12 +454,12 @@ impl PyGuandanDeal {
         py: Python<'_>,
         hands: &Bound<'_, PyAny>,
         level: &Bound<'_, PyAny>,
-        to_move: i64,
+        #[pyo3(from_py_with = arg)] to_move: i64,
         table: Option<&Bound<'_, PyAny>>,
-        owner: i64,
-        passes: u8,
-        places: Vec<i64>,
-        double_win_ends: bool,
+        #[pyo3(from_py_with = arg)] owner: i64,
+        #[pyo3(from_py_with = arg)] passes: u8,
+        #[pyo3(from_py_with = arg)] places: Vec<i64>,
+        #[pyo3(from_py_with = arg)] double_win_ends: bool,
     ) -> PyResult<Self> {
         let level = level_of(py, level)?;
         let hands = four_hands(py, hands)?;
@@ -492,10 +493,10 @@ impl PyGuandanDeal {
     fn search_move(
         &self,
         py: Python<'_>,
-        samples: u32,
-        seed: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = arg)] samples: u32,
+        #[pyo3(from_py_with = arg)] seed: u64,
     ) -> PyResult<Option<PyGuandanPlay>> {
-        let mut rng = CardRng::new(extract_seed(seed, "seed")?);
+        let mut rng = CardRng::new(seed);
         let Some(seat) = self.0.to_move() else {
             return Ok(None);
         };
@@ -519,8 +520,8 @@ impl PyGuandanDeal {
     }
 
     /// Play to the end with uniformly random legal moves from `seed`; returns the places.
-    fn random_playout(&mut self, seed: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
-        let mut rng = CardRng::new(extract_seed(seed, "seed")?);
+    fn random_playout(&mut self, #[pyo3(from_py_with = arg)] seed: u64) -> PyResult<Vec<usize>> {
+        let mut rng = CardRng::new(seed);
         self.0.random_playout(&mut rng);
         Ok(self.places())
     }
