@@ -22,7 +22,20 @@ from cardkit.games import make  # noqa: E402
 
 CARDS = ["As", "10h Kd 2c", "AsKdTc", "A♠ 10♥ BJ RJ", "Qh, Jc", "", "9s9s9s"]
 RANGES = ["QQ+, AKs", "A5s-A2s, KQo, T9s+", "AhKh", "22-55, AKo:0.5", "random", "JJ-99:0.25"]
-ACTION_TEXTS = ["pass", "bid 2", "play 33", "play 3h", "nil", "bid 5", "fold", "raise 60", "lock"]
+ACTION_TEXTS = [
+    "pass",
+    "bid 2",
+    "play 33",
+    "play 3h",
+    "nil",
+    "bid 5",
+    "fold",
+    "raise 60",
+    "lock",
+    "play 3456 W=7",
+    "play 3s4s5s6s W=7s",
+    "return 7h",
+]
 
 
 def _played(name: str, options: dict[str, object], seed: int, moves: int) -> object:

@@ -32,7 +32,7 @@ def _names() -> list[str]:
     """The target names, read without importing the targets (which import cardkit)."""
     source = (HERE / "targets.py").read_text()
     names = re.findall(r"^def (\w+)\(data: bytes\)", source, flags=re.M)
-    games = re.search(r"^GAMES = \((.*)\)$", source, flags=re.M)
+    games = re.search(r"^GAMES = \(([^)]*)\)", source, flags=re.M)
     assert games is not None
     return [*names, *(f"apply_{game}" for game in re.findall(r'"(\w+)"', games.group(1)))]
 

@@ -35,7 +35,16 @@ from cardkit import CardkitError, phh
 from cardkit.games import make
 from cardkit.poker import Range
 
-GAMES = ("doudizhu", "zhengshangyou", "hearts", "spades", "holdem", "onepoker", "chinese_poker")
+GAMES = (
+    "doudizhu",
+    "zhengshangyou",
+    "hearts",
+    "spades",
+    "holdem",
+    "onepoker",
+    "chinese_poker",
+    "guandan",
+)
 
 #: Rule options each apply target picks from: the defaults plus variants that reach
 #: other code (single hands, short matches, other table sizes and bidding styles).
@@ -57,6 +66,12 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"players": 2, "variant": "eastern"},
         {"variant": "western", "western_bonus": True},
         {"players": 3, "variant": "mandarin", "shot": "add", "majority": "more_segments"},
+    ],
+    "guandan": [
+        {},
+        {"match": False},
+        {"match": False, "level": "A"},
+        {"level": "K", "double_win_ends": True},
     ],
 }
 
