@@ -1253,7 +1253,7 @@ class GuandanDeal:
     """
 
     def __new__(
-        cls, hands: list[_Hand], level: str, leader: int, double_win_ends: bool = False
+        cls, hands: Sequence[_Hand], level: str, leader: int, double_win_ends: bool = False
     ) -> GuandanDeal: ...
     @property
     def to_move(self) -> int | None:
@@ -1287,7 +1287,7 @@ class GuandanDeal:
         """
     @staticmethod
     def resume(
-        hands: list[_Hand],
+        hands: Sequence[_Hand],
         level: str,
         to_move: int,
         table: _GuandanTable | None,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from cardkit._core import (
     Card,
@@ -41,8 +41,7 @@ def deal_of(obs: Observation) -> GuandanDeal:
         if entry[1] == "play":
             seen.update(Card(c) for c in entry[4])
     unseen = list((Counter(deck("double108")) - seen).elements())
-    # Typed as the stub's (invariant) list of hands.
-    hands: list[str | Iterable[Card | str]] = []
+    hands: list[list[Card]] = []
     at = 0
     for other, count in enumerate(obs["card_counts"]):
         if other == seat:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardkit._core import (
@@ -447,9 +447,7 @@ class GuandanState(BaseState):
     def _start_play(self, leader: int) -> None:
         """The card play begins on the engine's deal, ``leader`` to lead."""
         self._leader = leader
-        # Typed as the stub's (invariant) list of hands.
-        hands: list[str | Iterable[Card | str]] = list(self._hands)
-        self._play = GuandanDeal(hands, self._rank, leader, self._game.double_win_ends)
+        self._play = GuandanDeal(self._hands, self._rank, leader, self._game.double_win_ends)
         self._phase = Phase.PLAY
 
     def _hand(self, seat: int) -> list[Card]:

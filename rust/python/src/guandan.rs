@@ -15,7 +15,7 @@ use cardkit_engine::climbing::guandan::{
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::{Cancel, EngineError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyString};
+use pyo3::types::{PyBytes, PyList, PySequence, PyString};
 
 /// One reading of a Guandan play: shape, main rank, natural cards and wild stand-ins.
 #[pyclass(frozen, module = "cardkit._core", name = "GuandanPlay", eq, hash)]
@@ -331,9 +331,13 @@ fn seat_of(py: Python<'_>, seat: i64) -> PyResult<usize> {
         })
 }
 
+/// Four hands from a list or tuple of four (a string is no sequence of hands).
 fn four_hands(py: Python<'_>, hands: &Bound<'_, PyAny>) -> PyResult<[Hand; SEATS]> {
-    let list = hands.cast::<PyList>().ok().filter(|l| l.len() == SEATS);
-    let Some(list) = list else {
+    let seq = hands
+        .cast::<PySequence>()
+        .ok()
+        .filter(|s| !hands.is_instance_of::<PyString>() && s.len().ok() == Some(SEATS));
+    let Some(seq) = seq else {
         return Err(to_py(
             py,
             EngineError::InvalidCard(format!(
@@ -345,8 +349,8 @@ fn four_hands(py: Python<'_>, hands: &Bound<'_, PyAny>) -> PyResult<[Hand; SEATS
     let mut out = [Hand {
         counts: [0; cardkit_engine::cards::NUM_CARDS],
     }; SEATS];
-    for (slot, h) in out.iter_mut().zip(list.iter()) {
-        *slot = hand_of(&h)?;
+    for (i, slot) in out.iter_mut().enumerate() {
+        *slot = hand_of(&seq.get_item(i)?)?;
     }
     Ok(out)
 }
