@@ -560,6 +560,7 @@ TABLE: dict[str, Entry] = {
     ),
     "GuandanDeal.hand": Entry({"seat": 0}, {"seat": INT}, _guandan_deal),
     "GuandanDeal.apply": Entry({"action": "3"}, {"action": OPT_PLAY}, _guandan_deal),
+    "GuandanDeal.apply_id": Entry({"id": _core.guandan_play_id("3")}, {"id": UINT}, _guandan_deal),
     "GuandanDeal.search_move": Entry(
         {"samples": 1, "seed": 0}, {"samples": UINT, "seed": UINT}, _guandan_deal
     ),

@@ -1280,6 +1280,13 @@ class GuandanDeal:
         """The cards of `seat`'s hand, in card order."""
     def legal(self) -> list[GuandanPlay | None]:
         """The legal moves of the seat to act: None (pass, first when following), then plays."""
+    def legal_ids(self) -> list[int]:
+        """The legal moves of the seat to act as action-index ids: 0 (pass) first when following."""
+    def apply_id(self, id: int) -> list[Card]:
+        """Apply the move of action-index id `id` (0: pass); returns the cards taken.
+
+        Raises IllegalActionError (nothing changes) when the move is illegal.
+        """
     def apply(self, action: _GuandanTable | None) -> list[Card]:
         """Apply a play (a GuandanPlay or its text) or None (pass); returns the cards taken.
 

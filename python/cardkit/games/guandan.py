@@ -131,6 +131,18 @@ _KNOWN: Interner[str, Action] = Interner(
 _PLAYS: Interner[str, Action] = Interner(lambda text: _KNOWN("play " + text))
 _play_action = _PLAYS.__call__
 
+#: The shared Action of each card-play id the engine lists (``pass`` and every play),
+#: made the first time the id is listed.
+_LISTED: list[Action | None] = [PASS] + [None] * (guandan_action_space_size() - 1)
+
+
+def _listed_action(action_id: int) -> Action:
+    """The shared Action of a listed play id (filled into :data:`_LISTED`)."""
+    play = guandan_play_of_id(action_id)
+    assert play is not None  # the engine lists only index ids
+    action = _LISTED[action_id] = _play_action(play.text)
+    return action
+
 
 class Phase(StrEnum):
     """Where a Guandan match stands; each member equals its lower-case value."""
@@ -400,7 +412,7 @@ class GuandanState(BaseState):
         self._due: list[tuple[int, int]] = []
         self._anti_tribute: list[int] | None = None
         self._leader: int | None = None
-        self._turn: dict[Action, GuandanPlay | None] | None = None
+        self._turn: dict[Action, int] | None = None
         self._phase = Phase.PLAY
         if not previous:
             # GD-13: the match's first leader is drawn from the seed.
@@ -462,21 +474,19 @@ class GuandanState(BaseState):
         assert play is not None  # the card play has begun
         return play
 
-    def _turn_listing(self) -> dict[Action, GuandanPlay | None]:
-        """The legal actions of this turn, each with its engine play (``None`` for
-        ``pass`` and returns), listed once per turn."""
+    def _turn_listing(self) -> dict[Action, int]:
+        """The legal actions of this turn, each with its action id (pass 0, a play its
+        index id, a return its return id), listed once per turn."""
         turn = self._turn
         if turn is None:
             if self._phase is Phase.RETURN:
                 recipient = self._due[0][0]
                 cards = return_choices(self._hands[recipient], self._rank)
-                turn = {_RETURN_ACTIONS[_CARD_INDEX[c]]: None for c in cards}
+                turn = {(a := _RETURN_ACTIONS[_CARD_INDEX[c]]): _RETURN_IDS[a] for c in cards}
             else:
-                listed = _PLAYS.get
-                turn = {
-                    PASS if play is None else listed(play.text) or _play_action(play.text): play
-                    for play in self._live.legal()
-                }
+                # The engine lists ids; each id's shared Action is made once per process.
+                listed = _LISTED
+                turn = {listed[i] or _listed_action(i): i for i in self._live.legal_ids()}
             self._turn = turn
         return turn
 
@@ -507,6 +517,12 @@ class GuandanState(BaseState):
         if self._phase is _OVER:
             return []
         return list(self._turn_listing())
+
+    def legal_action_ids(self) -> list[int]:
+        """The ids of :meth:`legal_actions`, ascending (the engine lists them)."""
+        if self._phase is _OVER:
+            return []
+        return sorted(self._turn_listing().values())
 
     def _parse(self, action: Action | str) -> Action:
         return _parse_action(action, self._rank)
@@ -619,16 +635,16 @@ class GuandanState(BaseState):
             if n > held:
                 known[card] = held
 
-    def _move(self, play: GuandanPlay | None) -> None:
-        """A play or (``None``) a pass on the engine's deal, which moves the turn on:
+    def _move(self, action_id: int) -> None:
+        """A play or (id 0) a pass on the engine's deal, which moves the turn on:
         to the next player still holding cards, or when a round ends to the last
         player, its partner (jiefeng) or the next active player (GD-24 .. GD-29)."""
         deal = self._live
         seat = deal.to_move
         assert seat is not None  # a live deal has a seat to act
         owner = deal.table_owner
-        cards = deal.apply(play)
-        if play is None:
+        cards = deal.apply_id(action_id)
+        if action_id == 0:
             self._plays.append((seat, "pass"))
             leader = deal.to_move
             # A pass that ended the round of a finished player: jiefeng.
@@ -639,9 +655,9 @@ class GuandanState(BaseState):
                 self._forget(seat, deal.hand(seat))
             self._played[seat].extend(cards)
             self._last_cards = cards
-            self._plays.append(
-                (seat, "play", play.type, play.main_rank, tuple(str(c) for c in cards))
-            )
+            play = deal.table
+            assert play is not None  # the play just made is the table
+            self._plays.append((seat, "play", play.type, play.main_rank, tuple(map(str, cards))))
             if deal.over:
                 self._score_deal()
 

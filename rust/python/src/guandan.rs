@@ -431,6 +431,40 @@ impl PyGuandanDeal {
             .collect()
     }
 
+    /// The legal moves of the seat to act as action-index ids: 0 (pass) first when following.
+    fn legal_ids(&self) -> Vec<u32> {
+        let index = action_index();
+        self.0
+            .legal()
+            .iter()
+            .filter_map(|m| match m {
+                None => Some(0),
+                Some(play) => index.id(play),
+            })
+            .collect()
+    }
+
+    /// Apply the move of action-index id `id` (0: pass); returns the cards taken.
+    ///
+    /// Raises IllegalActionError (nothing changes) when the move is illegal.
+    fn apply_id(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] id: u32,
+    ) -> PyResult<Vec<PyCard>> {
+        let play = match id {
+            0 => None,
+            _ => Some(*action_index().play(id).ok_or_else(|| {
+                to_py(
+                    py,
+                    EngineError::IllegalAction(format!("{id} is not a Guandan play id")),
+                )
+            })?),
+        };
+        let cards = self.0.apply(play.as_ref()).py_err(py)?;
+        Ok(cards.into_iter().map(PyCard).collect())
+    }
+
     /// Apply a play (a GuandanPlay or its text) or None (pass); returns the cards taken.
     ///
     /// Raises IllegalActionError (nothing changes) when the move is illegal.
