@@ -287,24 +287,23 @@ fn guandan_lead_ids_batch(
     let micros = 20 * jobs.len() as u64;
     let (ids, ends) = interrupt::run_sized(py, micros, |cancel: &Cancel| {
         let index = action_index();
-        let mut ids: Vec<u16> = Vec::with_capacity(jobs.len() * 256);
-        let mut ends: Vec<u64> = Vec::with_capacity(jobs.len() + 1);
-        ends.push(0);
+        // Little-endian bytes from the start: copied once into Python's bytes.
+        let mut ids: Vec<u8> = Vec::with_capacity(jobs.len().min(1 << 16) * 512);
+        let mut ends: Vec<u8> = Vec::with_capacity(8 * (jobs.len() + 1));
+        ends.extend_from_slice(&0u64.to_le_bytes());
+        let mut plays = Vec::with_capacity(1024);
         for hand in &jobs {
             cancel.check()?;
-            ids.extend(
-                gd::leads(hand, level)
-                    .iter()
-                    .filter_map(|p| index.id(p))
-                    .map(|id| id as u16),
-            );
-            ends.push(ids.len() as u64);
+            plays.clear();
+            gd::leads_into(hand, level, &mut plays);
+            for id in plays.iter().filter_map(|p| index.id(p)) {
+                ids.extend_from_slice(&(id as u16).to_le_bytes());
+            }
+            ends.extend_from_slice(&(ids.len() as u64 / 2).to_le_bytes());
         }
         Ok::<_, EngineError>((ids, ends))
     })?
     .py_err(py)?;
-    let ids: Vec<u8> = ids.iter().flat_map(|i| i.to_le_bytes()).collect();
-    let ends: Vec<u8> = ends.iter().flat_map(|e| e.to_le_bytes()).collect();
     Ok((
         PyBytes::new(py, &ids).unbind(),
         PyBytes::new(py, &ends).unbind(),

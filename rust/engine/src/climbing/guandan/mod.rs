@@ -690,13 +690,18 @@ fn bombs(v: &View, out: &mut Vec<Play>) {
 
 /// Every legal lead of `hand` at `level`.
 pub fn leads(hand: &Hand, level: u8) -> Vec<Play> {
-    let v = hand.view(level);
     // A 27-card hand with both wilds lists some 600 leads.
     let mut out = Vec::with_capacity(1024);
-    for kind in KINDS {
-        generate(&v, level, kind, -1, &mut out);
-    }
+    leads_into(hand, level, &mut out);
     out
+}
+
+/// [`leads`] appended to `out`, for callers that list many hands into one buffer.
+pub fn leads_into(hand: &Hand, level: u8, out: &mut Vec<Play>) {
+    let v = hand.view(level);
+    for kind in KINDS {
+        generate(&v, level, kind, -1, out);
+    }
 }
 
 /// Every play of `hand` that beats `table` at `level` (pass not included).
