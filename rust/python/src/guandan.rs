@@ -287,27 +287,52 @@ fn guandan_lead_ids_batch(
     let micros = 20 * jobs.len() as u64;
     let (ids, ends) = interrupt::run_sized(py, micros, |cancel: &Cancel| {
         let index = action_index();
-        // Little-endian bytes from the start: copied once into Python's bytes.
-        let mut ids: Vec<u8> = Vec::with_capacity(jobs.len().min(1 << 16) * 512);
-        let mut ends: Vec<u8> = Vec::with_capacity(8 * (jobs.len() + 1));
-        ends.extend_from_slice(&0u64.to_le_bytes());
+        let mut ids: Vec<u16> = Vec::with_capacity(jobs.len().min(1 << 16) * 256);
+        let mut ends: Vec<u64> = Vec::with_capacity(jobs.len() + 1);
+        ends.push(0);
         let mut plays = Vec::with_capacity(1024);
         for hand in &jobs {
             cancel.check()?;
             plays.clear();
             gd::leads_into(hand, level, &mut plays);
-            for id in plays.iter().filter_map(|p| index.id(p)) {
-                ids.extend_from_slice(&(id as u16).to_le_bytes());
-            }
-            ends.extend_from_slice(&(ids.len() as u64 / 2).to_le_bytes());
+            ids.extend(plays.iter().filter_map(|p| index.id(p)).map(|id| id as u16));
+            ends.push(ids.len() as u64);
         }
         Ok::<_, EngineError>((ids, ends))
     })?
     .py_err(py)?;
-    Ok((
-        PyBytes::new(py, &ids).unbind(),
-        PyBytes::new(py, &ends).unbind(),
-    ))
+    Ok((le_bytes(py, &ids)?, le_bytes(py, &ends)?))
+}
+
+/// `values` as little-endian bytes, written straight into a Python `bytes`.
+fn le_bytes<T: Copy + LeBytes>(py: Python<'_>, values: &[T]) -> PyResult<Py<PyBytes>> {
+    let bytes = PyBytes::new_with(py, T::SIZE * values.len(), |buf| {
+        for (slot, v) in buf.chunks_exact_mut(T::SIZE).zip(values) {
+            v.write_le(slot);
+        }
+        Ok(())
+    })?;
+    Ok(bytes.unbind())
+}
+
+/// Integers written little-endian into a byte slot of their size.
+trait LeBytes {
+    const SIZE: usize;
+    fn write_le(&self, slot: &mut [u8]);
+}
+
+impl LeBytes for u16 {
+    const SIZE: usize = 2;
+    fn write_le(&self, slot: &mut [u8]) {
+        slot.copy_from_slice(&self.to_le_bytes());
+    }
+}
+
+impl LeBytes for u64 {
+    const SIZE: usize = 8;
+    fn write_le(&self, slot: &mut [u8]) {
+        slot.copy_from_slice(&self.to_le_bytes());
+    }
 }
 
 /// The card play of one Guandan deal: turns, table, passes, jiefeng and places.

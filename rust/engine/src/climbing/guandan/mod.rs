@@ -16,13 +16,10 @@
 pub mod deal;
 pub mod search;
 
-use super::index::KeyHasher;
 use super::Kind;
 use crate::cards::{Card, HEARTS, NUM_CARDS, RANK_CHARS as CARD_RANK_CHARS, SUIT_CHARS};
 use crate::error::{quoted, EngineError, Result};
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::BuildHasherDefault;
 use std::sync::OnceLock;
 
 /// The ace's natural rank.
@@ -1091,12 +1088,38 @@ fn neighbours(v: &View, rank: u8, suit: u8) -> u32 {
 /// The fixed, level-free action index of Guandan plays: id 0 is `pass`, then every
 /// play any hand can make at any level, ordered by shape, main rank, suit, naturals
 /// and stand-ins (docs/guandan.md).
+///
+/// Listing a hand looks up every play it finds, so ids sit in an open-addressing
+/// table of [`SLOTS`] slots (a quarter full) probed linearly from a multiplicative
+/// hash of the play's two words: a couple of cache-resident probes per lookup.
 pub struct ActionIndex {
     plays: Vec<Play>,
-    ids: HashMap<(u64, u64), u32, BuildHasherDefault<KeyHasher>>,
+    slots: Vec<(u64, u64, u32)>,
+}
+
+/// Slots of the id table: a power of two, four times the plays.
+const SLOTS: usize = 1 << 14;
+
+#[inline]
+fn slot_of(key: (u64, u64)) -> usize {
+    let h = (key.0 ^ key.1.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h >> (64 - SLOTS.trailing_zeros())) as usize
 }
 
 impl ActionIndex {
+    fn new(plays: Vec<Play>) -> ActionIndex {
+        let mut slots = vec![(0, 0, 0); SLOTS];
+        for (i, play) in plays.iter().enumerate() {
+            let key = play.key();
+            let mut at = slot_of(key);
+            while slots[at].2 != 0 {
+                at = (at + 1) & (SLOTS - 1);
+            }
+            slots[at] = (key.0, key.1, i as u32 + 1);
+        }
+        ActionIndex { plays, slots }
+    }
+
     /// Ids in the index, `pass` included.
     pub fn len(&self) -> usize {
         self.plays.len() + 1
@@ -1107,8 +1130,20 @@ impl ActionIndex {
     }
 
     /// The id of `play`, if it is a Guandan play.
+    #[inline]
     pub fn id(&self, play: &Play) -> Option<u32> {
-        self.ids.get(&play.key()).copied()
+        let key = play.key();
+        let mut at = slot_of(key);
+        loop {
+            let (a, b, id) = self.slots[at];
+            if id == 0 {
+                return None;
+            }
+            if (a, b) == key {
+                return Some(id);
+            }
+            at = (at + 1) & (SLOTS - 1);
+        }
     }
 
     /// The play of id `id` (`None` for `pass` and out of range).
@@ -1127,12 +1162,7 @@ pub fn action_index() -> &'static ActionIndex {
         let mut plays: Vec<Play> = (0..13u8).flat_map(|level| leads(&full, level)).collect();
         plays.sort_unstable();
         plays.dedup();
-        let ids = plays
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.key(), i as u32 + 1))
-            .collect();
-        ActionIndex { plays, ids }
+        ActionIndex::new(plays)
     })
 }
 
@@ -1206,5 +1236,13 @@ mod tests {
             assert_eq!(parse(&play.to_string(), None).unwrap(), *play);
         }
         assert!(index.play(0).is_none());
+        let nine_naturals = Play {
+            kind: Kind::Bomb,
+            main: 3,
+            suit: NO_SUIT,
+            naturals: rank_key(3, 9),
+            stand_ins: [NONE; MAX_WILDS],
+        };
+        assert_eq!(index.id(&nine_naturals), None);
     }
 }
