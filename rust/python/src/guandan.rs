@@ -8,12 +8,13 @@ use crate::interrupt;
 use cardkit_engine::cards::Card;
 use cardkit_engine::cards::SUIT_CHARS;
 use cardkit_engine::climbing::guandan::deal::{self, Deal, SEATS};
-use cardkit_engine::climbing::guandan::search;
+use cardkit_engine::climbing::guandan::{observe, search};
 use cardkit_engine::climbing::guandan::{
     self as gd, action_index, parse_level, type_name, Hand, Play, NO_SUIT,
 };
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::{Cancel, EngineError};
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PySequence, PyString};
 
@@ -396,6 +397,51 @@ impl PyGuandanDeal {
         Deal::new(out, level, leader, double_win_ends)
             .py_err(py)
             .map(PyGuandanDeal)
+    }
+
+    /// `(name, length)` of each slice of the observation tensor, in order
+    /// (docs/guandan.md): the layout `write_observation` writes into.
+    #[classattr]
+    #[allow(non_snake_case)]
+    fn OBSERVATION_LAYOUT() -> Vec<(&'static str, usize)> {
+        observe::LAYOUT.to_vec()
+    }
+
+    /// Write the card-play part of `seat`'s observation tensor into `out`.
+    ///
+    /// `out` is a float32 array of zeros holding the whole tensor; the own hand,
+    /// the cards each seat played, card counts, the table, the level, the turn and
+    /// the places are written, the match slices left to the caller. A deal made by
+    /// `resume` knows only the plays made since.
+    fn write_observation(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] seat: i64,
+        out: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let seat = seat_of(py, seat)?;
+        let bad = |what: String| to_py(py, EngineError::RuleOption(what));
+        let out = out.cast::<PyArray1<f32>>().map_err(|_| {
+            bad(format!(
+                "out must be a one-dimensional float32 numpy array, got {}",
+                repr_of(out)
+            ))
+        })?;
+        let mut view = out
+            .try_readwrite()
+            .map_err(|e| bad(format!("out cannot be written: {e}")))?;
+        let slice = view
+            .as_slice_mut()
+            .map_err(|e| bad(format!("out must be contiguous: {e}")))?;
+        if slice.len() != observe::OBSERVATION_LEN {
+            return Err(bad(format!(
+                "out holds {} floats, the tensor has {}",
+                slice.len(),
+                observe::OBSERVATION_LEN
+            )));
+        }
+        observe::write_card_play(&self.0, seat, slice);
+        Ok(())
     }
 
     /// The seat to act, or None once the deal is over.

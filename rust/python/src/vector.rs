@@ -2,6 +2,8 @@
 //! output buffers held as numpy arrays that every call rewrites in place.
 
 use cardkit_engine::vector::climbing::{DouDizhuEpisodes, ZhengShangyouEpisodes};
+use cardkit_engine::climbing::guandan::parse_level;
+use cardkit_engine::vector::guandan::GuandanEpisodes;
 use cardkit_engine::vector::holdem::HoldemEpisodes;
 use cardkit_engine::vector::trick::{HeartsEpisodes, SpadesEpisodes};
 use cardkit_engine::vector::{Episodes, Outputs, VectorEnv};
@@ -18,6 +20,7 @@ enum Env {
     Spades(VectorEnv<SpadesEpisodes>),
     DouDizhu(VectorEnv<DouDizhuEpisodes>),
     ZhengShangyou(VectorEnv<ZhengShangyouEpisodes>),
+    Guandan(VectorEnv<GuandanEpisodes>),
     Holdem(VectorEnv<HoldemEpisodes>),
 }
 
@@ -29,6 +32,7 @@ macro_rules! with_env {
             Env::Spades($e) => $body,
             Env::DouDizhu($e) => $body,
             Env::ZhengShangyou($e) => $body,
+            Env::Guandan($e) => $body,
             Env::Holdem($e) => $body,
         }
     };
@@ -207,6 +211,25 @@ impl PyVectorEnv {
     ) -> PyResult<PyVectorEnv> {
         let env = VectorEnv::new(ZhengShangyouEpisodes, num_envs, seed, threads).py_err(py)?;
         Ok(PyVectorEnv::build(py, Env::ZhengShangyou(env)))
+    }
+
+    /// Guandan single deals at `level` (`"2"`..`"A"`), ending at a double win
+    /// when `double_win_ends`.
+    #[staticmethod]
+    fn guandan(
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] num_envs: usize,
+        #[pyo3(from_py_with = arg)] seed: u64,
+        #[pyo3(from_py_with = arg)] threads: usize,
+        #[pyo3(from_py_with = arg)] level: &str,
+        #[pyo3(from_py_with = arg)] double_win_ends: bool,
+    ) -> PyResult<PyVectorEnv> {
+        let game = GuandanEpisodes {
+            level: parse_level(level).py_err(py)?,
+            double_win_ends,
+        };
+        let env = VectorEnv::new(game, num_envs, seed, threads).py_err(py)?;
+        Ok(PyVectorEnv::build(py, Env::Guandan(env)))
     }
 
     /// Texas Hold'em single hands from these starting `stacks`, `blinds` and `button`.

@@ -13,6 +13,11 @@ use crate::rng::CardRng;
 /// Seats at the table.
 pub const SEATS: usize = 4;
 
+/// A hand without cards.
+pub const NO_CARDS: Hand = Hand {
+    counts: [0; crate::cards::NUM_CARDS],
+};
+
 /// The seat opposite `seat`.
 #[inline]
 pub fn partner(seat: u8) -> u8 {
@@ -34,6 +39,11 @@ pub struct Deal {
     /// End the deal as soon as one team has finished first and second.
     double_win_ends: bool,
     over: bool,
+    /// The cards each seat has played this deal (since [`Deal::resume`], for a
+    /// position set up mid-deal), for the observation tensor.
+    played: [Hand; SEATS],
+    /// The cards the table's play took (none for a table given to [`Deal::resume`]).
+    table_cards: Hand,
 }
 
 impl Deal {
@@ -127,6 +137,8 @@ impl Deal {
             places_len: 0,
             double_win_ends,
             over: false,
+            played: [NO_CARDS; SEATS],
+            table_cards: NO_CARDS,
         }
     }
 
@@ -161,6 +173,18 @@ impl Deal {
     /// Passes since the table was played.
     pub fn passes(&self) -> u8 {
         self.passes
+    }
+
+    /// The cards `seat` has played this deal (since [`Deal::resume`], for a
+    /// position set up mid-deal).
+    pub fn played(&self, seat: usize) -> &Hand {
+        &self.played[seat % SEATS]
+    }
+
+    /// The cards the table's play took: empty when the seat to act leads, and for
+    /// a table given to [`Deal::resume`], which names ranks but not suits.
+    pub fn table_cards(&self) -> &Hand {
+        &self.table_cards
     }
 
     /// Seats that have gone out, first place first; all four once the deal is over.
@@ -231,10 +255,17 @@ impl Deal {
             Some(play) => {
                 let hand = &mut self.hands[usize::from(seat)];
                 hand.remove(&cards);
+                let done = hand.is_empty();
+                self.table_cards = NO_CARDS;
+                for c in &cards {
+                    let i = usize::from(c.index());
+                    self.table_cards.counts[i] += 1;
+                    self.played[usize::from(seat)].counts[i] += 1;
+                }
                 self.table = Some(*play);
                 self.owner = seat;
                 self.passes = 0;
-                if hand.is_empty() {
+                if done {
                     self.finish(seat);
                 }
             }
@@ -285,6 +316,7 @@ impl Deal {
             .count() as u8;
         if self.table.is_some() && self.passes >= responders {
             self.table = None;
+            self.table_cards = NO_CARDS;
             self.passes = 0;
             let owner = self.owner;
             self.to_move = if !self.finished(owner) {
@@ -326,9 +358,7 @@ pub fn random_playouts(games: u64, seed: u64, level: u8, cancel: &crate::Cancel)
         let mut cards = pack.clone();
         let mut rng = CardRng::new(crate::rng::derive_seed(seed, i));
         rng.shuffle(&mut cards);
-        let mut hands = [Hand {
-            counts: [0; crate::cards::NUM_CARDS],
-        }; SEATS];
+        let mut hands = [NO_CARDS; SEATS];
         for (s, hand) in hands.iter_mut().enumerate() {
             *hand = Hand::from_cards(&cards[27 * s..27 * (s + 1)])?;
         }
