@@ -93,10 +93,6 @@ PLAY_TYPES = (
     "straight_flush",
     "joker_bomb",
 )
-_TYPE_INDEX = {t: i for i, t in enumerate(PLAY_TYPES)}
-#: Main ranks of plays, natural order then the jokers (``B`` black, ``R`` red).
-_MAIN_RANKS = LEVELS + "BR"
-_RANK_INDEX = {r: i for i, r in enumerate(_MAIN_RANKS)}
 #: Levels the first finisher's team climbs by its partner's place (GD-06, GD-46).
 CLIMB = {2: 3, 3: 2, 4: 1}
 #: Ranks a return card may have (GD-19).
@@ -252,24 +248,8 @@ def _parse_action(text: Action | str, level: str) -> Action:
 
 #: (name, length) of each slice of the observation tensor, in order; seats are
 #: relative (``r`` is seat ``(seat + r) % 4``: 0 self, 1 next, 2 partner, 3 previous).
-OBSERVATION_LAYOUT: tuple[tuple[str, int], ...] = (
-    ("hand", 54),
-    ("played", 4 * 54),
-    ("card_counts", 4),
-    ("table_cards", 54),
-    ("table_type", len(PLAY_TYPES)),
-    ("table_rank", len(_MAIN_RANKS)),
-    ("table_owner", 4),
-    ("level", len(LEVELS)),
-    ("team_levels", 2 * len(LEVELS)),
-    ("to_act", 4),
-    ("places", 4 * 4),
-    ("phase", 2),
-    ("tribute", 4 * 2),
-    ("anti_tribute", 1),
-    ("given", 54),
-    ("received", 54),
-)
+#: The layout lives with its Rust writer (``GuandanDeal.write_observation``).
+OBSERVATION_LAYOUT: tuple[tuple[str, int], ...] = tuple(GuandanDeal.OBSERVATION_LAYOUT)
 _OFFSET: dict[str, int] = {}
 _at = 0
 for _name, _length in OBSERVATION_LAYOUT:
@@ -278,12 +258,6 @@ for _name, _length in OBSERVATION_LAYOUT:
 #: Length of the observation tensor.
 OBSERVATION_SIZE = _at
 del _at, _name, _length
-
-
-def _write_cards(cards: Sequence[Card], out: npt.NDArray[np.float32], at: int) -> None:
-    """Per-card-type counts (0, 1 or 2) of ``cards`` into ``out[at : at + 54]``."""
-    for card in cards:
-        out[at + _CARD_INDEX[card]] += 1.0
 
 
 class Guandan(BaseGame):
@@ -909,31 +883,20 @@ class GuandanState(BaseState):
         }
 
     def _write_observation(self, seat: int, out: npt.NDArray[np.float32]) -> None:
-        """The slices of :data:`OBSERVATION_LAYOUT`, seats relative to ``seat``."""
+        """The slices of :data:`OBSERVATION_LAYOUT`, seats relative to ``seat``: the
+        engine's deal writes what its card play knows (before the card play, while
+        returns are due, a deal of the hands as they stand with the returning seat
+        to act); the match slices are written here."""
+        play = self._play
+        if play is None:
+            hands: list[str | Iterable[Card | str]] = list(self._hands)
+            play = GuandanDeal(hands, self._rank, self._due[0][0])
+        play.write_observation(seat, out)
         at = _OFFSET
-        _write_cards(self._hand(seat), out, at["hand"])
-        counts = self._card_counts()
-        order = self.order
-        for rel in range(4):
-            other = (seat + rel) % 4
-            _write_cards(self._played[other], out, at["played"] + 54 * rel)
-            out[at["card_counts"] + rel] = counts[other]
-            if other in order:
-                out[at["places"] + 4 * rel + order.index(other)] = 1.0
-        table = self.table
-        if table is not None:
-            # The table is the deal's latest play.
-            _write_cards(self._last_cards, out, at["table_cards"])
-            out[at["table_type"] + _TYPE_INDEX[table.type]] = 1.0
-            out[at["table_rank"] + _RANK_INDEX[table.main_rank]] = 1.0
-            out[at["table_owner"] + (self._live.table_owner - seat) % 4] = 1.0
-        out[at["level"] + self._level] = 1.0
         team = seat % 2
         out[at["team_levels"] + self._team_levels[team]] = 1.0
         out[at["team_levels"] + len(LEVELS) + self._team_levels[1 - team]] = 1.0
-        to_act = self.current_player
-        if to_act is not None:
-            out[at["to_act"] + (to_act - seat) % 4] = 1.0
+        if self._phase is not _OVER:
             out[at["phase"] + (0 if self._phase is Phase.RETURN else 1)] = 1.0
         for payer, receiver, _ in self._tribute:
             out[at["tribute"] + 2 * ((payer - seat) % 4)] = 1.0
