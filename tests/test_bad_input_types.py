@@ -565,6 +565,11 @@ TABLE: dict[str, Entry] = {
         {"samples": 1, "seed": 0}, {"samples": UINT, "seed": UINT}, _guandan_deal
     ),
     "GuandanDeal.random_playout": Entry({"seed": 0}, {"seed": UINT}, _guandan_deal),
+    "GuandanDeal.write_observation": Entry(
+        {"seat": 0, "out": np.zeros(535, dtype=np.float32)},
+        {"seat": INT, "out": Kind((*ARRAY.bad, np.zeros(534, dtype=np.float32)), RuleOptionError)},
+        _guandan_deal,
+    ),
     "VectorEnv.hearts": Entry(
         {**VECTOR, "passing": True, "target": 100},
         {**VECTOR_KINDS, "passing": BOOL, "target": UINT},
@@ -577,6 +582,10 @@ TABLE: dict[str, Entry] = {
         {**VECTOR, "single_round": False}, {**VECTOR_KINDS, "single_round": BOOL}
     ),
     "VectorEnv.zhengshangyou": Entry(VECTOR, VECTOR_KINDS),
+    "VectorEnv.guandan": Entry(
+        {**VECTOR, "level": "2", "double_win_ends": False},
+        {**VECTOR_KINDS, "level": LEVEL, "double_win_ends": BOOL},
+    ),
     "VectorEnv.holdem": Entry(
         {**VECTOR, "stacks": [100, 100], "blinds": (1, 2), "button": 0},
         {

@@ -1,6 +1,7 @@
-"""cardkit.envs.VectorEnv: the Rust batch of Hearts and Spades deals against the
-Python State API (the passing and bidding flow has a Rust twin there), its
-determinism whatever the thread count, auto-reset, and refusal of bad input."""
+"""cardkit.envs.VectorEnv: the Rust batch of every game it plays against the
+Python State API (the passing and bidding flows and the climbing games' tensor
+tails have Rust twins there), its determinism whatever the thread count,
+auto-reset, and refusal of bad input."""
 
 from __future__ import annotations
 
@@ -30,7 +31,12 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     # The button seat has no chips (it moves on) and short stacks go all-in on the blinds.
     ("holdem", {"players": 5, "stacks": [0, 15, 400, 5, 60], "blinds": [10, 20]}),
     ("holdem", {"players": 3, "stacks": [0, 7, 12], "blinds": [10, 20]}),
+    ("guandan", {}),
+    # Levels climb at most to the ace, and a double win may end the deal at once.
+    ("guandan", {"level": "Q", "double_win_ends": True}),
 ]
+#: Episodes the rollout test plays through: fewer of the long Guandan deals.
+EPISODES = {"guandan": 60}
 
 
 def random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
@@ -53,7 +59,7 @@ def test_random_rollout_matches_the_state_api(game: str, options: dict[str, Any]
     last_seat = [0] * n
     rng = np.random.default_rng(7)
     finished = 0
-    while finished < 120:
+    while finished < EPISODES.get(game, 120):
         ids, offsets = env.legal_ids()
         assert offsets.shape == (n + 1,) and offsets[-1] == ids.size
         for i, state in enumerate(states):
@@ -92,7 +98,9 @@ def test_random_rollout_matches_the_state_api(game: str, options: dict[str, Any]
             assert states[i].is_terminal and not states[i].history
 
 
-@pytest.mark.parametrize(("game", "options"), [*CONFIGS[:6:2], CONFIGS[6], CONFIGS[7], CONFIGS[9]])
+@pytest.mark.parametrize(
+    ("game", "options"), [*CONFIGS[:6:2], CONFIGS[6], CONFIGS[7], CONFIGS[9], CONFIGS[13]]
+)
 def test_same_trajectories_whatever_the_thread_count(game: str, options: dict[str, Any]) -> None:
     runs = []
     for threads in (1, 2, 3):
@@ -203,6 +211,9 @@ def test_step_before_reset_is_refused() -> None:
         (("doudizhu", 2, 1), {"bidding": "closed"}, "bidding"),
         (("zhengshangyou", 2, 1), {"match": False}, "match"),
         (("holdem", 2, 1), {"match": True}, "match"),
+        (("guandan", 2, 1), {"match": True}, "match"),
+        (("guandan", 2, 1), {"level": "Z"}, "level"),
+        (("guandan", 2, 1), {"double_win_ends": 1}, "double_win_ends"),
         (("holdem", 2, 1), {"players": 13}, "players"),
         (("holdem", 2, 1), {"blinds": [30, 20]}, "blinds"),
         (("onepoker", 2, 1), {}, "onepoker"),

@@ -1252,9 +1252,28 @@ class GuandanDeal:
         RuleOptionError: If ``level`` is not a rank.
     """
 
+    #: ``(name, length)`` of each slice of the observation tensor, in order
+    #: (docs/guandan.md): the layout ``write_observation`` writes into.
+    OBSERVATION_LAYOUT: ClassVar[list[tuple[str, int]]]
     def __new__(
         cls, hands: Sequence[_Hand], level: str, leader: int, double_win_ends: bool = False
     ) -> GuandanDeal: ...
+    def write_observation(self, seat: int, out: npt.NDArray[np.float32]) -> None:
+        """Write the card-play part of ``seat``'s observation tensor into ``out``.
+
+        The own hand, the cards each seat played, card counts, the table, the level,
+        the turn and the places are written; the match slices are left to the
+        caller. A deal made by ``resume`` knows only the plays made since.
+
+        Args:
+            seat: The observing seat, 0..=3 (seats are relative to it).
+            out: A writable, contiguous float32 array of zeros, the whole tensor
+                (535 floats).
+
+        Raises:
+            IllegalActionError: If ``seat`` is not a seat.
+            RuleOptionError: If ``out`` is not such an array.
+        """
     @property
     def to_move(self) -> int | None:
         """The seat to act, or None once the deal is over."""
@@ -2129,7 +2148,7 @@ class VectorEnv:
     """A batch of single-deal episodes stepped in Rust (see cardkit.envs.VectorEnv).
 
     Made by ``VectorEnv.hearts``, ``VectorEnv.spades``, ``VectorEnv.doudizhu``,
-    ``VectorEnv.zhengshangyou`` or ``VectorEnv.holdem``.
+    ``VectorEnv.zhengshangyou``, ``VectorEnv.guandan`` or ``VectorEnv.holdem``.
     Its five output arrays (observations, masks, rewards, players, done) are
     created once and rewritten in place by every call, which returns them.
     """
@@ -2221,6 +2240,23 @@ class VectorEnv:
 
         Raises:
             RuleOptionError: If an argument is out of range.
+        """
+    @staticmethod
+    def guandan(
+        num_envs: int, seed: int, threads: int, level: str, double_win_ends: bool
+    ) -> VectorEnv:
+        """Guandan single deals at `level` (`"2"`..`"A"`), ending at a double win
+        when `double_win_ends`.
+
+        Args:
+            num_envs: Slots, 1..2**20 (and at most 1 GiB of arrays).
+            seed: The seed episodes derive from, 0..2**64-1.
+            threads: Threads per call, 1..64.
+            level: The deal's level rank, both teams' level.
+            double_win_ends: End a deal once one team has finished first and second.
+
+        Raises:
+            RuleOptionError: If an argument is out of range or ``level`` is not a rank.
         """
     def reset(self, seed: int | None = None) -> _Views:
         """Start a new episode in every slot (from episode 0 when `seed` is given).

@@ -3,8 +3,9 @@
 ``VectorEnv(game, num_envs, seed, threads=1, **options)`` holds ``num_envs``
 independent episodes: single deals (``match=False``) of Hearts or Spades
 (passing and bidding included), games of Dou Dizhu (bidding, redeals and card
-play), Zheng Shangyou deals or Texas Hold'em hands (``match=False``), and steps
-them all at once without the GIL. Every call writes the same five numpy arrays
+play), Zheng Shangyou deals, single Guandan deals (``match=False``, no tribute)
+or Texas Hold'em hands (``match=False``), and steps them all at once without
+the GIL. Every call writes the same five numpy arrays
 in place (see :class:`Batch`): keep a copy of anything needed after the next
 call. Layouts, seeds and the auto-reset rule are
 in ``docs/vector_env.md``.
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["GAMES", "MAX_ENVS", "MAX_THREADS", "Batch", "VectorEnv"]
 
 #: The games a :class:`VectorEnv` can play.
-GAMES = ("hearts", "spades", "doudizhu", "zhengshangyou", "holdem")
+GAMES = ("hearts", "spades", "doudizhu", "zhengshangyou", "guandan", "holdem")
 #: Most slots in one env (the Rust side also bounds the bytes of its arrays); the
 #: Rust limit, read here so that bad sizes fail before the call with a typed error.
 MAX_ENVS: int = _CoreEnv.MAX_ENVS
@@ -62,7 +63,8 @@ class VectorEnv:
     """``num_envs`` episodes of ``game`` stepped together in Rust.
 
     ``options`` are the game's rule options as ``make`` takes them; ``match``
-    defaults to ``False`` and must stay so (the climbing games have no match). Episode
+    defaults to ``False`` and must stay so (Dou Dizhu and Zheng Shangyou have no match;
+    Guandan plays one deal at ``level``, without tribute). Episode
     ``k`` of slot ``i`` is the game of
     ``make(game, **options).new_state(seed=env.episode_seed(i, k))``, so results
     depend on ``seed`` but never on ``threads``. Call :meth:`reset` before the
@@ -74,7 +76,7 @@ class VectorEnv:
     ) -> None:
         if game not in GAMES:
             raise RuleOptionError(f"VectorEnv plays {', '.join(GAMES)}, not {shown(game)} (yet)")
-        if game in ("hearts", "spades", "holdem"):
+        if game in ("hearts", "spades", "guandan", "holdem"):
             # The climbing games are one deal already; the others must not play a match.
             options.setdefault("match", False)
         rules = make(game, **options)
@@ -91,6 +93,11 @@ class VectorEnv:
             self._core = _CoreEnv.doudizhu(num_envs, seed, threads, single_round)
         elif game == "zhengshangyou":
             self._core = _CoreEnv.zhengshangyou(num_envs, seed, threads)
+        elif game == "guandan":
+            opts = rules.options
+            self._core = _CoreEnv.guandan(
+                num_envs, seed, threads, opts["level"], opts["double_win_ends"]
+            )
         elif game == "holdem":
             small, big = rules.options["blinds"]
             self._core = _CoreEnv.holdem(
