@@ -8,10 +8,10 @@ use crate::interrupt;
 use cardkit_engine::cards::Card;
 use cardkit_engine::cards::SUIT_CHARS;
 use cardkit_engine::climbing::guandan::deal::{self, Deal, SEATS};
-use cardkit_engine::climbing::guandan::{observe, search};
 use cardkit_engine::climbing::guandan::{
     self as gd, action_index, parse_level, type_name, Hand, Play, NO_SUIT,
 };
+use cardkit_engine::climbing::guandan::{observe, search};
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::{Cancel, EngineError};
 use numpy::{PyArray1, PyArrayMethods};

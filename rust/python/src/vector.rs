@@ -1,8 +1,8 @@
 //! `VectorEnv`: the engine's batched episodes (cardkit_engine::vector) with
 //! output buffers held as numpy arrays that every call rewrites in place.
 
-use cardkit_engine::vector::climbing::{DouDizhuEpisodes, ZhengShangyouEpisodes};
 use cardkit_engine::climbing::guandan::parse_level;
+use cardkit_engine::vector::climbing::{DouDizhuEpisodes, ZhengShangyouEpisodes};
 use cardkit_engine::vector::guandan::GuandanEpisodes;
 use cardkit_engine::vector::holdem::HoldemEpisodes;
 use cardkit_engine::vector::trick::{HeartsEpisodes, SpadesEpisodes};

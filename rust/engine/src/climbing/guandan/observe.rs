@@ -121,7 +121,10 @@ mod tests {
 
     #[test]
     fn the_layout_covers_the_tensor() {
-        assert_eq!(LAYOUT.iter().map(|&(_, n)| n).sum::<usize>(), OBSERVATION_LEN);
+        assert_eq!(
+            LAYOUT.iter().map(|&(_, n)| n).sum::<usize>(),
+            OBSERVATION_LEN
+        );
         assert_eq!(OBSERVATION_LEN, 535);
     }
 
@@ -141,7 +144,8 @@ mod tests {
         assert_eq!(out[TABLE_TYPE + 1], 1.0, "a pair");
         assert_eq!(out[TABLE_RANK + 1], 1.0, "of threes");
         assert_eq!(out[TABLE_OWNER + 3], 1.0);
-        assert_eq!(&out[CARD_COUNTS..TABLE_CARDS], &[2.0, 1.0, 1.0, 1.0]);
+        // Seats 1, 2, 3, 0 hold two, one, two and one cards.
+        assert_eq!(&out[CARD_COUNTS..TABLE_CARDS], &[2.0, 1.0, 2.0, 1.0]);
         assert_eq!(out[LEVEL], 1.0);
         assert_eq!(out[TO_ACT], 1.0, "seat 1 acts");
         assert!(out[PLACES..PHASE].iter().all(|&x| x == 0.0));
