@@ -4,8 +4,8 @@ Random legal actions are drawn in numpy, as a learning loop would: from the
 masks (a uniform draw per id, zeroed where illegal, argmax per row) for Hearts,
 Spades, Zheng Shangyou and Hold'em (four players, the game's defaults), and from
 ``env.legal_ids()`` (the same ids without the zeros; one index per row) for Dou
-Dizhu, whose 24,643-wide masks cost numpy more to scan than the env takes to
-step. Two rates per row: counting only the time inside
+Dizhu and Guandan, whose 24,643- and 2,410-wide masks cost numpy more to scan
+than the env takes to step. Two rates per row: counting only the time inside
 ``step`` (the env), and the whole loop with the sampling. Build with
 ``maturin develop --release`` for real numbers.
 
