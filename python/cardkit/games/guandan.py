@@ -889,8 +889,7 @@ class GuandanState(BaseState):
         to act); the match slices are written here."""
         play = self._play
         if play is None:
-            hands: list[str | Iterable[Card | str]] = list(self._hands)
-            play = GuandanDeal(hands, self._rank, self._due[0][0])
+            play = GuandanDeal(self._hands, self._rank, self._due[0][0])
         play.write_observation(seat, out)
         at = _OFFSET
         team = seat % 2

@@ -503,15 +503,9 @@ impl PyGuandanDeal {
 
     /// The legal moves of the seat to act as action-index ids: 0 (pass) first when following.
     fn legal_ids(&self) -> Vec<u32> {
-        let index = action_index();
-        self.0
-            .legal()
-            .iter()
-            .filter_map(|m| match m {
-                None => Some(0),
-                Some(play) => index.id(play),
-            })
-            .collect()
+        let mut ids = Vec::new();
+        self.0.legal_ids(&mut ids);
+        ids
     }
 
     /// Apply the move of action-index id `id` (0: pass); returns the cards taken.
@@ -522,16 +516,7 @@ impl PyGuandanDeal {
         py: Python<'_>,
         #[pyo3(from_py_with = arg)] id: u32,
     ) -> PyResult<Vec<PyCard>> {
-        let play = match id {
-            0 => None,
-            _ => Some(*action_index().play(id).ok_or_else(|| {
-                to_py(
-                    py,
-                    EngineError::IllegalAction(format!("{id} is not a Guandan play id")),
-                )
-            })?),
-        };
-        let cards = self.0.apply(play.as_ref()).py_err(py)?;
+        let cards = self.0.apply_id(id).py_err(py)?;
         Ok(cards.into_iter().map(PyCard).collect())
     }
 

@@ -12,7 +12,7 @@ use crate::climbing::guandan::deal::{partner, Deal, NO_CARDS, SEATS};
 use crate::climbing::guandan::observe::{write_card_play, OBSERVATION_LEN, PHASE, TEAM_LEVELS};
 use crate::climbing::guandan::{action_index, Hand, ACE};
 use crate::deck::deck;
-use crate::error::{EngineError, Result};
+use crate::error::Result;
 use crate::rng::{derive_seed, shuffle_seeded};
 
 /// Cards dealt to each seat.
@@ -44,14 +44,8 @@ pub struct GuandanEpisode {
 impl GuandanEpisode {
     /// Ascending index ids of the legal moves (a pass is 0).
     fn list_ids(&mut self) {
-        let index = action_index();
         self.ids.clear();
-        self.ids.extend(
-            self.deal
-                .legal()
-                .iter()
-                .filter_map(|mv| mv.as_ref().map_or(Some(0), |p| index.id(p))),
-        );
+        self.deal.legal_ids(&mut self.ids);
         self.ids.sort_unstable();
         self.ids.dedup();
     }
@@ -113,18 +107,8 @@ impl Episodes for GuandanEpisodes {
     }
 
     fn apply(&self, e: &mut GuandanEpisode, id: usize) -> Result<()> {
-        let play = if id == 0 {
-            None
-        } else {
-            let found = u32::try_from(id).ok().and_then(|k| action_index().play(k));
-            let Some(play) = found else {
-                return Err(EngineError::IllegalAction(format!(
-                    "id {id} is not a Guandan play"
-                )));
-            };
-            Some(*play)
-        };
-        e.deal.apply(play.as_ref())?;
+        // Checked legal by the env, so below the index's length.
+        e.deal.apply_id(id as u32)?;
         e.list_ids();
         Ok(())
     }

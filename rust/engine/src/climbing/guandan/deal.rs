@@ -6,7 +6,7 @@
 //! Turns run in seat order 0, 1, 2, 3 (the rule text's "counterclockwise", mapped
 //! as Zheng Shangyou maps it); partners sit opposite (0 & 2, 1 & 3).
 
-use super::{leads, responses, take, Hand, Play};
+use super::{action_index, leads, responses, take, Hand, Play};
 use crate::error::{EngineError, Result};
 use crate::rng::CardRng;
 
@@ -214,6 +214,28 @@ impl Deal {
                 .chain(responses(hand, self.level, table).into_iter().map(Some))
                 .collect(),
         }
+    }
+
+    /// Push the action-index ids of [`Deal::legal`] onto `out`, in its order (0,
+    /// pass, first when following).
+    pub fn legal_ids(&self, out: &mut Vec<u32>) {
+        let index = action_index();
+        out.extend(
+            self.legal()
+                .iter()
+                .filter_map(|mv| mv.as_ref().map_or(Some(0), |p| index.id(p))),
+        );
+    }
+
+    /// Apply the move of action-index id `id` (0: pass), as [`Deal::apply`].
+    pub fn apply_id(&mut self, id: u32) -> Result<Vec<crate::cards::Card>> {
+        let play = match id {
+            0 => None,
+            _ => Some(*action_index().play(id).ok_or_else(|| {
+                EngineError::IllegalAction(format!("{id} is not a Guandan play id"))
+            })?),
+        };
+        self.apply(play.as_ref())
     }
 
     /// Why `action` (`None`: pass) is illegal for the seat to act, or `Ok` with
