@@ -2245,8 +2245,9 @@ class VectorEnv:
     def guandan(
         num_envs: int, seed: int, threads: int, level: str, double_win_ends: bool
     ) -> VectorEnv:
-        """Guandan single deals at `level` (`"2"`..`"A"`), ending at a double win
-        when `double_win_ends`.
+        """Guandan single deals at `level` (`"2"`..`"A"`), without tribute.
+
+        `double_win_ends` ends a deal once one team has finished first and second.
 
         Args:
             num_envs: Slots, 1..2**20 (and at most 1 GiB of arrays).

@@ -213,8 +213,9 @@ impl PyVectorEnv {
         Ok(PyVectorEnv::build(py, Env::ZhengShangyou(env)))
     }
 
-    /// Guandan single deals at `level` (`"2"`..`"A"`), ending at a double win
-    /// when `double_win_ends`.
+    /// Guandan single deals at `level` (`"2"`..`"A"`), without tribute.
+    ///
+    /// `double_win_ends` ends a deal once one team has finished first and second.
     #[staticmethod]
     fn guandan(
         py: Python<'_>,
