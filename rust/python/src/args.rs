@@ -15,7 +15,7 @@ use crate::climbing::{PyClimbingActions, PyCombination};
 use crate::errors::invalid_argument;
 use crate::trick::{PyActionTable, PyTrickDeal};
 use cardkit_engine::Card;
-use numpy::{PyArray1, PyArray2};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyIterator, PySequence, PyString};
 use pyo3::PyClass;
@@ -314,4 +314,29 @@ impl<'a, 'py> Arg<'a, 'py> for Cards {
     fn convert(obj: &'a Bound<'py, PyAny>) -> PyResult<Option<Self>> {
         extract_cards(obj).map(|cards| Some(Cards(cards)))
     }
+}
+
+/// Run `write` on the floats of `out`, a writable, contiguous, one-dimensional
+/// float32 numpy array (the observation writers' output); anything else is a
+/// `RuleOptionError` saying what `out` must be.
+pub fn with_f32_out<R>(
+    out: &Bound<'_, PyAny>,
+    write: impl FnOnce(&mut [f32]) -> PyResult<R>,
+) -> PyResult<R> {
+    let py = out.py();
+    let bad =
+        |what: String| crate::errors::to_py(py, cardkit_engine::EngineError::RuleOption(what));
+    let array = out.cast::<PyArray1<f32>>().map_err(|_| {
+        bad(format!(
+            "out must be a one-dimensional float32 numpy array, got {}",
+            repr_of(out)
+        ))
+    })?;
+    let mut view = array
+        .try_readwrite()
+        .map_err(|e| bad(format!("out cannot be written: {e}")))?;
+    let slice = view
+        .as_slice_mut()
+        .map_err(|e| bad(format!("out must be contiguous: {e}")))?;
+    write(slice)
 }

@@ -4,14 +4,13 @@
 //! Per-move calls pass small integers (seats, chip counts, listed-action codes)
 //! so a Python game loop pays one cheap call per move.
 
-use crate::args::arg;
+use crate::args::{arg, with_f32_out};
 use crate::cards::repr_of;
 use crate::errors::{to_py, IntoPyResult};
 use cardkit_engine::betting::{Betting, Move, PotResult, MAX_CHIPS};
 use cardkit_engine::cards::Card;
 use cardkit_engine::holdem::{write_observation, HoldemView};
 use cardkit_engine::EngineError;
-use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyTuple};
 
@@ -411,18 +410,6 @@ impl PyBettingCore {
             .map(|h| h.map(|(a, b)| Ok([card(a)?, card(b)?])).transpose())
             .collect::<PyResult<Vec<_>>>()?;
         let board = board.into_iter().map(card).collect::<PyResult<Vec<_>>>()?;
-        let out = out.cast::<PyArray1<f32>>().map_err(|_| {
-            bad(format!(
-                "out must be a one-dimensional float32 numpy array, got {}",
-                repr_of(out)
-            ))
-        })?;
-        let mut array = out
-            .try_readwrite()
-            .map_err(|e| bad(format!("out cannot be written: {e}")))?;
-        let values = array
-            .as_slice_mut()
-            .map_err(|e| bad(format!("out must be contiguous: {e}")))?;
         let view = HoldemView {
             betting: &self.inner,
             total: total as f64,
@@ -434,7 +421,9 @@ impl PyBettingCore {
             to_act,
             street_actions: &street_actions,
         };
-        write_observation(&view, seat, values).py_err(py)
+        with_f32_out(out, |values| {
+            write_observation(&view, seat, values).py_err(py)
+        })
     }
 
     fn __repr__(&self) -> String {

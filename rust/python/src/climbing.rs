@@ -3,7 +3,7 @@
 //! generation, playouts and the search run on a worker thread that stops on
 //! Ctrl-C (see `interrupt`).
 
-use crate::args::{arg, Callable, Cards};
+use crate::args::{arg, with_f32_out, Callable, Cards};
 use crate::cards::{extract_card, repr_of, PyCard};
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
@@ -16,7 +16,6 @@ use cardkit_engine::climbing::{
 };
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::{Cancel, CardSet, EngineError};
-use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PySequence, PyString};
 use std::collections::HashMap;
@@ -990,32 +989,24 @@ impl PyClimbingDeal {
         let seat = Self::seat(py, seat)?;
         let deal = self.play.deal();
         let need = observe::card_play_len(observe::max_hand(deal.game));
-        let bad = |what: String| to_py(py, EngineError::RuleOption(what));
-        let out = out.cast::<PyArray1<f32>>().map_err(|_| {
-            bad(format!(
-                "out must be a one-dimensional float32 numpy array, got {}",
-                repr_of(out)
+        with_f32_out(out, |slice| {
+            if slice.len() < need {
+                return Err(to_py(
+                    py,
+                    EngineError::RuleOption(format!(
+                        "out holds {} floats, the card play needs {need}",
+                        slice.len()
+                    )),
+                ));
+            }
+            let played = [0, 1, 2].map(|s| Ranks::from_cards(self.play.played(s).iter().copied()));
+            Ok(observe::write_card_play(
+                deal,
+                &played,
+                seat as u8,
+                &mut slice[..need],
             ))
-        })?;
-        let mut view = out
-            .try_readwrite()
-            .map_err(|e| bad(format!("out cannot be written: {e}")))?;
-        let slice = view
-            .as_slice_mut()
-            .map_err(|e| bad(format!("out must be contiguous: {e}")))?;
-        if slice.len() < need {
-            return Err(bad(format!(
-                "out holds {} floats, the card play needs {need}",
-                slice.len()
-            )));
-        }
-        let played = [0, 1, 2].map(|s| Ranks::from_cards(self.play.played(s).iter().copied()));
-        Ok(observe::write_card_play(
-            deal,
-            &played,
-            seat as u8,
-            &mut slice[..need],
-        ))
+        })
     }
 
     /// The seat to act, or None once a hand is empty.

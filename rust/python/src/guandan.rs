@@ -1,7 +1,7 @@
 //! Guandan: plays and their readings, leads, responses, comparison, the cards a
 //! play takes, the fixed action index and the batch path of lead listing.
 
-use crate::args::arg;
+use crate::args::{arg, with_f32_out};
 use crate::cards::{extract_card, extract_cards, repr_of, PyCard};
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
@@ -14,7 +14,6 @@ use cardkit_engine::climbing::guandan::{
 use cardkit_engine::climbing::guandan::{observe, search};
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::{Cancel, EngineError};
-use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PySequence, PyString};
 
@@ -420,28 +419,20 @@ impl PyGuandanDeal {
         out: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let seat = seat_of(py, seat)?;
-        let bad = |what: String| to_py(py, EngineError::RuleOption(what));
-        let out = out.cast::<PyArray1<f32>>().map_err(|_| {
-            bad(format!(
-                "out must be a one-dimensional float32 numpy array, got {}",
-                repr_of(out)
-            ))
-        })?;
-        let mut view = out
-            .try_readwrite()
-            .map_err(|e| bad(format!("out cannot be written: {e}")))?;
-        let slice = view
-            .as_slice_mut()
-            .map_err(|e| bad(format!("out must be contiguous: {e}")))?;
-        if slice.len() != observe::OBSERVATION_LEN {
-            return Err(bad(format!(
-                "out holds {} floats, the tensor has {}",
-                slice.len(),
-                observe::OBSERVATION_LEN
-            )));
-        }
-        observe::write_card_play(&self.0, seat, slice);
-        Ok(())
+        with_f32_out(out, |slice| {
+            if slice.len() != observe::OBSERVATION_LEN {
+                return Err(to_py(
+                    py,
+                    EngineError::RuleOption(format!(
+                        "out holds {} floats, the tensor has {}",
+                        slice.len(),
+                        observe::OBSERVATION_LEN
+                    )),
+                ));
+            }
+            observe::write_card_play(&self.0, seat, slice);
+            Ok(())
+        })
     }
 
     /// The seat to act, or None once the deal is over.
