@@ -16,13 +16,14 @@ Each row is a mean level gain per deal with its 95% confidence interval
 (``cardkit.sim.mean_ci``); "yes" when the interval excludes zero on the positive
 side. A single deal pays 3, 2 or 1 levels to the first finisher's team.
 
-Run: python benches/guandan_agents.py [--deals N] [--samples S] [--matchups ...]
-(issue target: N=10000)
+Run: python benches/guandan_agents.py [--deals N] [--samples S] [--first-seed F]
+[--matchups ...] [--json PATH]  (issue target: N=10000)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from collections.abc import Callable
 
@@ -85,7 +86,11 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=32, help="search samples per move")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--matchups", nargs="*", choices=MATCHUPS, default=list(MATCHUPS))
+    parser.add_argument(
+        "--json", help="also write every per-deal gain here, to pool runs over other seeds"
+    )
     args = parser.parse_args()
+    saved: dict[str, dict[str, list[float]]] = {}
     agents = _agents(args.samples)
     print(
         f"Guandan, single deals at level 2: {args.deals} seeded deals per matchup "
@@ -97,6 +102,7 @@ def main() -> None:
         strong, weak = name.split("-")
         start = time.perf_counter()
         results = matchup(agents[strong], agents[weak], args.deals, args.first_seed)
+        saved[name] = results
         for role, values in results.items():
             mean, half = mean_ci(values)
             ok = "yes" if mean - half > 0 else "no"
@@ -106,6 +112,9 @@ def main() -> None:
                 flush=True,
             )
         print(f"| ({time.perf_counter() - start:.0f} s) | | | | | |", flush=True)
+        if args.json:
+            with open(args.json, "w") as out:
+                json.dump({"first_seed": args.first_seed, "samples": args.samples, **saved}, out)
 
 
 if __name__ == "__main__":
