@@ -4,11 +4,16 @@ Both rebuild the card play their observation describes as a Rust ``GuandanDeal``
 (``GuandanDeal.resume``): the own hand, the table, passes and places, and the
 unseen cards dealt to the other seats by their card counts (the policies read only
 those counts; the search deals the unseen cards afresh for every sample). The rule
-policy goes out when one play empties the hand, leads its cheapest play, lets its
-partner's play stand, answers an opponent with its cheapest ordinary play and keeps
-wilds and bombs until an opponent is close to going out. The search tries the
-candidate moves in sampled deals finished by rule playouts and plays the one whose
-team climbs the most. A tribute recipient returns its weakest allowed card.
+policy plans its hand (bombs; plates, pair runs and straights that save plays;
+then singles, pairs and triples carrying pairs) and plays from the plan: it goes
+out when one play empties the hand, leads its lowest planned group, answers an
+opponent only with a play that keeps the plan no longer, keeps its wilds for bombs,
+straight flushes and going out, lets its partner's play stand, bombs when an
+opponent is close to going out, and leads around a next opponent about to go out.
+The search tries a few candidate moves (the rule move, pass, the plays that keep
+the plan, the weakest bomb) in sampled deals finished by rule playouts, and leaves
+the rule move only for a candidate whose sampled gain stays positive two standard
+errors down. A tribute recipient returns its weakest allowed card.
 """
 
 from __future__ import annotations
