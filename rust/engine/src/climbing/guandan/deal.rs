@@ -6,7 +6,7 @@
 //! Turns run in seat order 0, 1, 2, 3 (the rule text's "counterclockwise", mapped
 //! as Zheng Shangyou maps it); partners sit opposite (0 & 2, 1 & 3).
 
-use super::{action_index, leads, responses, take, Hand, Play};
+use super::{action_index, leads, leads_into, responses, responses_into, take, Hand, Play};
 use crate::error::{EngineError, Result};
 use crate::rng::CardRng;
 
@@ -357,11 +357,26 @@ impl Deal {
     /// Play to the end with uniformly random legal moves; returns the moves made.
     pub fn random_playout(&mut self, rng: &mut CardRng) -> u32 {
         let mut moves = 0;
+        // One buffer for every turn's plays: listing is the playout's whole cost.
+        let mut plays: Vec<Play> = Vec::with_capacity(1024);
         while !self.over {
-            let legal = self.legal();
-            let pick = legal[rng.below(legal.len() as u64) as usize];
+            // The moves of `legal`, in its order: pass first when following.
+            plays.clear();
+            let hand = &self.hands[usize::from(self.to_move)];
+            let pass = match &self.table {
+                None => {
+                    leads_into(hand, self.level, &mut plays);
+                    0
+                }
+                Some(table) => {
+                    responses_into(hand, self.level, table, &mut plays);
+                    1
+                }
+            };
+            let pick = rng.below((plays.len() + pass) as u64) as usize;
+            let mv = pick.checked_sub(pass).map(|i| plays[i]);
             // A listed move is legal.
-            if self.apply(pick.as_ref()).is_err() {
+            if self.apply(mv.as_ref()).is_err() {
                 break;
             }
             moves += 1;

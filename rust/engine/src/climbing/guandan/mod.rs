@@ -704,20 +704,26 @@ pub fn leads_into(hand: &Hand, level: u8, out: &mut Vec<Play>) {
 
 /// Every play of `hand` that beats `table` at `level` (pass not included).
 pub fn responses(hand: &Hand, level: u8, table: &Play) -> Vec<Play> {
-    let v = hand.view(level);
     let mut out = Vec::with_capacity(64);
+    responses_into(hand, level, table, &mut out);
+    out
+}
+
+/// [`responses`] appended to `out` (which the caller passes empty), for loops that
+/// reuse one buffer move after move.
+pub fn responses_into(hand: &Hand, level: u8, table: &Play, out: &mut Vec<Play>) {
+    let v = hand.view(level);
     if !table.is_bomb() {
         let floor = i16::from(table.rank_value(level));
-        generate(&v, level, table.kind, floor, &mut out);
+        generate(&v, level, table.kind, floor, out);
     }
     for kind in [Kind::Bomb, Kind::StraightFlush, Kind::JokerBomb] {
-        generate(&v, level, kind, -1, &mut out);
+        generate(&v, level, kind, -1, out);
     }
     // Every bomb beats an ordinary play; a bomb only a stronger one.
     if let Some(power) = table.bomb_power(level) {
         out.retain(|p| p.bomb_power(level).is_some_and(|q| q > power));
     }
-    out
 }
 
 // -- action text -----------------------------------------------------------------
