@@ -252,6 +252,8 @@ fn guandan_play_of_id(#[pyo3(from_py_with = arg)] id: i64) -> Option<PyGuandanPl
 
 /// The most hands one batch call takes: each lists at most a few thousand leads.
 const MAX_BATCH_HANDS: usize = 1 << 20;
+/// The most bytes of ids one batch call lists (the leads of some 800,000 wild hands).
+const MAX_BATCH_BYTES: usize = 1 << 30;
 
 /// Every legal lead of each hand at `level`, as index ids in two byte buffers.
 ///
@@ -296,6 +298,12 @@ fn guandan_lead_ids_batch(
             plays.clear();
             gd::leads_into(hand, level, &mut plays);
             ids.extend(plays.iter().filter_map(|p| index.id(p)).map(|id| id as u16));
+            if 2 * ids.len() > MAX_BATCH_BYTES {
+                // Past this an allocation could fail, which aborts instead of raising.
+                return Err(EngineError::RuleOption(format!(
+                    "the batch lists more than {MAX_BATCH_BYTES} bytes of ids: pass fewer hands"
+                )));
+            }
             ends.push(ids.len() as u64);
         }
         Ok::<_, EngineError>((ids, ends))
@@ -604,10 +612,10 @@ impl PyGuandanDeal {
     }
 
     /// Play to the end with uniformly random legal moves from `seed`; returns the places.
-    fn random_playout(&mut self, #[pyo3(from_py_with = arg)] seed: u64) -> PyResult<Vec<usize>> {
+    fn random_playout(&mut self, #[pyo3(from_py_with = arg)] seed: u64) -> Vec<usize> {
         let mut rng = CardRng::new(seed);
         self.0.random_playout(&mut rng);
-        Ok(self.places())
+        self.places()
     }
 }
 

@@ -334,16 +334,11 @@ fn rule_follow(deal: &Deal, legal: &[Move], counts: &Counts, opponents_min: usiz
     }
 }
 
-/// Play to the end: the rule policy, with a random legal move one time in
-/// `epsilon_inverse` (0: never) so that searches see varied lines.
-pub fn rule_playout(deal: &mut Deal, epsilon_inverse: u64, rng: &mut CardRng) {
+/// Play to the end with the rule policy at every seat (deterministic, so that a
+/// search compares its candidates on the same lines).
+pub fn rule_playout(deal: &mut Deal) {
     while !deal.is_over() {
-        let mv = if epsilon_inverse > 0 && rng.below(epsilon_inverse) == 0 {
-            let legal = deal.legal();
-            legal[rng.below(legal.len() as u64) as usize]
-        } else {
-            rule_move(deal)
-        };
+        let mv = rule_move(deal);
         if deal.apply(mv.as_ref()).is_err() {
             break;
         }
@@ -462,7 +457,7 @@ pub fn search_move(
             cancel.check()?;
             let mut trial = world.clone();
             trial.apply(mv.as_ref())?;
-            rule_playout(&mut trial, 0, rng);
+            rule_playout(&mut trial);
             scores[i] = i64::from(deal_score(&trial, seat));
         }
         for i in 1..moves.len() {
@@ -596,7 +591,7 @@ mod tests {
         let unknown: Vec<Card> = cards[27..].to_vec();
         let mv = search_move(&deal, &unknown, 2, &mut rng, &crate::cancel::NEVER).unwrap();
         assert!(deal.legal().contains(&mv));
-        rule_playout(&mut deal, 0, &mut rng);
+        rule_playout(&mut deal);
         assert_eq!(deal_score(&deal, 0), -deal_score(&deal, 1));
     }
 }
