@@ -184,26 +184,34 @@ impl Hand {
 
     /// The hand split into naturals and wilds at `level`.
     fn view(&self, level: u8) -> View {
+        let wild = usize::from(wild_card(level).index());
         let mut v = View {
             nat: [0; NUM_RANKS],
             suited: [[0; 4]; 13],
-            wilds: self.count(wild_card(level)),
+            wilds: self.counts[wild],
             suit_positions: [0; 4],
         };
-        for rank in 0..13u8 {
-            for suit in 0..4u8 {
-                let card = Card::new(rank, suit);
-                let n = if card == wild_card(level) {
-                    0
-                } else {
-                    self.count(card)
-                };
-                v.suited[usize::from(rank)][usize::from(suit)] = n;
-                v.nat[usize::from(rank)] += n;
-                if n > 0 {
-                    let ace_low = u16::from(rank == ACE);
-                    v.suit_positions[usize::from(suit)] |= 1 << (rank + 1) | ace_low;
-                }
+        // Card index `4 * rank + suit`: each rank's four suits are four adjacent
+        // counts, read as one word (listing and playouts view a hand every turn).
+        let mut counts = self.counts;
+        counts[wild] = 0;
+        for rank in 0..13 {
+            let suits: [u8; 4] = [
+                counts[4 * rank],
+                counts[4 * rank + 1],
+                counts[4 * rank + 2],
+                counts[4 * rank + 3],
+            ];
+            let word = u32::from_le_bytes(suits);
+            if word == 0 {
+                continue;
+            }
+            v.suited[rank] = suits;
+            // At most two copies per card, so the byte sum fits the top byte.
+            v.nat[rank] = (word.wrapping_mul(0x0101_0101) >> 24) as u8;
+            let bits = 1 << (rank + 1) | u16::from(rank == usize::from(ACE));
+            for (positions, n) in v.suit_positions.iter_mut().zip(suits) {
+                *positions |= bits * u16::from(n > 0);
             }
         }
         v.nat[usize::from(BLACK_JOKER)] = self.count(Card::BLACK_JOKER);
@@ -639,7 +647,15 @@ fn run_play(kind: Kind, top: u8, suit: u8, len: u8, width: u8, wild_at: &[u8; 5]
 /// Straights, pair runs and plates (GD-33, GD-36, GD-37): `len` consecutive run
 /// positions from the low ace to the high ace, `width` cards each.
 fn runs(v: &View, kind: Kind, len: u8, width: u8, floor: i16, out: &mut Vec<Play>) {
+    // Run positions holding a natural card: a position without one needs `width`
+    // wilds, which rules out most windows before they are filled.
+    let held = u32::from(v.suit_positions.iter().fold(0, |a, &p| a | p));
     for top in (len - 1..=TOP_POSITION).filter(|&t| i16::from(t) > floor) {
+        let window = ((1u32 << len) - 1) << (top + 1 - len);
+        let missing = u32::from(len) - (held & window).count_ones();
+        if missing * u32::from(width) > u32::from(v.wilds) {
+            continue;
+        }
         let mut have = [0u8; 5];
         for (i, slot) in have.iter_mut().take(usize::from(len)).enumerate() {
             *slot = v.nat[usize::from(position_rank(top + 1 - len + i as u8))];
@@ -653,7 +669,15 @@ fn runs(v: &View, kind: Kind, len: u8, width: u8, floor: i16, out: &mut Vec<Play
 /// Five-card straights of one suit (GD-43); a wild stands for the missing card.
 fn straight_flushes(v: &View, out: &mut Vec<Play>) {
     for suit in 0..4u8 {
+        let positions = u32::from(v.suit_positions[usize::from(suit)]);
+        if positions.count_ones() + u32::from(v.wilds) < 5 {
+            continue;
+        }
         for top in 4..=TOP_POSITION {
+            // Most windows lack the naturals: skip them before filling.
+            if (positions >> (top - 4) & 0x1F).count_ones() + u32::from(v.wilds) < 5 {
+                continue;
+            }
             let mut have = [0u8; 5];
             for (i, slot) in have.iter_mut().enumerate() {
                 let rank = position_rank(top - 4 + i as u8);
@@ -669,6 +693,9 @@ fn straight_flushes(v: &View, out: &mut Vec<Play>) {
 /// Bombs of every size from four cards up (GD-41), wilds joining naturals.
 fn bombs(v: &View, out: &mut Vec<Play>) {
     for rank in 0..13u8 {
+        if v.nat[usize::from(rank)] + v.wilds < 4 {
+            continue;
+        }
         for k in 1..=v.nat[usize::from(rank)] {
             for w in 0..=v.wilds {
                 if k + w >= 4 {
@@ -696,9 +723,13 @@ pub fn leads(hand: &Hand, level: u8) -> Vec<Play> {
 
 /// [`leads`] appended to `out`, for callers that list many hands into one buffer.
 pub fn leads_into(hand: &Hand, level: u8, out: &mut Vec<Play>) {
-    let v = hand.view(level);
+    view_leads(&hand.view(level), level, out);
+}
+
+/// [`leads_into`] for a hand already viewed at `level`.
+fn view_leads(v: &View, level: u8, out: &mut Vec<Play>) {
     for kind in KINDS {
-        generate(&v, level, kind, -1, out);
+        generate(v, level, kind, -1, out);
     }
 }
 
@@ -712,13 +743,17 @@ pub fn responses(hand: &Hand, level: u8, table: &Play) -> Vec<Play> {
 /// [`responses`] appended to `out` (which the caller passes empty), for loops that
 /// reuse one buffer move after move.
 pub fn responses_into(hand: &Hand, level: u8, table: &Play, out: &mut Vec<Play>) {
-    let v = hand.view(level);
+    view_responses(&hand.view(level), level, table, out);
+}
+
+/// [`responses_into`] for a hand already viewed at `level`.
+fn view_responses(v: &View, level: u8, table: &Play, out: &mut Vec<Play>) {
     if !table.is_bomb() {
         let floor = i16::from(table.rank_value(level));
-        generate(&v, level, table.kind, floor, out);
+        generate(v, level, table.kind, floor, out);
     }
     for kind in [Kind::Bomb, Kind::StraightFlush, Kind::JokerBomb] {
-        generate(&v, level, kind, -1, out);
+        generate(v, level, kind, -1, out);
     }
     // Every bomb beats an ordinary play; a bomb only a stronger one.
     if let Some(power) = table.bomb_power(level) {
@@ -1032,7 +1067,11 @@ const TIE_ORDER: [u8; 4] = [0, 1, 3, 2];
 /// The cards `play` removes from `hand` at `level`, or an `IllegalAction` error if
 /// the hand lacks them.
 pub fn take(hand: &Hand, level: u8, play: &Play) -> Result<Vec<Card>> {
-    let v = hand.view(level);
+    view_take(&hand.view(level), level, play)
+}
+
+/// [`take`] from a hand already viewed at `level`.
+fn view_take(v: &View, level: u8, play: &Play) -> Result<Vec<Card>> {
     let lacks =
         || EngineError::IllegalAction(format!("the hand does not hold the cards of {play}"));
     if usize::from(v.wilds) < play.wilds() || !play.allowed_at(level) {
@@ -1061,7 +1100,7 @@ pub fn take(hand: &Hand, level: u8, play: &Play) -> Result<Vec<Card>> {
             }
             _ => {
                 let mut suits = TIE_ORDER;
-                suits.sort_by_key(|&s| neighbours(&v, rank, s));
+                suits.sort_by_key(|&s| neighbours(v, rank, s));
                 let mut left = n;
                 for s in suits {
                     let k = v.suited[usize::from(rank)][usize::from(s)].min(left);
