@@ -518,6 +518,7 @@ TABLE: dict[str, Entry] = {
         {"hand": CARDS, "level": LEVEL, "table": PLAY},
     ),
     "guandan_parse": Entry({"text": "3", "level": "2"}, {"text": PLAY, "level": LEVEL}),
+    "guandan_parse_copies": Entry({"text": "3c3d", "level": "2"}, {"text": PLAY, "level": LEVEL}),
     "guandan_beats": Entry(
         {"play": "4", "table": "3", "level": "2"}, {"play": PLAY, "table": PLAY, "level": LEVEL}
     ),
@@ -560,6 +561,9 @@ TABLE: dict[str, Entry] = {
     ),
     "GuandanDeal.hand": Entry({"seat": 0}, {"seat": INT}, _guandan_deal),
     "GuandanDeal.apply": Entry({"action": "3"}, {"action": OPT_PLAY}, _guandan_deal),
+    "GuandanDeal.apply_copies": Entry(
+        {"play": "3", "cards": "3c"}, {"play": PLAY, "cards": CARDS}, _guandan_deal
+    ),
     "GuandanDeal.apply_id": Entry({"id": _core.guandan_play_id("3")}, {"id": UINT}, _guandan_deal),
     "GuandanDeal.search_move": Entry(
         {"samples": 1, "seed": 0}, {"samples": UINT, "seed": UINT}, _guandan_deal

@@ -1179,6 +1179,7 @@ __all__ += [
     "guandan_lead_ids_batch",
     "guandan_leads",
     "guandan_parse",
+    "guandan_parse_copies",
     "guandan_play_id",
     "guandan_play_of_id",
     "guandan_responses",
@@ -1306,6 +1307,13 @@ class GuandanDeal:
 
         Raises IllegalActionError (nothing changes) when the move is illegal.
         """
+    def apply_copies(self, play: _GuandanTable, cards: str | Iterable[Card | str]) -> list[Card]:
+        """Apply `play` taking the named copies `cards` of its natural cards (see
+        guandan_parse_copies) plus its wilds; returns the cards taken.
+
+        Raises IllegalActionError (nothing changes) when the play is illegal or the
+        cards are not its naturals or not held.
+        """
     def apply(self, action: _GuandanTable | None) -> list[Card]:
         """Apply a play (a GuandanPlay or its text) or None (pass); returns the cards taken.
 
@@ -1373,6 +1381,15 @@ def guandan_parse(text: str, level: str) -> GuandanPlay:
     """The play an action text names at `level` (without `play `): `"3456 W=7"`.
 
     Raises IllegalActionError when the text names no Guandan play.
+    """
+
+def guandan_parse_copies(text: str, level: str) -> tuple[GuandanPlay, list[Card], str] | None:
+    """A play whose text names the copies of its natural cards (`"5s5d"`, `"3c4d5h6s W=7"`)
+    at `level`: `(play, cards, text)` with the rank-level play, the named natural
+    cards and the canonical text (each rank's cards in suit order, then the wild
+    tokens); None when the text names ranks or a straight flush.
+
+    Raises IllegalActionError when the text is neither a play nor named copies of one.
     """
 
 def guandan_beats(play: _GuandanTable, table: _GuandanTable, level: str) -> bool:

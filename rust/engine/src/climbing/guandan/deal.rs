@@ -269,6 +269,45 @@ impl Deal {
         }
     }
 
+    /// Apply `play` taking the named copies `naturals` of its natural cards (from
+    /// [`super::parse_copies`]) and its wilds, instead of the copies [`super::take`]
+    /// picks; an illegal play, or naturals that are not its cards or not held, is an
+    /// error and changes nothing. Returns the cards taken.
+    pub fn apply_copies(
+        &mut self,
+        play: &Play,
+        naturals: &[crate::cards::Card],
+    ) -> Result<Vec<crate::cards::Card>> {
+        self.check(Some(play))?;
+        let seat = self.to_move;
+        let named = Hand::from_cards(naturals)?;
+        let wild = super::wild_card(self.level);
+        let ranks_match = (0..super::NUM_RANKS as u8).all(|rank| {
+            let copies: u8 = naturals
+                .iter()
+                .filter(|&&c| super::card_rank(c) == rank)
+                .count() as u8;
+            copies == play.natural(rank)
+        });
+        if !ranks_match || named.count(wild) > 0 {
+            return Err(EngineError::IllegalAction(format!(
+                "{} are not the natural cards of {play}",
+                super::card_list(naturals)
+            )));
+        }
+        let hand = &self.hands[usize::from(seat)];
+        if named.counts.iter().zip(hand.counts).any(|(&n, h)| n > h) {
+            return Err(EngineError::IllegalAction(format!(
+                "seat {seat} does not hold {}",
+                super::card_list(naturals)
+            )));
+        }
+        let mut cards = naturals.to_vec();
+        cards.extend(std::iter::repeat_n(wild, play.wilds()));
+        self.commit(Some(play), &cards);
+        Ok(cards)
+    }
+
     /// Apply `action` (`None`: pass) for the seat to act; an illegal action is an
     /// error and changes nothing. Returns the cards a play took.
     pub fn apply(&mut self, action: Option<&Play>) -> Result<Vec<crate::cards::Card>> {
@@ -447,6 +486,26 @@ mod tests {
             assert_eq!(places, vec![0, 1, 2, 3]);
             assert!(deal.to_move().is_none());
         }
+    }
+
+    #[test]
+    fn named_copies_are_the_cards_taken() {
+        let level = 0;
+        let hands = [hand("5s5d5c9c"), hand("3c4c"), hand("6c7c"), hand("8c9d")];
+        let mut deal = Deal::new(hands, level, 0, false).unwrap();
+        let (pair, naturals) = super::super::parse_copies("5s5c", Some(level))
+            .unwrap()
+            .unwrap();
+        // Naming cards the seat lacks, or cards that are not the play's, changes nothing.
+        let missing = parse_cards("5s5h").unwrap();
+        assert!(deal.apply_copies(&pair, &missing).is_err());
+        let wrong = parse_cards("5s9c").unwrap();
+        assert!(deal.apply_copies(&pair, &wrong).is_err());
+        assert_eq!(deal.hand(0), &hand("5s5d5c9c"));
+        let taken = deal.apply_copies(&pair, &naturals).unwrap();
+        assert_eq!(taken, parse_cards("5s5c").unwrap());
+        assert_eq!(deal.hand(0), &hand("5d9c"));
+        assert_eq!(deal.played(0), &hand("5s5c"));
     }
 
     #[test]

@@ -1029,6 +1029,95 @@ pub fn parse(text: &str, level: Option<u8>) -> Result<Play> {
     Ok(play)
 }
 
+/// A play whose text names the copies of its natural cards (`5s5d`, `3c4d5h6s W=7`)
+/// instead of ranks: the rank-level play and the named naturals, or `None` when the
+/// text names ranks or is a straight flush (whose cards are its identity). Both packs
+/// hold two of each card, so the same ranks may be taken as different cards, and
+/// which suits stay in hand matters for later straight flushes.
+pub fn parse_copies(text: &str, level: Option<u8>) -> Result<Option<(Play, Vec<Card>)>> {
+    if text.len() > MAX_TEXT {
+        return Err(bad_play(text, "too long for a play of at most 10 cards"));
+    }
+    // Rank text and straight flushes read as they always do.
+    let direct = parse(text, level);
+    if direct.is_ok() {
+        return Ok(None);
+    }
+    let (naturals, wilds): (Vec<&str>, Vec<&str>) =
+        text.split_whitespace().partition(|t| !t.contains('='));
+    let Ok(cards) = crate::cards::parse_cards(&naturals.concat()) else {
+        // Neither ranks nor cards: the rank reading says what is wrong.
+        return direct.map(|_| None);
+    };
+    if cards.len() > MAX_PLAY {
+        return Err(bad_play(text, "a play has at most 10 cards"));
+    }
+    if let Some(l) = level {
+        if cards.contains(&wild_card(l)) {
+            return Err(bad_play(
+                text,
+                "the heart level card is a wild: write it as a W= token",
+            ));
+        }
+    }
+    let mut ranks: String = cards
+        .iter()
+        .map(|&c| RANK_TEXT[usize::from(card_rank(c))])
+        .collect();
+    for w in wilds {
+        ranks.push(' ');
+        ranks.push_str(w);
+    }
+    let play = parse(&ranks, level)
+        .map_err(|e| bad_play(text, &format!("its cards read as {}: {e}", ranks.trim())))?;
+    if play.kind == Kind::StraightFlush {
+        return Err(bad_play(text, "a straight flush names one suit's cards"));
+    }
+    Ok(Some((play, cards)))
+}
+
+/// The canonical text of `play` taking the copies `naturals` (as [`parse_copies`]
+/// returned them): the play's rank text with each rank's cards in suit order
+/// (`5d5s`), then its wild tokens.
+pub fn copies_text(play: &Play, naturals: &[Card]) -> String {
+    let text = play.to_string();
+    let (ranks, wilds) = match text.split_once(' ') {
+        Some((r, w)) if !r.contains('=') => (r, Some(w)),
+        _ if text.contains('=') => ("", Some(text.as_str())),
+        _ => (text.as_str(), None),
+    };
+    let mut pool = naturals.to_vec();
+    pool.sort_unstable();
+    let mut out = String::with_capacity(3 * pool.len() + 8);
+    for ch in ranks.chars() {
+        let at = pool
+            .iter()
+            .position(|&c| RANK_TEXT[usize::from(card_rank(c))] == ch);
+        if let Some(at) = at {
+            out.push_str(&pool.remove(at).to_string());
+        }
+    }
+    if let Some(w) = wilds {
+        out.push(' ');
+        out.push_str(w);
+    }
+    out
+}
+
+/// A card's rank in [`RANK_TEXT`] order (jokers after the ace).
+fn card_rank(card: Card) -> u8 {
+    match card {
+        Card::BLACK_JOKER => BLACK_JOKER,
+        Card::RED_JOKER => RED_JOKER,
+        c => c.rank(),
+    }
+}
+
+/// Cards as packed text for messages (`5s5d`).
+fn card_list(cards: &[Card]) -> String {
+    cards.iter().map(Card::to_string).collect()
+}
+
 /// The top run position of `distinct` ranks (each `width` times in `all`) when they
 /// are `len` consecutive run positions, the ace low or high (GD-37).
 fn run_top(distinct: &[u8], all: &[u8; NUM_RANKS], len: usize, width: u8) -> Option<u8> {
@@ -1251,6 +1340,32 @@ mod tests {
                 assert!(action_index().id(&p).is_some(), "{text}");
             }
         }
+    }
+
+    #[test]
+    fn copies_named_as_cards() {
+        let level = 0; // twos: the two heart twos are the wilds
+        let (play, cards) = parse_copies("5s5d", Some(level)).unwrap().unwrap();
+        assert_eq!(
+            (play.kind, play.to_string()),
+            (Kind::Pair, "55".to_string())
+        );
+        assert_eq!(cards, crate::cards::parse_cards("5s5d").unwrap());
+        assert_eq!(copies_text(&play, &cards), "5d5s");
+        let (play, cards) = parse_copies("6s3c4d 5h W=7", Some(level)).unwrap().unwrap();
+        assert_eq!(play, parse("3456 W=7", Some(level)).unwrap());
+        assert_eq!(copies_text(&play, &cards), "3c4d5h6s W=7");
+        let (play, _) = parse_copies("BJ BJ", Some(level)).unwrap().unwrap();
+        assert_eq!(play.to_string(), "BB");
+        // Ranks and straight flushes are not copy choices.
+        assert!(parse_copies("55", Some(level)).unwrap().is_none());
+        assert!(parse_copies("JJ", Some(level)).unwrap().is_none());
+        assert!(parse_copies("3s4s5s6s7s", Some(level)).unwrap().is_none());
+        // The wild is written as W=, and the cards must form a play.
+        assert!(parse_copies("2h2d", Some(level)).is_err());
+        let err = parse_copies("5s6d", Some(level)).unwrap_err().to_string();
+        assert!(err.contains("its cards read as 56"), "{err}");
+        assert!(parse_copies("5x5y", Some(level)).is_err());
     }
 
     #[test]
