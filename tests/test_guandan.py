@@ -766,3 +766,22 @@ def test_a_play_may_name_the_copies_it_takes() -> None:
     again = state.game.state_from_json(state.to_json())
     assert again.to_json() == state.to_json()
     assert [str(c) for c in again._hand(seat)] == left
+
+
+def test_any_spelling_of_a_listed_play_is_that_play() -> None:
+    # Naturals in any order, spaced out, lower case: parse_action gives the listed
+    # action's canonical text and apply accepts it.
+    state = single_deal(5)
+    listed = max(
+        (
+            a
+            for a in state.legal_actions()
+            if a.kind == "play" and not set(a.text[5:].split(" ")[0]) & set("cdhs")
+        ),
+        key=lambda a: len(a.text),
+    )
+    naturals, _, wilds = listed.text[5:].partition(" ")
+    respelled = " ".join(reversed(naturals)).lower() + (" " + wilds if wilds else "")
+    assert state.game.parse_action(respelled) == listed
+    state.apply(respelled)
+    assert state.history[-1] == listed
