@@ -6,6 +6,7 @@ and a server killed with SIGKILL comes back with every room intact."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import re
 import sqlite3
@@ -326,3 +327,37 @@ def test_an_eliminated_player_watches_or_restarts(tmp_path: Path) -> None:
         store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_move_that_cannot_be_written_is_not_played(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = Store(tmp_path / "x.sqlite")
+        rooms = Rooms(store, ServerConfig(agent_delay=0))
+        room = await rooms.create("onepoker", seats=["human", "human"])
+
+        async def send(message: dict[str, Any]) -> None:
+            pass
+
+        before = room.state.to_json()
+        store.close()  # every write now fails, as on a full or lost disk
+        mover = Client(send, room.state.current_player)
+        with pytest.raises(RoomError, match="could not be saved") as refused:
+            await rooms.act(room, mover, room.state.legal_actions()[0])
+        assert refused.value.code == "storage_error"
+        assert room.state.to_json() == before
+
+    asyncio.run(scenario())
+
+
+def test_the_load_bench_runs_small() -> None:
+    bench_path = Path(__file__).resolve().parent.parent / "benches" / "server_load.py"
+    spec = importlib.util.spec_from_file_location("server_load_bench", bench_path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    result = bench.run(rooms=3)
+    assert result["rooms"] == 3
+    # A Hearts deal is 64 moves (52 cards played, 12 passed one at a time).
+    assert result["moves"] == 3 * 64
+    assert result["person_moves"] == 3 * 16
+    assert result["p50_ms"] <= result["p99_ms"]

@@ -22,6 +22,7 @@ __all__ = [
     "AGENT_SEED_SALT",
     "default_agent",
     "eliminated",
+    "end_score",
     "make_agent",
     "parse_option",
     "parse_options",

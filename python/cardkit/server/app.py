@@ -21,7 +21,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from cardkit.server.rooms import Client, Room, RoomError, Rooms, ServerConfig
+from cardkit.server.rooms import Client, Room, RoomError, Rooms, ServerConfig, log
 from cardkit.server.store import Store
 
 __all__ = ["create_app"]
@@ -189,6 +189,12 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 raise RoomError("unknown_type", f"unknown message type {str(kind)[:40]!r}")
         except RoomError as exc:
             await send(_frame(exc.code, str(exc)))
+        except WebSocketDisconnect:
+            raise
+        except Exception:
+            # A bug must cost one error frame, not the connection or the server.
+            log.exception("message of a client of room %s failed", room.code)
+            await send(_frame("internal_error", "the server could not handle this message"))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import logging
 import secrets
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -386,7 +387,12 @@ class Rooms:
         except CardkitError as exc:
             raise RoomError("illegal_action", str(exc)) from exc
         ply = len(state.history)
-        self.store.append_action(room.code, room.record.match, ply, str(after.history[-1]))
+        try:
+            self.store.append_action(room.code, room.record.match, ply, str(after.history[-1]))
+        except sqlite3.Error as exc:
+            # Not on disk, so not played: the room keeps its state and the client is told.
+            log.exception("cannot write a move of room %s", room.code)
+            raise RoomError("storage_error", f"the move could not be saved: {exc}", 503) from exc
         room.state = after
         room.record.history.append(str(after.history[-1]))
         room.record.touched = time.time()
