@@ -77,9 +77,27 @@ def test_two_people_and_two_agents_play_hearts_each_seeing_only_their_seat(
             if event["type"] in ("hand", "private_action", "pass_cards"):
                 assert seat in (event["seat"], event.get("to")), event
         assert person.events[-1]["type"] == "end"
+        _check_only_known_cards(person, seat)
     # The two people saw the same public game.
     public = [[e for e in p.events if "hidden" in e or e["type"] == "trick"] for p in people]
     assert public[0] == public[1]
+
+
+def _check_only_known_cards(person: Person, seat: int) -> None:
+    """Every card in every message to ``seat`` before the end is one it was dealt,
+    was passed, or saw played: no other seat's hidden card ever reaches it."""
+    known: set[str] = set()
+    for text, message in zip(person.raw, person.messages, strict=True):
+        for event in message.get("events", []):
+            kind = event["type"]
+            if kind == "hand" or (kind == "private_action" and event["seat"] == seat):
+                known.update(_CARD.findall(json.dumps(event)))
+            elif kind == "pass_cards" and seat in (event["seat"], event["to"]):
+                known.update(event["cards"])
+            elif kind == "action" and not event.get("hidden"):
+                known.update(_CARD.findall(event["action"]))
+        if message["type"] == "view" and not message["terminal"]:
+            assert set(_CARD.findall(text)) <= known, f"seat {seat} saw a hidden card"
 
 
 def test_a_spectator_sees_no_card_before_it_is_played(server: Server) -> None:
@@ -245,6 +263,9 @@ def test_a_killed_server_restarts_with_every_room_intact(tmp_path: Path) -> None
                 person.send({"type": "act", "action": view["legal_actions"][0], "ply": view["ply"]})
                 reply = person.wait_for("accepted", "error")
                 accepted = reply.get("ply", accepted)
+        # A second room, private, whose person has not come yet.
+        other = _room(first, "doudizhu", ["human", "rule", "rule"], private=True)
+        other_ply = first.get(f"/api/rooms/{other['code']}").json()["ply"]
         # Killed right after an acknowledgement: that move must be on disk.
         first.kill()
         seen = list(person.events)
@@ -257,6 +278,9 @@ def test_a_killed_server_restarts_with_every_room_intact(tmp_path: Path) -> None
         info = second.get(f"/api/rooms/{code}").json()
         assert info["ply"] > accepted
         assert info["seats"][0]["name"] == "ann"
+        kept = second.get(f"/api/rooms/{other['code']}").json()
+        assert kept["private"] and kept["ply"] >= other_ply
+        assert kept["seats"][0] == {**other["seats"][0], "connected": False}
         back = Person(second, code, seat["token"])
         back.wait_for("view")
         back.pump(0.2)
