@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 
 from cardkit import games
+from cardkit.cli import main
+from cardkit.errors import RuleOptionError
 from cardkit.server import RoomError, Rooms, ServerConfig, Store
 from cardkit.server.rooms import Client
 
@@ -385,3 +387,23 @@ def test_the_load_bench_runs_small() -> None:
     assert result["moves"] == 3 * 64
     assert result["person_moves"] == 3 * 16
     assert result["p50_ms"] <= result["p99_ms"]
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        {"max_rooms": 0},
+        {"agent_delay": -1.0},
+        {"idle_expiry": "soon"},
+        {"db": ""},
+        {"rate_limit": 0},
+    ],
+)
+def test_server_settings_are_checked(setting: dict[str, Any]) -> None:
+    with pytest.raises(RuleOptionError):
+        ServerConfig(**setting)
+
+
+def test_cardkit_serve_refuses_bad_settings() -> None:
+    assert main(["serve", "--max-rooms", "0"]) == 2
+    assert main(["serve", "--agent-delay", "-1"]) == 2

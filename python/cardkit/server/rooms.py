@@ -22,7 +22,7 @@ from typing import Any
 
 from cardkit.agents import agent_names
 from cardkit.api import Agent, State
-from cardkit.errors import CardkitError, IllegalActionError, shown
+from cardkit.errors import CardkitError, IllegalActionError, RuleOptionError, shown
 from cardkit.games import available, make
 from cardkit.server.store import RoomRecord, SeatRecord, Store
 from cardkit.tables import default_agent, eliminated, make_agent, seat_view
@@ -76,6 +76,19 @@ class ServerConfig:
     max_message_bytes: int = 4096
     #: Messages one connection may send per second (a burst of twice this is allowed).
     rate_limit: float = 20.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.db, str) or not self.db:
+            raise RuleOptionError(f"db is a file name, got {shown(self.db)}")
+        for name in ("idle_expiry", "agent_delay", "rate_limit"):
+            value = getattr(self, name)
+            low = 0.0 if name == "agent_delay" else 1e-3
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= low:
+                raise RuleOptionError(f"{name} must be a number >= {low:g}, got {shown(value)}")
+        for name in ("max_rooms", "max_clients_per_room", "max_message_bytes"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise RuleOptionError(f"{name} must be a positive int, got {shown(value)}")
 
 
 def hash_token(token: str) -> str:

@@ -35,6 +35,8 @@ let socket = null;
 let room = null;       // the room's public description
 let view = null;       // this client's latest view
 let events = [];       // this client's event log for the current match
+let current = null;    // the room code and token this page is connected with
+let retries = 0;       // hellos retried after "seat_in_use"
 
 const $ = (id) => document.getElementById(id);
 const t = (key) => LABELS[lang][key] || key;
@@ -203,6 +205,8 @@ async function joinRoom(code, seat) {
 
 function openRoom(code, token) {
   if (socket) socket.close();
+  if (!current || current.code !== code) retries = 0;
+  current = { code, token };
   room = null; view = null; events = [];
   location.hash = `room=${code}`;
   $("lobby").hidden = true;
@@ -217,12 +221,20 @@ function openRoom(code, token) {
 function receive(message) {
   if (message.type === "welcome" || message.type === "room") {
     room = message.room;
+    retries = 0;
   } else if (message.type === "view") {
     if (message.reset) events = [];
     events = events.concat(message.events);
     view = message;
     showError("");
   } else if (message.type === "error") {
+    // A reload can reach the server before the old page's connection has closed:
+    // the seat is still "in use" for a moment, so the hello is tried again.
+    if (message.code === "seat_in_use" && !room && retries < 5) {
+      retries += 1;
+      setTimeout(() => openRoom(current.code, current.token), 500 * retries);
+      return;
+    }
     showError(message.message);
     return;
   } else {
