@@ -407,3 +407,21 @@ def test_server_settings_are_checked(setting: dict[str, Any]) -> None:
 def test_cardkit_serve_refuses_bad_settings() -> None:
     assert main(["serve", "--max-rooms", "0"]) == 2
     assert main(["serve", "--agent-delay", "-1"]) == 2
+
+
+def test_a_room_that_no_longer_replays_is_kept_but_not_served(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = Store(tmp_path / "x.sqlite")
+        rooms = Rooms(store, ServerConfig(agent_delay=0))
+        kept = await rooms.create("hearts", seats=["human", "rule", "rule", "rule"])
+        broken = await rooms.create("spades", seats=["human", "rule", "rule", "rule"])
+        await rooms.close()
+        store.append_action(broken.code, 0, len(broken.state.history), "bid 99")
+        again = Rooms(store, ServerConfig(agent_delay=0))
+        again.load()
+        assert set(again.rooms) == {kept.code}
+        assert {r.code for r in store.load_rooms()} == {kept.code, broken.code}
+        await again.close()
+        store.close()
+
+    asyncio.run(scenario())

@@ -184,7 +184,13 @@ class Rooms:
     def load(self) -> None:
         """Rebuild every stored room by replaying its current match (at start-up)."""
         for record in self.store.load_rooms():
-            state, agents = _replay(record)
+            try:
+                state, agents = _replay(record)
+            except CardkitError:
+                # A game no longer registered, or rules that changed under a saved
+                # history: that room stays in the file, untouched, and is not served.
+                log.exception("room %s cannot be replayed; it is not served", record.code)
+                continue
             self.rooms[record.code] = Room(record, state, agents)
         for room in self.rooms.values():
             self._drive(room)
