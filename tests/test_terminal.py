@@ -40,6 +40,7 @@ def test_every_game_plays_to_the_score_breakdown(name: str) -> None:
     game = games.make(name, **_single_deal(name))
     text = _run(name, "1\n" * (game.max_game_length + 1) + "n\n", seed=5)
     assert "your hand (seat 0)" in text
+    assert "table: " in text
     assert "  1) " in text
     assert "game over" in text
     assert "score breakdown:" in text

@@ -15,7 +15,7 @@ from typing import Any
 
 from cardkit._core import derive_seed
 from cardkit.agents import agent_factory, agent_names
-from cardkit.api import Agent, Event, Game, State
+from cardkit.api import Agent, Event, Game, Observation, State
 from cardkit.errors import RuleOptionError, shown
 
 __all__ = [
@@ -28,7 +28,30 @@ __all__ = [
     "parse_options",
     "seat_agents",
     "seat_view",
+    "table_summary",
 ]
+
+# Observation fields that describe the table as the games name them (the cards
+# to beat, the trick, the board, bets and scores); a game shows those it has.
+_TABLE_KEYS = (
+    "phase",
+    "acted",
+    "level",
+    "landlord",
+    "bottom",
+    "table",
+    "trick",
+    "board",
+    "pot",
+    "to_call",
+    "bets",
+    "stacks",
+    "bids",
+    "card_counts",
+    "taken_points",
+    "tricks_won",
+    "scores",
+)
 
 # The agents a table seats when none is named, strongest-but-quick first: each
 # game's rule agent, or the fast strong agent of games without one.
@@ -102,6 +125,13 @@ def eliminated(state: State, seat: int) -> bool:
     )
 
 
+def table_summary(observation: Observation) -> dict[str, Any]:
+    """The fields of a seat's observation that describe the table (the cards to
+    beat, the trick, the board, bets, counts and scores), for a compact display;
+    each game shows those of them it has."""
+    return {k: observation[k] for k in _TABLE_KEYS if observation.get(k) is not None}
+
+
 def end_score(events: Sequence[Event]) -> dict[str, Any] | None:
     """The public score of a finished game: its ``end`` event's, else ``None``."""
     for event in reversed(events):
@@ -132,6 +162,7 @@ def seat_view(state: State, seat: int | None, since: int = 0) -> dict[str, Any]:
     }
     if seat is not None:
         view["observation"] = state.observation(seat)
+        view["table"] = table_summary(view["observation"])
         view["hand"] = [str(c) for c in state.private_cards(seat)]
         view["legal_actions"] = [str(a) for a in state.legal_actions()] if to_act == seat else []
         view["eliminated"] = eliminated(state, seat)

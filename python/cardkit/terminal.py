@@ -23,7 +23,7 @@ from cardkit._core import Card
 from cardkit.api import Agent, Event, State
 from cardkit.errors import CardkitError, InvalidNotationError, shown
 from cardkit.games import make
-from cardkit.tables import make_agent, seat_agents
+from cardkit.tables import make_agent, seat_agents, table_summary
 
 __all__ = ["TerminalTable", "card_text", "event_text", "replay_file"]
 
@@ -145,6 +145,10 @@ class TerminalTable:
 
     def _show_turn(self, state: State) -> list[str]:
         legal = [str(a) for a in state.legal_actions()]
+        summary = table_summary(state.observation(self.seat))
+        table = [f"{k} {_value_text(v)}" for k, v in summary.items()]
+        if table:
+            self.console.print(card_text("table: " + "; ".join(table)), style="dim")
         hand = " ".join(str(c) for c in state.private_cards(self.seat))
         self.console.print(card_text(f"your hand (seat {self.seat}): {hand or '-'}"))
         rich = _rich()

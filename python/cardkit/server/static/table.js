@@ -10,7 +10,7 @@ const LABELS = {
     private: "Private room", create: "Create and sit", join_room: "Join a room", join: "Join",
     watch: "Watch", open_rooms: "Open rooms", your_hand: "Your hand", actions: "Your move",
     score: "Score", restart: "New game", standings: "Standings", table_view: "Table",
-    history: "History", leave: "Leave", seat: "Seat", human: "person", room: "Room",
+    history: "History", leave: "Leave", everything: "Everything your seat knows", seat: "Seat", human: "person", room: "Room",
     your_turn: "Your turn", waiting: "Waiting for", game_over: "Game over", you: "you",
     spectator: "Watching", eliminated: "You are out: watch the others or start a new game",
     empty: "(empty)", open_seat: "open seat", match: "match", lang: "中文",
@@ -20,7 +20,7 @@ const LABELS = {
     private: "私人房间", create: "创建并入座", join_room: "加入房间", join: "加入",
     watch: "观战", open_rooms: "公开房间", your_hand: "你的手牌", actions: "你的出牌",
     score: "计分", restart: "再来一局", standings: "积分", table_view: "牌桌",
-    history: "记录", leave: "离开", seat: "座位", human: "玩家", room: "房间",
+    history: "记录", leave: "离开", everything: "你的座位所知的一切", seat: "座位", human: "玩家", room: "房间",
     your_turn: "轮到你了", waiting: "等待", game_over: "本局结束", you: "你",
     spectator: "观战中", eliminated: "你已出局：可以继续观战或重新开始",
     empty: "（空）", open_seat: "空座", match: "局", lang: "English",
@@ -266,6 +266,7 @@ function renderTable() {
   else if (view.to_act !== null) status = `${t("waiting")} ${seatName(view.to_act)}`;
   $("status").textContent = status;
   $("hand").replaceChildren(...(mine && view.hand.length ? view.hand.map(cardNode) : [el("span", t("empty"))]));
+  $("actions-title").hidden = !(mine && view.legal_actions.length);
   const actions = $("actions");
   actions.replaceChildren(...(mine ? view.legal_actions : []).map((action) => {
     const button = el("button");
@@ -276,6 +277,7 @@ function renderTable() {
   }));
   $("standings").replaceChildren(tree(Object.fromEntries(
     view.standings.map((v, seat) => [seatName(seat), v]))));
+  $("summary").replaceChildren(mine ? tree(view.table) : el("span", "-"));
   $("observation").replaceChildren(mine ? tree(view.observation) : el("span", "-"));
   $("end").hidden = !(view.terminal || (mine && view.eliminated));
   $("restart").hidden = !mine;
