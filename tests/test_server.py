@@ -425,3 +425,24 @@ def test_a_room_that_no_longer_replays_is_kept_but_not_served(tmp_path: Path) ->
         store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_game_registered_at_run_time_gets_rooms(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = Store(tmp_path / "x.sqlite")
+        rooms = Rooms(store, ServerConfig(agent_delay=0))
+        room = await rooms.create("short_spades", seats=["random"] * 4)
+        assert "short_spades" in {g["name"] for g in Rooms.games()}
+        assert room.driver is not None
+        await room.driver
+        assert room.state.is_terminal
+        assert room.info()["game"] == "short_spades"
+        store.close()
+
+    games.register(
+        "short_spades", lambda **options: games.make("spades", **{"match": False, **options})
+    )
+    try:
+        asyncio.run(scenario())
+    finally:
+        games.unregister("short_spades")

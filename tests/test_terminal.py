@@ -180,3 +180,14 @@ def test_cardkit_play_reads_stdin_in_a_child_process(tmp_path: Path) -> None:
     )
     assert "game over" in done.stdout
     assert games.make("zhengshangyou").state_from_json(save.read_text()).is_terminal
+
+
+def test_a_game_registered_at_run_time_plays_too() -> None:
+    games.register(
+        "short_hearts", lambda **options: games.make("hearts", **{"match": False, **options})
+    )
+    try:
+        text = _run("short_hearts", "1\n" * 80 + "n\n", agents=["random"])
+    finally:
+        games.unregister("short_hearts")
+    assert "score breakdown:" in text

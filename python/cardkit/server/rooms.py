@@ -505,7 +505,12 @@ class Rooms:
         """Every registered game with its seats, default options and agents."""
         out = []
         for name in available():
-            game = make(name)
+            try:
+                game = make(name)
+            except CardkitError:
+                # A registered game that needs options to be made cannot be offered
+                # with defaults; rooms of it are still created with its options.
+                continue
             out.append(
                 {
                     "name": name,
