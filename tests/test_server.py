@@ -10,6 +10,7 @@ import importlib.util
 import json
 import re
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from cardkit.errors import RuleOptionError
 from cardkit.server import RoomError, Rooms, ServerConfig, Store
 from cardkit.server.rooms import Client
 
-from .server_harness import Person, Server, play_out
+from .server_harness import GAME_TIMEOUT, Person, Server, play_out
 
 # A card as a whole JSON string ("Qs") or inside an action's text ("play Qs").
 _CARD = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][shdc]|BJ|RJ)(?![A-Za-z])")
@@ -258,7 +259,9 @@ def test_a_killed_server_restarts_with_every_room_intact(tmp_path: Path) -> None
         seat = _join(first, code, name="ann")
         person = Person(first, code, seat["token"])
         accepted = -1
+        deadline = time.monotonic() + GAME_TIMEOUT
         while accepted < 12:
+            assert time.monotonic() < deadline, "the game stalled"
             person.pump()
             if person.my_turn():
                 view = person.view

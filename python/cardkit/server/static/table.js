@@ -156,9 +156,13 @@ function renderSeats() {
 }
 
 async function loadLobby() {
+  document.body.dataset.lobby = "loading";
   games = (await api("/api/games")).games;
   const select = $("game");
+  const chosen = select.value;
   select.replaceChildren(...games.map((g) => { const o = el("option", g.name); o.value = g.name; return o; }));
+  // Coming back to the lobby keeps the game that was chosen.
+  if (games.some((g) => g.name === chosen)) select.value = chosen;
   renderSeats();
   const list = $("rooms");
   list.replaceChildren();
@@ -171,6 +175,7 @@ async function loadLobby() {
     item.append(join, watch);
     list.append(item);
   }
+  document.body.dataset.lobby = "ready";
 }
 
 async function createRoom(event) {
@@ -212,10 +217,12 @@ function openRoom(code, token) {
   $("lobby").hidden = true;
   $("table").hidden = false;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(code)}`);
-  socket.onopen = () => socket.send(JSON.stringify(token ? { type: "hello", token } : { type: "hello" }));
-  socket.onmessage = (message) => receive(JSON.parse(message.data));
-  socket.onclose = () => { if (!room) showError(`${t("room")} ${code}?`); };
+  const opened = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(code)}`);
+  socket = opened;
+  // A closed socket may still deliver what was in flight: only the current one counts.
+  opened.onopen = () => opened.send(JSON.stringify(token ? { type: "hello", token } : { type: "hello" }));
+  opened.onmessage = (message) => { if (socket === opened) receive(JSON.parse(message.data)); };
+  opened.onclose = () => { if (socket === opened && !room) showError(`${t("room")} ${code}?`); };
 }
 
 function receive(message) {
