@@ -71,7 +71,7 @@ def _sit(page: Page, game: str, options: dict[str, Any] | None = None) -> None:
         page.fill("#options", json.dumps({**json.loads(current), **options}))
     page.click("#create-button")
     page.wait_for_selector("#table:not([hidden])")
-    page.wait_for_function("document.querySelector('#status').textContent.length > 0")
+    page.wait_for_function("() => document.querySelector('#status').textContent.length > 0")
 
 
 def _play_to_the_end(page: Page, pick: str = "first") -> None:
@@ -120,12 +120,15 @@ def test_every_game_opens_at_its_table_and_takes_a_click(page: Page) -> None:
         page.wait_for_selector("body[data-lobby=ready]", state="attached")
         _sit(page, name)
         page.wait_for_function(
-            "document.querySelector('#actions button') || !document.querySelector('#end').hidden"
+            "() => document.querySelector('#actions button') || "
+            "!document.querySelector('#end').hidden"
         )
         before = page.locator("#history li").count()
         if page.locator("#actions button").count():
             page.locator("#actions button").first.click()
-            page.wait_for_function(f"document.querySelectorAll('#history li').length > {before}")
+            page.wait_for_function(
+                "n => document.querySelectorAll('#history li').length > n", arg=before
+            )
         assert page.locator("#error").inner_text() == ""
 
 

@@ -239,6 +239,15 @@ def test_http_input_is_bounded_and_checked(server: Server) -> None:
     assert taken.json()["error"]["code"] == "seat_taken"
 
 
+def test_the_page_and_its_files_are_served_with_a_strict_policy(server: Server) -> None:
+    page = server.get("/")
+    assert page.status_code == 200 and "table.js" in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    for name in ("table.js", "table.css"):
+        assert server.get(f"/static/{name}").status_code == 200
+    assert server.get("/static/../rooms.py").status_code == 404
+
+
 def test_private_rooms_are_not_listed_but_open_by_code(server: Server) -> None:
     room = _room(server, "zhengshangyou", ["human", "rule", "rule"], private=True)
     listed = {r["code"] for r in server.get("/api/rooms").json()["rooms"]}

@@ -31,6 +31,14 @@ _HELLO_TIMEOUT = 30.0
 # WebSocket close codes: the 4000 range is the application's own.
 _CLOSE_REFUSED = 4403
 _CLOSE_NOT_FOUND = 4404
+# The page runs only its own script and talks only to its own server: even a name
+# that slipped into markup could not load or send anything elsewhere.
+_PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; "
+    "frame-ancestors 'none'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 
 
 def _error(exc: RoomError) -> JSONResponse:
@@ -84,7 +92,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             raise RoomError("bad_json", f"the body is not JSON: {exc}") from exc
 
     async def index(request: Request) -> Response:
-        return FileResponse(str(static / "index.html"))
+        return FileResponse(str(static / "index.html"), headers=_PAGE_HEADERS)
 
     async def list_games(request: Request) -> Response:
         return JSONResponse({"games": Rooms.games()})
