@@ -526,9 +526,11 @@ impl PyTrickDeal {
         })
     }
 
-    /// A Bridge deal after the auction: `level` 1..=7 in `strain` (0..=3 a trump
-    /// suit, 4 no trump), `doubling` 0..=2, played by `declarer`, whose left-hand
-    /// opponent leads. The seat to act is the hand to play, dummy's included.
+    /// A Bridge deal after the auction; declarer's left-hand opponent leads.
+    ///
+    /// The contract is `level` 1..=7 in `strain` (0..=3 a trump suit, 4 no
+    /// trump), `doubling` 0..=2, played by `declarer`. The seat to act is the hand
+    /// to play, dummy's included.
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
     fn bridge(

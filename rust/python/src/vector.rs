@@ -189,8 +189,9 @@ impl PyVectorEnv {
         Ok(PyVectorEnv::build(py, Env::Spades(env)))
     }
 
-    /// Bridge single deals: the auction from South, then the play; `vulnerable`
-    /// is North-South's, then East-West's.
+    /// Bridge single deals: the auction from South, then the play.
+    ///
+    /// `vulnerable` is North-South's, then East-West's.
     #[staticmethod]
     fn bridge(
         py: Python<'_>,
