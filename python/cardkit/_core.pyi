@@ -2235,8 +2235,9 @@ _Views = tuple[
 class VectorEnv:
     """A batch of single-deal episodes stepped in Rust (see cardkit.envs.VectorEnv).
 
-    Made by ``VectorEnv.hearts``, ``VectorEnv.spades``, ``VectorEnv.bridge``, ``VectorEnv.doudizhu``,
-    ``VectorEnv.zhengshangyou``, ``VectorEnv.guandan`` or ``VectorEnv.holdem``.
+    Made by ``VectorEnv.hearts``, ``VectorEnv.spades``, ``VectorEnv.bridge``,
+    ``VectorEnv.doudizhu``, ``VectorEnv.zhengshangyou``, ``VectorEnv.guandan`` or
+    ``VectorEnv.holdem``.
     Its five output arrays (observations, masks, rewards, players, done) are
     created once and rewritten in place by every call, which returns them.
     """
