@@ -4,8 +4,8 @@
 independent episodes: single deals (``match=False``) of Hearts or Spades
 (passing and bidding included), Bridge deals (auction and play), games of Dou
 Dizhu (bidding, redeals and card play), Zheng Shangyou deals, single Guandan
-deals (``match=False``, no tribute) or Texas Hold'em hands (``match=False``), and steps them all at once without
-the GIL. Every call writes the same five numpy arrays
+deals (``match=False``, no tribute) or Texas Hold'em hands (``match=False``),
+and steps them all at once without the GIL. Every call writes the same five numpy arrays
 in place (see :class:`Batch`): keep a copy of anything needed after the next
 call. Layouts, seeds and the auto-reset rule are
 in ``docs/vector_env.md``.
