@@ -49,7 +49,7 @@ def test_openings() -> None:
     assert call(WEAK_TWO_HAND, []) == "2H"
     assert call("2s 3s 4s 5h 6h 7h 8d 9d Td Jc Qc Kc 2c", []) == "pass"
     # No five-card major: the longer minor.
-    assert call("As Ks 3s Ah 4h Kd 6d 7d 8d Jc 8c 9c Qc", []) == "1D"
+    assert call("As 2s 3s Ah 4h Kd 6d 7d 8d Jc 8c 9c Qc", []) == "1D"
 
 
 def test_stayman_and_transfers_over_1nt() -> None:
