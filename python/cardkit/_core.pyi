@@ -1806,7 +1806,7 @@ def bridge_observation(
 
 def bridge_score(
     level: int, strain: int, doubling: int, vulnerable: bool, tricks: int
-) -> tuple[int, int, int, int, int, int, int, int]:
+) -> list[int]:
     """The duplicate score of a Bridge contract for declarer's side.
 
     ``level`` 1..=7 in ``strain`` (0..=3 clubs to spades, 4 no trump), ``doubling``
@@ -1820,8 +1820,8 @@ def bridge_score(
         tricks: Tricks taken by declarer's side, 0..=13.
 
     Returns:
-        ``(contract_points, overtricks, game_bonus, partscore_bonus, slam_bonus,
-        insult, undertricks, total)``; undertricks and a defeated total are negative.
+        ``[contract_points, overtricks, game_bonus, partscore_bonus, slam_bonus,
+        insult, undertricks, total]``; undertricks and a defeated total are negative.
 
     Raises:
         RuleOptionError: If an argument is out of range.

@@ -861,8 +861,8 @@ fn contract_of(
 ///
 /// `level` 1..=7 in `strain` (0..=3 clubs to spades, 4 no trump), `doubling` 0
 /// undoubled, 1 doubled, 2 redoubled; `tricks` 0..=13 taken by declarer's side.
-/// Returns `(contract_points, overtricks, game_bonus, partscore_bonus,
-/// slam_bonus, insult, undertricks, total)`; undertricks and a defeated total are
+/// Returns `[contract_points, overtricks, game_bonus, partscore_bonus,
+/// slam_bonus, insult, undertricks, total]`; undertricks and a defeated total are
 /// negative.
 #[pyfunction]
 fn bridge_score(
@@ -872,13 +872,13 @@ fn bridge_score(
     #[pyo3(from_py_with = arg)] doubling: u8,
     #[pyo3(from_py_with = arg)] vulnerable: bool,
     #[pyo3(from_py_with = arg)] tricks: u8,
-) -> PyResult<(i32, i32, i32, i32, i32, i32, i32, i32)> {
+) -> PyResult<[i32; 8]> {
     let contract = contract_of(py, level, strain, doubling, 0)?;
     if tricks > 13 {
         return Err(rule_error(py, format!("tricks {tricks} must be 0..13")));
     }
     let s = bridge::duplicate_score(&contract, vulnerable, tricks);
-    Ok((
+    Ok([
         s.contract_points,
         s.overtricks,
         s.game_bonus,
@@ -887,7 +887,7 @@ fn bridge_score(
         s.insult,
         s.undertricks,
         s.total,
-    ))
+    ])
 }
 
 /// Write `seat`'s Bridge observation tensor into the float32 array `out`.

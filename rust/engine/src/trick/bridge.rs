@@ -419,6 +419,8 @@ pub fn random_deal(vulnerable: [bool; 2], rng: &mut CardRng) -> i32 {
     let hands = random_hands(rng);
     let mut auction = Auction::new(SOUTH);
     while !auction.is_over() {
+        // The call bitset read as a card set: a uniform pick of one of its bits,
+        // whose "card index" is the call id.
         let legal = CardSet(auction.legal());
         auction.call(super::random_card(legal, rng).index());
     }
