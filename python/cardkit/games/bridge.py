@@ -107,6 +107,8 @@ MAX_AUCTION = 319
 #: The widest score: 7NT redoubled and vulnerable, down thirteen.
 _MAX_SCORE = 7600
 
+_BITS = [1 << i for i in range(52)]
+
 # Legal-call lists by bitset, built on first use: the auction's per-call path lists
 # one cached list instead of filtering 38 calls.
 _LISTS: dict[int, list[Action]] = {}
@@ -271,12 +273,10 @@ class BridgeState(TrickState):
     _game: Bridge
 
     def _start(self) -> None:
-        order = self.deck_order(0)
-        hands = [0, 0, 0, 0]
-        # BR-08: one card at a time clockwise from West, the dealer's left.
-        for i, card in enumerate(order):
-            hands[(3 + i) % 4] |= 1 << card.index
-        self._hands = hands
+        bits = [_BITS[c.index] for c in self.deck_order(0)]
+        # BR-08: one card at a time clockwise from West, the dealer's left: cards
+        # 0, 4, 8 ... to West (3), 1, 5, 9 ... to North (0), and so on.
+        self._hands = [sum(bits[1::4]), sum(bits[2::4]), sum(bits[3::4]), sum(bits[0::4])]
         self._deal_number = 0
         self._deals: list[dict[str, Any]] = []
         self._calls: list[int] = []
@@ -436,11 +436,11 @@ class BridgeState(TrickState):
     def legal_actions(self) -> list[Action]:
         """The legal calls during the auction, else the playable cards of the hand
         to play (dummy's when declarer plays it)."""
-        if self._phase is _OVER:
-            return []
         deal = self._play_deal
         if deal is None:
-            return list(_call_list(self._legal))
+            # No legal call once passed out: the empty bitset's list.
+            return list(_LISTS.get(self._legal) or _call_list(self._legal))
+        # Once the last trick is taken the deal has no legal card: an empty list.
         return deal.legal_actions()
 
     def _legal_bits(self) -> tuple[int, int]:
