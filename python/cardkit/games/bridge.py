@@ -289,6 +289,7 @@ class BridgeState(TrickState):
         self._first: dict[tuple[int, int], int] = {}
         self._legal = self._auction_legal()
         self._contract: tuple[int, int, int, int] | None = None
+        self._declarer = -1
         self._dummy = -1
         self._play_deal = None
         self._phase = Phase.AUCTION
@@ -344,6 +345,7 @@ class BridgeState(TrickState):
             strain = self._bid % 5
             declarer = self._first[(self._bidder % 2, strain)]
             self._contract = (self._bid // 5 + 1, strain, self._doubling, declarer)
+            self._declarer = declarer
             self._dummy = (declarer + 2) % 4
             self._play_deal = TrickDeal.bridge(
                 self._hands, self._bid // 5 + 1, strain, self._doubling, declarer, PLAY_TABLE
@@ -382,7 +384,7 @@ class BridgeState(TrickState):
         if self._phase is _OVER:
             return None
         seat = deal.to_act
-        return self._contract[3] if seat == self._dummy else seat  # type: ignore[index]
+        return self._declarer if seat == self._dummy else seat
 
     @property
     def hand_to_play(self) -> int | None:
@@ -480,12 +482,13 @@ class BridgeState(TrickState):
         if self._legal >> call & 1:
             return None
         seat = self._caller
-        if call < _DOUBLE:
-            highest = CALL_ACTIONS[1 + self._bid].text  # type: ignore[operator]
-            return f"{CALL_ACTIONS[call].text} is insufficient: a new bid must exceed {highest}"
         if self._bid is None:
+            # Every bid is legal before the first one: this is a double or redouble.
             what = "double" if call == _DOUBLE else "redouble"
             return f"there is no bid to {what}"
+        if call < _DOUBLE:
+            highest = CALL_ACTIONS[1 + self._bid].text
+            return f"{CALL_ACTIONS[call].text} is insufficient: a new bid must exceed {highest}"
         bid = CALL_ACTIONS[1 + self._bid].text
         own = self._bidder % 2 == seat % 2
         if call == _DOUBLE:
