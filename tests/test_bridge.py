@@ -675,3 +675,16 @@ def test_random_playouts_keep_the_invariants(seed: int, vulnerability: str) -> N
     back = game.state_from_json(state.to_json())
     assert back == state and back.score_breakdown() == bd
     assert json.loads(json.dumps(bd)) == bd
+
+
+def test_the_longest_auction_fits_max_game_length() -> None:
+    # Three passes, then every bid passed twice, doubled, passed twice, redoubled
+    # and passed twice: 3 + 34 * 9 + 10 = 319 calls.
+    state = fixed("pass", "pass", "pass")
+    bids = [f"{lv}{s}" for lv in range(1, 8) for s in ("C", "D", "H", "S", "NT")]
+    for b in bids:
+        for c in (b, "pass", "pass", "X", "pass", "pass", "XX", "pass", "pass"):
+            state.apply(c)
+    state.apply("pass")
+    assert len(state.history) == 319 == Bridge().max_game_length - 52
+    assert state.contract_text() == "7NTXX" and state.phase is Phase.PLAY
