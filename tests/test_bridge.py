@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -688,3 +689,77 @@ def test_the_longest_auction_fits_max_game_length() -> None:
     state.apply("pass")
     assert len(state.history) == 319 == Bridge().max_game_length - 52
     assert state.contract_text() == "7NTXX" and state.phase is Phase.PLAY
+
+
+def _rebuild(obs: dict[str, Any], vulnerable: tuple[bool, bool]) -> np.ndarray:
+    """The documented tensor layout (docs/bridge.md) rebuilt from ``observation``."""
+    seat = obs["seat"]
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+
+    def rel(p: int) -> int:
+        return (p - seat) % 4
+
+    def idx(text: str) -> int:
+        return Card(text).index
+
+    for c in obs["hand"]:
+        out[idx(c)] = 1
+    playing = obs["contract"] is not None
+    over = obs["phase"] == "over"
+    for leader, cards in zip(obs["trick_leaders"], obs["tricks"], strict=True):
+        for k, c in enumerate(cards):
+            out[52 + rel((leader + k) % 4) * 52 + idx(c)] = 1
+    for k, c in enumerate(obs["trick"]):
+        p = rel((obs["leader"] + k) % 4)
+        out[52 + p * 52 + idx(c)] = 1
+        out[260 + p * 52 + idx(c)] = 1
+    if not over:
+        if playing:
+            out[468 + rel(obs["leader"])] = 1
+            out[472 + rel(obs["hand_to_play"])] = 1
+            out[477 + 1] = 1
+        else:
+            out[472 + rel(obs["to_act"])] = 1
+            out[477] = 1
+        out[978 + rel(obs["to_act"])] = 1
+    out[479] = vulnerable[seat % 2]
+    out[480] = vulnerable[1 - seat % 2]
+    row = None
+    for c in obs["auction"]:
+        r = rel(c["seat"])
+        if c["call"] == "bid":
+            row = 5 * (c["level"] - 1) + ("C", "D", "H", "S", "NT").index(c["strain"])
+            out[481 + 12 * row + r] = 1
+        elif row is None:
+            out[901 + r] = 1
+        elif c["call"] != "pass":
+            out[481 + 12 * row + (4 if c["call"] == "double" else 8) + r] = 1
+    if playing:
+        con = obs["contract"]
+        out[905 + con["level"] - 1] = 1
+        out[912 + ("C", "D", "H", "S", "NT").index(con["strain"])] = 1
+        out[917 + ("", "X", "XX").index(con["doubling"])] = 1
+        out[920 + rel(con["declarer"])] = 1
+        won = obs["tricks_won"]
+        out[976] = (won[seat] + won[(seat + 2) % 4]) / 13
+        out[977] = (won[(seat + 1) % 4] + won[(seat + 3) % 4]) / 13
+    for c in obs["dummy_hand"] or []:
+        out[924 + idx(c)] = 1
+    return out
+
+
+@pytest.mark.parametrize("vulnerability", ["none", "ns", "ew", "both"])
+def test_tensor_matches_the_documented_layout_at_every_step(vulnerability: str) -> None:
+    game = Bridge(vulnerability)
+    for seed in range(4):
+        state = game.new_state(seed=seed)
+        agents = [RandomAgent(seed + s) for s in range(4)]
+        while True:
+            for seat in range(4):
+                want = _rebuild(state.observation(seat), game.vulnerable)
+                np.testing.assert_allclose(state.observation_tensor(seat), want)
+            if state.is_terminal:
+                break
+            seat = state.current_player
+            assert seat is not None
+            state.apply(agents[seat].act(state.observation(seat), state.legal_actions()))
