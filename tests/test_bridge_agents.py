@@ -136,3 +136,22 @@ def test_whole_deals_with_rule_agents() -> None:
     assert sum(1 for c in contracts if c and c.endswith("XX")) == 0
     # Against random calls and cards the system wins by a wide margin.
     assert margin / 60 > 300
+
+
+def test_game_tries_after_a_major_raise() -> None:
+    raised = [bid(2, 1, "S"), passed(3), bid(0, 2, "S"), passed(1)]
+    # 19 points: game; 16: an invitation; 13: pass.
+    assert call("As Ks Qs 8s 3s Ah Kh 5h Qd 6d 7d Jc 9c", raised) == "4S"
+    assert call("As Ks Qs 8s 3s Ah 4h 5h Qd 6d 7d Qc 9c", raised) == "3S"
+    assert call(SPADE_HAND, raised) == "pass"
+    invited = [*raised, bid(2, 3, "S"), passed(3)]
+    assert call("Ks 4s 5s 6s Ah 2h 3h 4d 5d 6d Jc 3c 4c", invited, seat=0) == "4S"
+    assert call("Ks 4s 5s 6s 2h 3h 9h 4d 5d 6d Jc 3c 4c", invited, seat=0) == "pass"
+    # An opened 2NT raised to 3NT stays there.
+    assert (
+        call(
+            "As Ks 3s Ah Kh 4h Ad Kd 6d Qc Jc 8c 9c",
+            [bid(2, 2, "NT"), passed(3), bid(0, 3, "NT"), passed(1)],
+        )
+        == "pass"
+    )

@@ -195,9 +195,16 @@ def _rebid(
             return "2NT"
         return _bid(_cheapest(longest, last), longest)
     if level >= 3 or (level == 2 and strain == own) or (strain == 4 and level >= 2):
-        # A raise or a game bid: game with extra values, else pass.
-        if strain == own and own >= 2 and level == 3 and hcp >= 14:
+        # A raise of a major: game with the values for it (a single raise shows
+        # 6-9, a limit raise 10-12), an invitation with 16-18 opposite a single
+        # raise; any other raise or game bid: pass.
+        major = strain == own and 2 <= own <= 3
+        if major and level == 3 and hcp >= 14:
             return _bid(4, own)
+        if major and level == 2:
+            return _bid(4, own) if hcp >= 19 else _bid(3, own) if hcp >= 16 else "pass"
+        if strain == 4 and own < 4 and level == 2 and hcp >= 13:
+            return "3NT"
         return "pass"
     if 2 <= strain <= 3 and lengths[strain] >= 4:
         target = 2 if hcp <= 15 else 3 if hcp <= 18 else 4
@@ -227,6 +234,8 @@ def _responder_again(
         if strain < 4 and lengths[strain] >= 3 and _cheapest(strain, last) <= 4:
             return _bid(4 if strain >= 2 else 5, strain)
         return "3NT" if _cheapest(4, last) <= 3 else "pass"
+    if opening["level"] == 1 and opening["strain"] != "NT" and len(partners) == 2:
+        return _after_opener_rebid(hcp, lengths, opening, first, partners[1], last)
     if len(partners) != 2 or opening["strain"] != "NT" or opening["level"] != 1:
         return "pass"
     answer = partners[1]
@@ -243,6 +252,33 @@ def _responder_again(
             return _bid(4 if hcp >= 10 else 3, major)
         return "3NT" if hcp >= 10 else "2NT"
     return "pass"
+
+
+def _after_opener_rebid(
+    hcp: int,
+    lengths: list[int],
+    opening: dict[str, Any],
+    response: dict[str, Any],
+    rebid: dict[str, Any],
+    last: tuple[int, int] | None,
+) -> str:
+    """Responder's second call over a one-of-a-suit opening: accept an invitation
+    to game in a major, else with 13+ bid game (four of a major fit, else 3NT)."""
+    strain = STRAINS.index(rebid["strain"])
+    opened = STRAINS.index(opening["strain"])
+    if rebid["level"] >= 4 or (rebid["level"], strain) == (3, 4):
+        return "pass"
+    if rebid["level"] == 3 and strain >= 2 and strain == STRAINS.index(response["strain"]):
+        # Opener invites in responder's major (or its own after a raise).
+        return _bid(4, strain) if hcp >= 8 else "pass"
+    if rebid["level"] == 3 and strain == opened and strain >= 2 and response["level"] == 2:
+        return _bid(4, strain) if hcp >= 8 else "pass"
+    if hcp < 13 or response["level"] >= 3:
+        return "pass"
+    for major in (opened, strain):
+        if 2 <= major <= 3 and lengths[major] >= 3 and _cheapest(major, last) <= 4:
+            return _bid(4, major)
+    return "3NT" if _cheapest(4, last) <= 3 else "pass"
 
 
 def _force_to_game(
