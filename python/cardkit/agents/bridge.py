@@ -15,7 +15,9 @@ Bidding (:func:`natural_call`), points are high-card points (A 4, K 3, Q 2, J 1)
   6-9, 3 with 10-12, 4 with 13+); a four-card major at the one level; 6-10 1NT;
   11-12 balanced 2NT; 13-15 balanced 3NT; otherwise a raise of a minor or pass.
   Opener rebids: raise responder's major with four (by strength), 1NT with 12-14
-  balanced, 2NT with 18-19 balanced, else two of the opened suit.
+  balanced, 2NT with 18-19 balanced, else two of the opened suit; over a single
+  raise of its major game with 19+, an invitation with 16-18 (accepted with 8+).
+  Responder with 13+ bids game on its second turn (four of a major fit, else 3NT).
 - Over partner's 2C: 2D waiting; the 2C opener then bids its longest suit or NT
   at the cheapest level and the pair stops in game.
 - Competition (the opponents opened): an overcall of a five-card suit with 8-16
