@@ -125,6 +125,9 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+# ``Phase.X`` is a metaclass lookup on every use (Python 3.11); the per-call paths
+# compare against these module names instead.
+_AUCTION = Phase.AUCTION
 _OVER = Phase.OVER
 
 
@@ -509,7 +512,7 @@ class BridgeState(TrickState):
 
     def _quick_setup(self, action: Action | str) -> bool:
         """Make a legal call given as canonical text without the validated path."""
-        if self._phase is not Phase.AUCTION:
+        if self._phase is not _AUCTION:
             return False
         call = _CALL_INDEX.get(action) if isinstance(action, str) else None
         if call is None or not self._legal >> call & 1:
