@@ -210,10 +210,17 @@ def test_make_rejects_bad_names(value: object) -> None:
         make(value)  # type: ignore[arg-type]
 
 
+#: Junk elsewhere, a play here: Guandan plays may name their copies (two packs).
+NOT_JUNK = {("guandan", "As As")}
+
+
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("text", [*JUNK_TEXT, "play", "bid 99", "play 33333333"])
 def test_junk_actions_leave_state_untouched(game: str, text: str) -> None:
     state = make(game).new_state(5)
+    if (game, text) in NOT_JUNK:
+        assert state.game.parse_action(text).kind == "play"
+        return
     before = state.to_json()
     with pytest.raises(IllegalActionError):
         state.apply(text)

@@ -1310,10 +1310,10 @@ class GuandanDeal:
         Raises IllegalActionError (nothing changes) when the move is illegal.
         """
     def apply_copies(self, play: _GuandanTable, cards: str | Iterable[Card | str]) -> list[Card]:
-        """Apply `play` taking the named copies `cards` of its natural cards (see
-        guandan_parse_copies) plus its wilds; returns the cards taken.
+        """Apply `play` taking the named copies `cards`; returns the cards taken.
 
-        Raises IllegalActionError (nothing changes) when the play is illegal or the
+        `cards` are the play's natural cards (see guandan_parse_copies); its wilds
+        are added. Raises IllegalActionError (nothing changes) when the play is illegal or the
         cards are not its naturals or not held.
         """
     def apply(self, action: _GuandanTable | None) -> list[Card]:
@@ -1386,12 +1386,11 @@ def guandan_parse(text: str, level: str) -> GuandanPlay:
     """
 
 def guandan_parse_copies(text: str, level: str) -> tuple[GuandanPlay, list[Card], str] | None:
-    """A play whose text names the copies of its natural cards (`"5s5d"`, `"3c4d5h6s W=7"`)
-    at `level`: `(play, cards, text)` with the rank-level play, the named natural
-    cards and the canonical text (each rank's cards in suit order, then the wild
-    tokens); None when the text names ranks or a straight flush.
+    """The play and cards of text naming its copies (`"5s5d"`, `"3c4d5h6s W=7"`) at `level`.
 
-    Raises IllegalActionError when the text is neither a play nor named copies of one.
+    Returns `(play, cards, text)`: the rank-level play, the named natural cards and
+    the canonical text (each rank's cards in suit order, then the wild tokens); None
+    when the text names ranks or a straight flush. Raises IllegalActionError when the text is neither a play nor named copies of one.
     """
 
 def guandan_beats(play: _GuandanTable, table: _GuandanTable, level: str) -> bool:

@@ -181,12 +181,11 @@ fn guandan_parse(
     play_of(py, text, level).map(PyGuandanPlay)
 }
 
-/// A play whose text names the copies of its natural cards (`"5s5d"`, `"3c4d5h6s W=7"`)
-/// at `level`: `(play, cards, text)` with the rank-level play, the named natural
-/// cards and the canonical text (each rank's cards in suit order, then the wild
-/// tokens); None when the text names ranks or a straight flush.
+/// The play and cards of text naming its copies (`"5s5d"`, `"3c4d5h6s W=7"`) at `level`.
 ///
-/// Raises IllegalActionError when the text is neither a play nor named copies of one.
+/// Returns `(play, cards, text)`: the rank-level play, the named natural cards and
+/// the canonical text (each rank's cards in suit order, then the wild tokens); None
+/// when the text names ranks or a straight flush. Raises IllegalActionError when the text is neither a play nor named copies of one.
 #[pyfunction]
 fn guandan_parse_copies(
     py: Python<'_>,
@@ -572,10 +571,10 @@ impl PyGuandanDeal {
         Ok(cards.into_iter().map(PyCard).collect())
     }
 
-    /// Apply `play` taking the named copies `cards` of its natural cards (see
-    /// guandan_parse_copies) plus its wilds; returns the cards taken.
+    /// Apply `play` taking the named copies `cards`; returns the cards taken.
     ///
-    /// Raises IllegalActionError (nothing changes) when the play is illegal or the
+    /// `cards` are the play's natural cards (see guandan_parse_copies); its wilds
+    /// are added. Raises IllegalActionError (nothing changes) when the play is illegal or the
     /// cards are not its naturals or not held.
     fn apply_copies(
         &mut self,
