@@ -17,7 +17,7 @@ from cardkit._validate import check_agent_seed, check_legal_actions
 from cardkit.api import Action, Agent, Observation
 from cardkit.errors import RuleOptionError
 
-__all__ = ["AgentSpec", "RandomAgent", "agent_factory", "agent_names"]
+__all__ = ["AgentSpec", "RandomAgent", "agent_factory", "agent_names", "agent_options"]
 
 # game -> short name -> "module:Class"; every game also has "random".
 _AGENTS: dict[str, dict[str, str]] = {
@@ -94,3 +94,20 @@ def agent_factory(game: str, name: str) -> AgentSpec:
         raise RuleOptionError(
             f"unknown agent {name!r} for {game}: choose from {', '.join(agent_names(game))}"
         ) from None
+
+
+def agent_options(game: str) -> dict[str, tuple[str, dict[str, object]]]:
+    """Each agent name of ``game`` with its ``module:Class`` and the keyword options of
+    its constructor (the seed aside) with their defaults."""
+    out: dict[str, tuple[str, dict[str, object]]] = {}
+    for name in agent_names(game):
+        path = agent_factory(game, name).path
+        module, cls = path.split(":")
+        params = inspect.signature(getattr(importlib.import_module(module), cls)).parameters
+        options = {
+            k: p.default
+            for k, p in params.items()
+            if k != "seed" and p.default is not inspect.Parameter.empty
+        }
+        out[name] = (path, options)
+    return out
