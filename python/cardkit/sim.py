@@ -442,24 +442,39 @@ def _ray_running() -> bool:
     return bool(ray.is_initialized()) or "RAY_ADDRESS" in os.environ
 
 
-def _check_sendable(factories: Sequence[AgentFactory], labels: Sequence[str], kind: str) -> None:
-    """Refuse up front, naming the agent, a factory the workers cannot rebuild,
-    instead of a serialization traceback from inside the executor."""
-    if kind == "local":
-        dumps = pickle.dumps
-        hint = "use an agent name, a module-level function or class, or workers=1"
-    else:
+def _serializer(runner: cf.Executor) -> Callable[[Any], bytes] | None:
+    """How ``runner`` sends a job to its workers, where it is known."""
+    if isinstance(runner, (_LocalPool, cf.ProcessPoolExecutor)):
+        return pickle.dumps
+    if isinstance(runner, RayExecutor):
+        from ray import cloudpickle as ray_cloudpickle
+
+        dumps: Callable[[Any], bytes] = ray_cloudpickle.dumps
+        return dumps
+    if isinstance(runner, DaskExecutor):
         import cloudpickle
 
-        dumps = cloudpickle.dumps
-        hint = "the workers must be able to rebuild it from its pickle"
+        return cloudpickle.dumps  # type: ignore[no-any-return]
+    return None
+
+
+def _check_sendable(
+    dumps: Callable[[Any], bytes] | None,
+    factories: Sequence[AgentFactory],
+    labels: Sequence[str],
+) -> None:
+    """Refuse up front, naming the agent, a factory the workers cannot rebuild,
+    instead of a serialization traceback from inside the executor."""
+    if dumps is None:
+        return
     for seat, (factory, label) in enumerate(zip(factories, labels, strict=True)):
         try:
             dumps(factory)
         except Exception as err:  # pickling raises several unrelated types
             raise RuleOptionError(
                 f"seat {seat}'s agent factory {label!r} ({shown(factory, 40)}) cannot be sent "
-                f"to worker processes ({hint})"
+                "to worker processes (use an agent name, a module-level function or class, "
+                "or workers=1)"
             ) from err
 
 
@@ -671,12 +686,15 @@ def _run(
         if in_process:
             parts = [collect(_play_block(block)) for block in blocks]
         else:
-            if kind in ("local", "ray", "dask"):
-                _check_sendable(factories, labels, "local" if kind == "local" else "cloud")
-            owned = None if isinstance(executor, cf.Executor) else _executor_for(kind, workers)
-            runner = executor if isinstance(executor, cf.Executor) else owned
-            assert runner is not None
+            if isinstance(executor, cf.Executor):
+                runner, owned = executor, None
+            else:
+                if kind == "local":
+                    # before the pool: starting spawn workers takes a while
+                    _check_sendable(pickle.dumps, factories, labels)
+                runner = owned = _executor_for(kind, workers)
             try:
+                _check_sendable(_serializer(runner), factories, labels)
                 parts = _run_blocks(runner, blocks, 2 * workers, collect)
             except BaseException:
                 if owned is not None:
