@@ -276,3 +276,17 @@ def test_ctrl_c_stops_a_run_and_writes_nothing(tmp_path: Path) -> None:
     assert child.returncode == 130
     assert rest.splitlines()[-1] == "interrupted"
     assert not out.exists() and os.listdir(tmp_path) == ["run.py"]
+
+
+def test_agents_take_their_options_by_name() -> None:
+    result = simulate("doudizhu", 3, workers=2, agents=["search:samples=2", "random", "random"])
+    assert result.agents == ["search:samples=2", "random", "random"]
+    spec = agent_factory("doudizhu", "search", samples=2)
+    assert spec.options == (("samples", 2),) and spec(1).samples == 2  # type: ignore[attr-defined]
+    for bad, match in [
+        ("search:bogus=1", "has no option 'bogus'"),
+        ("search:samples=-1", "samples must be"),
+        ("search:samples", "key=value"),
+    ]:
+        with pytest.raises(RuleOptionError, match=match):
+            simulate("doudizhu", 2, workers=1, agents=[bad, "random", "random"])

@@ -216,7 +216,9 @@ _ROLE_KEYS = {"landlord": ("landlord", "farmer"), "declarer": ("declarer", "defe
 _PARTNERSHIPS = frozenset({"guandan", "spades", "bridge", "tractor"})
 
 
-def seat_roles(game: str, state: State) -> list[str] | None:
+def seat_roles(
+    game: str, state: State, breakdown: Mapping[str, Any] | None = None
+) -> list[str] | None:
     """Each seat's role in a finished game, or ``None`` for a game without roles.
 
     In order: the state's own ``roles()`` method where a game defines one (the hook
@@ -224,11 +226,13 @@ def seat_roles(game: str, state: State) -> list[str] | None:
     breakdown's ``landlord`` or ``declarer`` figure, at the top level or in a
     ``contract`` record (``landlord``/``farmer``, ``declarer``/``defender``); the
     partnership games (``team 0`` for seats 0 and 2, ``team 1`` for 1 and 3).
+    ``breakdown`` is the state's ``score_breakdown()`` where the caller has it.
     """
     hook = getattr(state, "roles", None)
     if callable(hook):
         return [str(r) for r in hook()]
-    breakdown = state.score_breakdown()
+    if breakdown is None:
+        breakdown = state.score_breakdown()
     players = state.game.num_players
     places = [breakdown, breakdown.get("contract")]
     for key, (named, other) in _ROLE_KEYS.items():
@@ -285,9 +289,10 @@ def _play_block(block: _Block) -> dict[str, Any]:
         state = play(game, _seated(block, seating, deal_seed), seed=deal_seed)
         deals[row], seatings[row] = deal, seating
         returns[row] = state.returns()
-        roles.append(seat_roles(block.game, state))
+        breakdown = state.score_breakdown()
+        roles.append(seat_roles(block.game, state, breakdown))
         if block.figures:
-            figures.append(key_figures(block.game, state.score_breakdown()))
+            figures.append(key_figures(block.game, breakdown))
     return {
         "start": block.start,
         "deal": deals,
@@ -590,7 +595,7 @@ def _resolve_agents(
     labels: list[str] = []
     for agent in agents:
         if isinstance(agent, str):
-            factory: AgentFactory = agent_factory(name, agent)
+            factory: AgentFactory = _named_agent(name, agent)
             label = agent
         else:
             factory = agent
@@ -604,6 +609,24 @@ def _resolve_agents(
         factories.append(factory)
         labels.append(label)
     return factories, labels
+
+
+def _named_agent(game: str, text: str) -> AgentSpec:
+    """``name`` or ``name:key=value:key=value`` (values read as JSON where they parse,
+    ``search:samples=64``) as the agent's factory."""
+    name, *pairs = text.split(":")
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise RuleOptionError(
+                f"an agent option is key=value, got {shown(pair)} in {shown(text)}"
+            )
+        try:
+            options[key] = json.loads(value)
+        except ValueError:
+            options[key] = value
+    return agent_factory(game, name, **options)
 
 
 def _label(game: str, factory: AgentFactory) -> str:
