@@ -17,7 +17,7 @@ import pytest
 from cardkit import derive_seed, games
 from cardkit.agents import RandomAgent, agent_factory
 from cardkit.cli import main
-from cardkit.errors import RuleOptionError
+from cardkit.errors import CardkitError, RuleOptionError
 from cardkit.play import play
 from cardkit.sim import (
     DaskExecutor,
@@ -53,13 +53,16 @@ def test_records_do_not_depend_on_workers_or_executor(reference: SimulationResul
 def test_ray_runs_the_same_games(reference: SimulationResult) -> None:
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    assert not ray.is_initialized()
+    executor = RayExecutor(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        executor = RayExecutor()
         _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, executor=executor))
+        # "ray" joins the running Ray and leaves it up
         _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, executor="ray"))
+        assert ray.is_initialized()
     finally:
-        ray.shutdown()
+        executor.shutdown()
+    assert not ray.is_initialized()  # the executor stops the Ray it started
 
 
 def test_dask_runs_the_same_games(reference: SimulationResult) -> None:
@@ -290,3 +293,25 @@ def test_agents_take_their_options_by_name() -> None:
     ]:
         with pytest.raises(RuleOptionError, match=match):
             simulate("doudizhu", 2, workers=1, agents=[bad, "random", "random"])
+
+
+def test_statistics_without_pyarrow(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardkit.sim
+
+    monkeypatch.setattr(cardkit.sim, "_has_pyarrow", lambda: False)
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow now fails
+    result = simulate("doudizhu", 6, seed=5, agents=AGENTS, workers=1)
+    assert result.agent_stats[0].agent == "rule" and "landlord" in result.table()
+    with pytest.raises(CardkitError, match=r"pip install 'cardkit\[sim\]'"):
+        _ = result.records
+
+
+def test_workers_that_cannot_start_raise_instead_of_hanging() -> None:
+    # spawned workers re-import the caller's script, which a script read from
+    # stdin does not have: the pool breaks, and the run says why
+    script = "from cardkit.sim import simulate\nsimulate('doudizhu', 8, workers=2)\n"
+    out = subprocess.run(
+        [sys.executable, "-"], input=script, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 1
+    assert "CardkitError: simulation worker processes died" in out.stderr

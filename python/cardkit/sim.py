@@ -35,6 +35,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -312,37 +313,27 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-class _LocalPool(cf.Executor):
-    """A spawn-started :mod:`multiprocessing` pool behind the Executor interface.
-
-    Unlike :class:`concurrent.futures.ProcessPoolExecutor` it can stop its workers
-    at once (``terminate``), which is what Ctrl-C asks for.
-    """
+class _LocalPool(cf.ProcessPoolExecutor):
+    """A spawn-started process pool that can stop its workers at once, mid-block,
+    which is what Ctrl-C asks for."""
 
     def __init__(self, workers: int) -> None:
         # spawn is the one start method every platform has (fork is missing on
         # Windows and unsafe on macOS), and it gives each worker a clean interpreter
         # rather than a copy of the caller's threads and locks.
         context = multiprocessing.get_context("spawn")
-        self._pool = context.Pool(workers, initializer=_ignore_sigint)
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
-        """Run ``fn(*args, **kwargs)`` in a worker process."""
-        future: cf.Future[Any] = cf.Future()
-        future.set_running_or_notify_cancel()
-        self._pool.apply_async(
-            fn, args, kwargs, callback=future.set_result, error_callback=future.set_exception
-        )
-        return future
+        super().__init__(workers, mp_context=context, initializer=_ignore_sigint)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """Stop the pool: at once (workers terminated) when ``cancel_futures``."""
+        """Stop the pool; with ``cancel_futures`` its workers are terminated first."""
         if cancel_futures:
-            self._pool.terminate()
-        else:
-            self._pool.close()
-        if wait:
-            self._pool.join()
+            terminate = getattr(self, "terminate_workers", None)  # Python 3.14 on
+            if terminate is not None:
+                terminate()
+            else:
+                for process in list((getattr(self, "_processes", None) or {}).values()):
+                    process.terminate()
+        super().shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
 def _call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -357,12 +348,14 @@ class RayExecutor(cf.Executor):
     joins the cluster this machine belongs to, ``"ray://head:10001"`` connects a
     client. Every worker node needs the same cardkit (and the agents' modules)
     installed. ``init_options`` go to ``ray.init`` as well (``num_cpus=2`` ...).
+    :meth:`shutdown` stops the Ray this executor started, and leaves one it found.
     """
 
     def __init__(self, address: str | None = None, **init_options: Any) -> None:
         import ray
 
-        if not ray.is_initialized():
+        self._started = not ray.is_initialized()
+        if self._started:
             ray.init(address=address, **init_options)
         self._ray = ray
         self._remote = ray.remote(_call)
@@ -377,11 +370,14 @@ class RayExecutor(cf.Executor):
         return future
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """Cancel the outstanding tasks if asked; Ray itself stays up for the caller."""
+        """Cancel the outstanding tasks if asked, then stop Ray if this executor started it."""
         if cancel_futures:
             for ref in list(self._refs.values()):
                 self._ray.cancel(ref, force=True)
         self._refs.clear()
+        if self._started:
+            self._started = False
+            self._ray.shutdown()
 
 
 class DaskExecutor(cf.Executor):
@@ -449,7 +445,7 @@ def _ray_running() -> bool:
 
 def _serializer(runner: cf.Executor) -> Callable[[Any], bytes] | None:
     """How ``runner`` sends a job to its workers, where it is known."""
-    if isinstance(runner, (_LocalPool, cf.ProcessPoolExecutor)):
+    if isinstance(runner, cf.ProcessPoolExecutor):
         return pickle.dumps
     if isinstance(runner, RayExecutor):
         from ray import cloudpickle as ray_cloudpickle
@@ -719,6 +715,12 @@ def _run(
             try:
                 _check_sendable(_serializer(runner), factories, labels)
                 parts = _run_blocks(runner, blocks, 2 * workers, collect)
+            except BrokenProcessPool as err:
+                raise CardkitError(
+                    "simulation worker processes died (spawned workers re-import the "
+                    "calling script: it needs a file and an `if __name__ == '__main__':` "
+                    "guard; or use workers=1)"
+                ) from err
             except BaseException:
                 if owned is not None:
                     owned.shutdown(wait=True, cancel_futures=True)
@@ -766,8 +768,8 @@ def simulate(
 
     ``rotate_seats`` turns the seating one seat per game, so every agent plays every
     seat equally; ``duplicate=True`` plays each of ``games`` deals once in every
-    distinct rotation (the run plays ``games x rotations`` games) and measures the
-    agents' paired gaps.
+    distinct rotation (the run plays ``games x rotations`` games, whatever
+    ``rotate_seats`` says) and measures the agents' paired gaps.
 
     Where the games run: ``workers=1`` in this process; otherwise a local pool of
     ``workers`` processes (default: every core), started with ``spawn`` on every
