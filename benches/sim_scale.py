@@ -5,7 +5,9 @@ and its ratio to the 1-worker local rate.
 
 The local pool is started by each call, so its rate includes starting the workers
 (as a user's run does); the Ray and Dask clusters are started once before timing
-(as a cluster is). Run: python benches/sim_scale.py [--games N] [--game NAME]
+(as a cluster is). A machine shared with other work may not give two free cores:
+the "two independent processes" row shows what it gives, the ceiling of every
+2-worker row. Run: python benches/sim_scale.py [--games N] [--game NAME]
 (needs ``pip install '.[sim,ray,dask]'``).
 """
 
@@ -13,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -41,6 +45,21 @@ def through(name: str, options: dict[str, Any], games: int, **kwargs: Any) -> fl
     seconds = time.perf_counter() - start
     _ = result.records  # building the table is part of the run's cost
     return result.games / seconds
+
+
+def two_processes(name: str, options: dict[str, Any], games: int) -> float:
+    """Games/s of two independent 1-worker runs side by side, half the games each:
+    the parallel speed this machine gives right now, the ceiling of any 2-worker run."""
+    code = (
+        "import json, sys; from cardkit.sim import simulate; "
+        "simulate(sys.argv[1], int(sys.argv[2]), options=json.loads(sys.argv[3]), workers=1)"
+    )
+    argv = [sys.executable, "-c", code, name, str(games // 2), json.dumps(options)]
+    start = time.perf_counter()
+    children = [subprocess.Popen(argv) for _ in range(2)]
+    for child in children:
+        child.wait()
+    return 2 * (games // 2) / (time.perf_counter() - start)
 
 
 def on_cluster(executor: Any, args: argparse.Namespace) -> float:
@@ -77,6 +96,8 @@ def main() -> None:
     one = max(s for _, s in pairs)
     rows.append(("bare play loop, 1 process", base_play))
     rows.append(("simulate, 1 worker (in process)", one))
+    ceiling = max(two_processes(name, options, n) for _ in range(args.repeat))
+    rows.append(("ceiling: two independent 1-worker processes", ceiling))
     two = max(through(name, options, n, workers=2) for _ in range(args.repeat))
     rows.append(("simulate, 2 local workers (pool start included)", two))
 
