@@ -65,7 +65,7 @@ def test_ray_runs_the_same_games(reference: SimulationResult) -> None:
     assert not ray.is_initialized()  # the executor stops the Ray it started
 
 
-def test_dask_runs_the_same_games(reference: SimulationResult) -> None:
+def test_dask_runs_the_same_games(reference: SimulationResult, tmp_path: Path) -> None:
     executor = DaskExecutor(workers=2)
     try:
         workers = executor.client.scheduler_info()["workers"]
@@ -73,6 +73,11 @@ def test_dask_runs_the_same_games(reference: SimulationResult) -> None:
         _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, executor=executor))
     finally:
         executor.shutdown()
+    # the CLI's --executor dask starts a LocalCluster of its own for the run
+    out = tmp_path / "r.parquet"
+    argv = ["simulate", "doudizhu", "-n", "24", "--seed", "5", "--agents", "rule,random,random"]
+    assert main([*argv, "--executor", "dask", "--workers", "2", "--out", str(out)]) == 0
+    assert pq.read_table(out).equals(reference.records)
 
 
 def test_records_match_replaying_each_seed(reference: SimulationResult) -> None:

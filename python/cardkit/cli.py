@@ -82,7 +82,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.executor == "ray":
         executor = RayExecutor(args.address) if args.address else "ray"
     elif args.executor == "dask":
-        executor = DaskExecutor(args.address, workers=args.workers)
+        executor = DaskExecutor(args.address) if args.address else "dask"
     elif args.address:
         raise CardkitError("--address needs --executor ray or dask")
     try:

@@ -854,6 +854,7 @@ class SimulationResult:
     options: dict[str, Any]
     games: int
     seed: int
+    #: Wall time of the run, starting the pool or cluster it started included.
     seconds: float
     duplicate: bool
     #: The agent label of each agent index (the ``agents`` list, seat order).
