@@ -413,6 +413,48 @@ TABLE: dict[str, Entry] = {
             "target": UINT,
         },
     ),
+    "bridge_observation": Entry(
+        {
+            "out": np.zeros(982, dtype=np.float32),
+            "seat": 0,
+            "hand": SUIT_HANDS[0],
+            "deal": None,
+            "to_act": 2,
+            "calls": [0],
+            "vulnerable": [False, True],
+        },
+        {
+            "out": ARRAY,
+            "seat": UINT,
+            "hand": UINT,
+            "deal": OPT_OBJECT,
+            "to_act": OPT_UINT,
+            "calls": LIST,
+            "vulnerable": Kind(("x", 5, None, ["x", "y"], [1.5, 2.5], [True])),
+        },
+    ),
+    "bridge_score": Entry(
+        {"level": 4, "strain": 3, "doubling": 0, "vulnerable": False, "tricks": 10},
+        {"level": UINT, "strain": UINT, "doubling": UINT, "vulnerable": BOOL, "tricks": UINT},
+    ),
+    "TrickDeal.bridge": Entry(
+        {
+            "hands": SUIT_HANDS,
+            "level": 4,
+            "strain": 3,
+            "doubling": 0,
+            "declarer": 2,
+            "actions": PLAY_TABLE,
+        },
+        {
+            "hands": LIST,
+            "level": UINT,
+            "strain": UINT,
+            "doubling": UINT,
+            "declarer": UINT,
+            "actions": OBJECT,
+        },
+    ),
     "TrickDeal.hearts": Entry(
         {"hands": SUIT_HANDS, "actions": PLAY_TABLE}, {"hands": LIST, "actions": OBJECT}
     ),
@@ -518,6 +560,7 @@ TABLE: dict[str, Entry] = {
         {"hand": CARDS, "level": LEVEL, "table": PLAY},
     ),
     "guandan_parse": Entry({"text": "3", "level": "2"}, {"text": PLAY, "level": LEVEL}),
+    "guandan_parse_copies": Entry({"text": "3c3d", "level": "2"}, {"text": PLAY, "level": LEVEL}),
     "guandan_beats": Entry(
         {"play": "4", "table": "3", "level": "2"}, {"play": PLAY, "table": PLAY, "level": LEVEL}
     ),
@@ -560,6 +603,9 @@ TABLE: dict[str, Entry] = {
     ),
     "GuandanDeal.hand": Entry({"seat": 0}, {"seat": INT}, _guandan_deal),
     "GuandanDeal.apply": Entry({"action": "3"}, {"action": OPT_PLAY}, _guandan_deal),
+    "GuandanDeal.apply_copies": Entry(
+        {"play": "3", "cards": "3c"}, {"play": PLAY, "cards": CARDS}, _guandan_deal
+    ),
     "GuandanDeal.apply_id": Entry({"id": _core.guandan_play_id("3")}, {"id": UINT}, _guandan_deal),
     "GuandanDeal.search_move": Entry(
         {"samples": 1, "seed": 0}, {"samples": UINT, "seed": UINT}, _guandan_deal
@@ -577,6 +623,10 @@ TABLE: dict[str, Entry] = {
     "VectorEnv.spades": Entry(
         {**VECTOR, "dealer": 0, "two_of_clubs_leads": False, "target": 500},
         {**VECTOR_KINDS, "dealer": UINT, "two_of_clubs_leads": BOOL, "target": UINT},
+    ),
+    "VectorEnv.bridge": Entry(
+        {**VECTOR, "vulnerable": [True, False]},
+        {**VECTOR_KINDS, "vulnerable": Kind(("x", 5, None, ["x", "y"], [1.5, 2.5], [True]))},
     ),
     "VectorEnv.doudizhu": Entry(
         {**VECTOR, "single_round": False}, {**VECTOR_KINDS, "single_round": BOOL}

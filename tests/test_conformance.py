@@ -299,6 +299,7 @@ def test_any_seed_plays_out(name: str, seed: int) -> None:
 
 #: For each game, options that change its rules (Zheng Shangyou has none).
 _OTHER_OPTIONS: dict[str, dict[str, Any]] = {
+    "bridge": {"vulnerability": "both"},
     "chinese_poker": {"automatic_win_points": 4},
     "doudizhu": {"bidding": "single_round"},
     "guandan": {"double_win_ends": True},

@@ -733,3 +733,55 @@ def test_the_search_agent_plays_deals_and_replays_from_its_seed() -> None:
     assert first.is_terminal and first.history == run().history
     with pytest.raises(RuleOptionError):
         GuandanSearchAgent(samples=0)
+
+
+def test_a_play_may_name_the_copies_it_takes() -> None:
+    # Both packs hold two of each card, so a pair of fives may be taken as different
+    # cards; suits matter for later straight flushes. `play 5s5d` names them (docs).
+    state = single_deal(3)
+    seat = state.current_player
+    assert seat is not None
+    hand = [str(c) for c in state._hand(seat)]
+    rank, suits = next(
+        (r, sorted({h[1] for h in hand if h[0] == r}))
+        for r in "3456789TJQKA"
+        if len({h[1] for h in hand if h[0] == r}) >= 2
+    )
+    named = f"play {rank}{suits[-1]}{rank}{suits[0]}"
+    canonical = state.game.parse_action(named)
+    assert canonical.text == f"play {rank}{suits[0]}{rank}{suits[-1]}"
+    assert canonical not in state.legal_actions()  # listing names ranks
+    assert state.action_to_id(named) == state.action_to_id(f"play {rank}{rank}")
+    missing = next(s for s in "cdhs" if f"{rank}{s}" not in hand)
+    before = state.to_json()
+    with pytest.raises(IllegalActionError, match="does not hold"):
+        state.apply(f"play {rank}{missing}{rank}{suits[0]}")
+    assert not state.is_legal(f"play {rank}{missing}{rank}{suits[0]}")
+    assert state.to_json() == before
+    assert state.is_legal(named)
+    state.apply(named)
+    left = [str(c) for c in state._hand(seat)]
+    assert Counter(hand) - Counter(left) == Counter([f"{rank}{suits[0]}", f"{rank}{suits[-1]}"])
+    assert state.history[-1] == canonical
+    again = state.game.state_from_json(state.to_json())
+    assert again.to_json() == state.to_json()
+    assert [str(c) for c in again._hand(seat)] == left
+
+
+def test_any_spelling_of_a_listed_play_is_that_play() -> None:
+    # Naturals in any order, spaced out, lower case: parse_action gives the listed
+    # action's canonical text and apply accepts it.
+    state = single_deal(5)
+    listed = max(
+        (
+            a
+            for a in state.legal_actions()
+            if a.kind == "play" and not set(a.text[5:].split(" ")[0]) & set("cdhs")
+        ),
+        key=lambda a: len(a.text),
+    )
+    naturals, _, wilds = listed.text[5:].partition(" ")
+    respelled = " ".join(reversed(naturals)).lower() + (" " + wilds if wilds else "")
+    assert state.game.parse_action(respelled) == listed
+    state.apply(respelled)
+    assert state.history[-1] == listed

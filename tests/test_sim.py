@@ -160,6 +160,14 @@ def test_every_game_records_its_key_figures() -> None:
     assert "score.showdowns" in holdem.records.column_names
     spades = simulate("spades", 2, seed=3, workers=1, options={"match": False})
     assert {r.role for r in spades.role_stats} == {"team 0", "team 1"}
+    bridge = simulate("bridge", 4, seed=1, workers=1)
+    assert {"score.contract", "score.declarer", "score.result"} <= set(bridge.records.column_names)
+    for row in bridge.records.to_pylist():
+        if row["score.declarer"] is not None:
+            assert row[f"role_{row['score.declarer']}"] == "declarer"
+        else:  # a deal passed out has no declarer, and no roles
+            assert row["role_0"] is None
+    assert {r.role for r in bridge.role_stats} == {"declarer", "defender"}
 
 
 def test_flatten_breakdown_rule() -> None:

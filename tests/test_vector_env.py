@@ -22,6 +22,8 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("hearts", {"passing": False, "target": 50}),
     ("spades", {}),
     ("spades", {"dealer": 1, "first_lead": "two_of_clubs", "target": 300}),
+    ("bridge", {}),
+    ("bridge", {"vulnerability": "ew"}),
     ("doudizhu", {}),
     ("doudizhu", {"bidding": "single_round"}),
     ("zhengshangyou", {}),

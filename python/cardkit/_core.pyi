@@ -26,6 +26,8 @@ __all__ = [
     "__version__",
     "bit_ids",
     "bit_mask",
+    "bridge_observation",
+    "bridge_score",
     "chinese_poker_automatic_wins",
     "chinese_poker_greedy_set",
     "chinese_poker_random_set",
@@ -1179,6 +1181,7 @@ __all__ += [
     "guandan_lead_ids_batch",
     "guandan_leads",
     "guandan_parse",
+    "guandan_parse_copies",
     "guandan_play_id",
     "guandan_play_of_id",
     "guandan_responses",
@@ -1306,6 +1309,13 @@ class GuandanDeal:
 
         Raises IllegalActionError (nothing changes) when the move is illegal.
         """
+    def apply_copies(self, play: _GuandanTable, cards: str | Iterable[Card | str]) -> list[Card]:
+        """Apply `play` taking the named copies `cards` of its natural cards (see
+        guandan_parse_copies) plus its wilds; returns the cards taken.
+
+        Raises IllegalActionError (nothing changes) when the play is illegal or the
+        cards are not its naturals or not held.
+        """
     def apply(self, action: _GuandanTable | None) -> list[Card]:
         """Apply a play (a GuandanPlay or its text) or None (pass); returns the cards taken.
 
@@ -1373,6 +1383,15 @@ def guandan_parse(text: str, level: str) -> GuandanPlay:
     """The play an action text names at `level` (without `play `): `"3456 W=7"`.
 
     Raises IllegalActionError when the text names no Guandan play.
+    """
+
+def guandan_parse_copies(text: str, level: str) -> tuple[GuandanPlay, list[Card], str] | None:
+    """A play whose text names the copies of its natural cards (`"5s5d"`, `"3c4d5h6s W=7"`)
+    at `level`: `(play, cards, text)` with the rank-level play, the named natural
+    cards and the canonical text (each rank's cards in suit order, then the wild
+    tokens); None when the text names ranks or a straight flush.
+
+    Raises IllegalActionError when the text is neither a play nor named copies of one.
     """
 
 def guandan_beats(play: _GuandanTable, table: _GuandanTable, level: str) -> bool:
@@ -1468,12 +1487,12 @@ class ActionTable:
 
 @final
 class TrickDeal:
-    """The play phase of a Hearts or Spades deal, stepped one card at a time.
+    """The play phase of a Hearts, Spades or Bridge deal, stepped one card at a time.
 
     The Python State API steps it: hands, the trick in progress, legal plays,
     completed tricks. ``legal_actions`` lists entries of ``actions``, so the
-    per-move path builds no Python objects. Made by ``TrickDeal.hearts`` or
-    ``TrickDeal.spades``; seats are 0..=3.
+    per-move path builds no Python objects. Made by ``TrickDeal.hearts``,
+    ``TrickDeal.spades`` or ``TrickDeal.bridge``; seats are 0..=3.
     """
 
     @staticmethod
@@ -1516,6 +1535,36 @@ class TrickDeal:
         Raises:
             RuleOptionError: If ``leader`` is not 0..=3, a bid is above 13, a hand has
                 bits above 51, hands share cards or their sizes differ.
+        """
+    @staticmethod
+    def bridge(
+        hands: Sequence[int],
+        level: int,
+        strain: int,
+        doubling: int,
+        declarer: int,
+        actions: ActionTable,
+    ) -> TrickDeal:
+        """A Bridge deal after the auction; declarer's left-hand opponent leads.
+
+        The contract is ``level`` 1..=7 in ``strain`` (0..=3 a trump suit, 4 no
+        trump), ``doubling`` 0..=2, played by ``declarer``. The seat to act is the
+        hand to play, dummy's included.
+
+        Args:
+            hands: The four seats' hands as bitsets, disjoint and of one size.
+            level: The contract level, 1..=7.
+            strain: 0..=3 clubs to spades (the trump suit), 4 no trump.
+            doubling: 0 undoubled, 1 doubled, 2 redoubled.
+            declarer: The declarer's seat, 0..=3.
+            actions: The game's action per card.
+
+        Returns:
+            The deal before the opening lead.
+
+        Raises:
+            RuleOptionError: If a contract part is out of range, a hand has bits above
+                51, hands share cards or their sizes differ.
         """
     def legal(self) -> int:
         """Bitset of the cards the seat to act may play (0 once the deal is over).
@@ -1737,6 +1786,62 @@ def spades_observation(
         RuleOptionError: If ``out`` is not a writable contiguous array of 547 values,
             ``deal`` is a Hearts deal, a seat is outside 0..=3, ``hand`` has a bit
             above 51, a bid is above 13, bags above 9, or ``target`` is 0.
+    """
+
+def bridge_observation(
+    out: npt.NDArray[np.float32],
+    seat: int,
+    hand: int,
+    deal: TrickDeal | None,
+    to_act: int | None,
+    calls: Sequence[int],
+    vulnerable: Sequence[bool],
+) -> None:
+    """Write ``seat``'s Bridge observation tensor into the float32 array ``out``.
+
+    ``hand`` is the seat's hand during the auction (read from ``deal`` once play has
+    begun); ``to_act`` is the seat to call or the hand to play (dummy's too),
+    ``None`` once over; ``calls`` are the call ids so far from South (0 pass,
+    1..=35 the bids 1C..7NT, 36 double, 37 redouble); ``vulnerable`` is
+    North-South's, then East-West's. The layout is in docs/bridge.md.
+
+    Args:
+        out: A contiguous, writable float32 array of 982 values (every one written).
+        seat: The observing seat, 0..=3.
+        hand: A bitset of the seat's hand (read only while ``deal`` is ``None``).
+        deal: The Bridge deal in play, or ``None`` during the auction.
+        to_act: The seat to call or whose hand is to play, or ``None`` once over.
+        calls: The call ids of the auction so far.
+        vulnerable: North-South's and East-West's vulnerability.
+
+    Raises:
+        RuleOptionError: If ``out`` is not a writable contiguous array of 982 values,
+            ``deal`` is not a Bridge deal, the calls are not a legal auction from
+            South or do not end in the deal's contract, a seat is outside 0..=3 or
+            ``hand`` has a bit above 51.
+    """
+
+def bridge_score(
+    level: int, strain: int, doubling: int, vulnerable: bool, tricks: int
+) -> list[int]:
+    """The duplicate score of a Bridge contract for declarer's side.
+
+    ``level`` 1..=7 in ``strain`` (0..=3 clubs to spades, 4 no trump), ``doubling``
+    0 undoubled, 1 doubled, 2 redoubled; ``tricks`` 0..=13 taken by declarer's side.
+
+    Args:
+        level: The contract level, 1..=7.
+        strain: 0..=4.
+        doubling: 0..=2.
+        vulnerable: Whether declarer's side is vulnerable.
+        tricks: Tricks taken by declarer's side, 0..=13.
+
+    Returns:
+        ``[contract_points, overtricks, game_bonus, partscore_bonus, slam_bonus,
+        insult, undertricks, total]``; undertricks and a defeated total are negative.
+
+    Raises:
+        RuleOptionError: If an argument is out of range.
     """
 
 def spades_search(
@@ -2147,8 +2252,9 @@ _Views = tuple[
 class VectorEnv:
     """A batch of single-deal episodes stepped in Rust (see cardkit.envs.VectorEnv).
 
-    Made by ``VectorEnv.hearts``, ``VectorEnv.spades``, ``VectorEnv.doudizhu``,
-    ``VectorEnv.zhengshangyou``, ``VectorEnv.guandan`` or ``VectorEnv.holdem``.
+    Made by ``VectorEnv.hearts``, ``VectorEnv.spades``, ``VectorEnv.bridge``,
+    ``VectorEnv.doudizhu``, ``VectorEnv.zhengshangyou``, ``VectorEnv.guandan`` or
+    ``VectorEnv.holdem``.
     Its five output arrays (observations, masks, rewards, players, done) are
     created once and rewritten in place by every call, which returns them.
     """
@@ -2190,6 +2296,21 @@ class VectorEnv:
             dealer: The dealer seat, 0..3.
             two_of_clubs_leads: Whether the holder of 2♣ leads it.
             target: The match target that scales the score entries (at least 1).
+
+        Raises:
+            RuleOptionError: If an argument is out of range.
+        """
+    @staticmethod
+    def bridge(num_envs: int, seed: int, threads: int, vulnerable: Sequence[bool]) -> VectorEnv:
+        """Bridge single deals: the auction from South, then the play.
+
+        ``vulnerable`` is North-South's, then East-West's.
+
+        Args:
+            num_envs: Slots, 1..2**20 (and at most 1 GiB of arrays).
+            seed: The seed episodes derive from, 0..2**64-1.
+            threads: Threads per call, 1..64.
+            vulnerable: North-South's and East-West's vulnerability.
 
         Raises:
             RuleOptionError: If an argument is out of range.

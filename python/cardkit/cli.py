@@ -55,23 +55,12 @@ def _deal(args: argparse.Namespace) -> int:
     return 0
 
 
-def _option(text: str) -> tuple[str, Any]:
-    """``key=value`` of ``--option``: the value read as JSON (``true``, ``3``,
-    ``[10, 20]``, ``"2"``) where it parses, else as plain text."""
-    key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise CardkitError(f"--option takes key=value, got {text[:80]!r}")
-    try:
-        return key, json.loads(value)
-    except ValueError:
-        return key, value
-
-
 def _simulate(args: argparse.Namespace) -> int:
     from cardkit.games import make
     from cardkit.sim import DaskExecutor, RayExecutor, simulate
+    from cardkit.tables import parse_options
 
-    options = dict(_option(o) for o in args.option)
+    options = parse_options(args.option)
     seats = make(args.game, **options).num_players
     names = args.agents.split(",")
     if len(names) == 1:
@@ -218,6 +207,42 @@ def _equity(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace) -> int:
+    from cardkit.tables import parse_options
+    from cardkit.terminal import TerminalTable, replay_file
+
+    if args.replay is not None:
+        return replay_file(args.replay, seat=args.seat)
+    if args.game is None:
+        raise CardkitError("cardkit play needs a GAME (or --replay FILE)")
+    agents = args.agents.split(",") if args.agents else []
+    table = TerminalTable(
+        args.game,
+        seat=0 if args.seat is None else args.seat,
+        agents=agents,
+        options=parse_options(args.option),
+        seed=args.seed,
+        save=args.save,
+    )
+    return table.run()
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from cardkit.server import ServerConfig, serve
+
+    serve(
+        ServerConfig(
+            db=args.db,
+            idle_expiry=args.idle_expiry,
+            agent_delay=args.agent_delay,
+            max_rooms=args.max_rooms,
+        ),
+        host=args.host,
+        port=args.port,
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(prog="cardkit", description=__doc__)
@@ -292,6 +317,49 @@ def build_parser() -> argparse.ArgumentParser:
     eq.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     eq.add_argument("--json", action="store_true", help="machine-readable output")
     eq.set_defaults(run=_equity)
+
+    play = sub.add_parser(
+        "play",
+        help="play a game in the terminal against cardkit's agents",
+        description="Play GAME at a terminal table against agents, or step through a save.",
+    )
+    play.add_argument("game", nargs="?", help="a name from cardkit.games.available()")
+    play.add_argument("--seat", type=int, help="your seat (default 0)")
+    play.add_argument(
+        "--agents",
+        help="one agent name for every other seat or one per other seat, comma-separated "
+        "(default: the game's rule agent)",
+    )
+    play.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a rule option (value read as JSON, else text); repeat for more",
+    )
+    play.add_argument("--seed", type=int, default=0, help="0..2**64-1")
+    play.add_argument("--save", help="write the game's JSON save here after every move")
+    play.add_argument("--replay", metavar="FILE", help="step through a saved game")
+    play.set_defaults(run=_play)
+
+    serve = sub.add_parser(
+        "serve",
+        help="run the rooms server with its browser table (needs cardkit[server])",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default loopback)")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--db", default="cardkit.sqlite", help="SQLite file of rooms and histories")
+    serve.add_argument(
+        "--idle-expiry",
+        type=float,
+        default=24 * 3600.0,
+        help="seconds after which a room nobody acted in is deleted",
+    )
+    serve.add_argument(
+        "--agent-delay", type=float, default=0.6, help="seconds an agent waits before moving"
+    )
+    serve.add_argument("--max-rooms", type=int, default=1000, help="rooms the server holds")
+    serve.set_defaults(run=_serve)
     return parser
 
 

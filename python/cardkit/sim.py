@@ -50,6 +50,7 @@ from cardkit.api import Agent, State
 from cardkit.errors import CardkitError, RuleOptionError, shown
 from cardkit.games import make
 from cardkit.play import play
+from cardkit.tables import parse_options
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -225,7 +226,8 @@ def seat_roles(
     In order: the state's own ``roles()`` method where a game defines one (the hook
     for a game whose roles this function cannot read); a seat named by the
     breakdown's ``landlord`` or ``declarer`` figure, at the top level or in a
-    ``contract`` record (``landlord``/``farmer``, ``declarer``/``defender``); the
+    ``contract`` record (``landlord``/``farmer``, ``declarer``/``defender``; a game
+    where that figure is empty, as a passed-out deal, has no roles); the
     partnership games (``team 0`` for seats 0 and 2, ``team 1`` for 1 and 3).
     ``breakdown`` is the state's ``score_breakdown()`` where the caller has it.
     """
@@ -235,12 +237,16 @@ def seat_roles(
     if breakdown is None:
         breakdown = state.score_breakdown()
     players = state.game.num_players
-    places = [breakdown, breakdown.get("contract")]
+    places = [p for p in (breakdown, breakdown.get("contract")) if isinstance(p, Mapping)]
     for key, (named, other) in _ROLE_KEYS.items():
         for place in places:
-            seat = place.get(key) if isinstance(place, Mapping) else None
+            if key not in place:
+                continue
+            seat = place[key]
             if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players:
                 return [named if s == seat else other for s in range(players)]
+            # named but empty (a bridge deal passed out): this game has no roles
+            return None
     if game in _PARTNERSHIPS:
         return [f"team {s % 2}" for s in range(players)]
     return None
@@ -285,6 +291,8 @@ def _play_block(block: _Block) -> dict[str, Any]:
     roles: list[list[str] | None] = []
     figures: list[dict[str, Figure]] = []
     for row, g in enumerate(range(block.start, block.stop)):
+        if _stop is not None and _stop.is_set():
+            raise _Stopped(f"games from {g} on were cancelled")
         deal, seating = _deal_and_seating(block, g)
         deal_seed = derive_seed(block.seed, deal)
         state = play(game, _seated(block, seating, deal_seed), seed=deal_seed)
@@ -307,32 +315,46 @@ def _play_block(block: _Block) -> dict[str, Any]:
 # -- executors ------------------------------------------------------------------------
 
 
-def _ignore_sigint() -> None:
+class _Stopped(Exception):
+    """A block cut short because its run was cancelled."""
+
+
+#: In a local pool's worker: the run's stop flag, checked before every game.
+_stop: Any = None
+
+
+def _init_worker(stop: Any) -> None:
+    global _stop
+    _stop = stop
     # Ctrl-C reaches every process of the terminal's group: the parent alone decides
-    # (it stops the pool), so a worker must not die mid-block with a traceback.
+    # (it raises the stop flag), so a worker must not die mid-block with a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class _LocalPool(cf.ProcessPoolExecutor):
-    """A spawn-started process pool that can stop its workers at once, mid-block,
-    which is what Ctrl-C asks for."""
+    """A spawn-started process pool whose blocks stop within one game when the run is
+    cancelled.
+
+    Its workers watch a shared stop flag rather than being terminated: a worker
+    killed while it sends a result leaves half a message in the result pipe, on
+    which the pool's manager thread then waits for ever.
+    """
 
     def __init__(self, workers: int) -> None:
         # spawn is the one start method every platform has (fork is missing on
         # Windows and unsafe on macOS), and it gives each worker a clean interpreter
         # rather than a copy of the caller's threads and locks.
         context = multiprocessing.get_context("spawn")
-        super().__init__(workers, mp_context=context, initializer=_ignore_sigint)
+        self._stop_flag = context.Event()
+        super().__init__(
+            workers, mp_context=context, initializer=_init_worker, initargs=(self._stop_flag,)
+        )
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """Stop the pool; with ``cancel_futures`` its workers are terminated first."""
+        """Stop the pool; with ``cancel_futures`` the running blocks stop too, each
+        before its next game."""
         if cancel_futures:
-            terminate = getattr(self, "terminate_workers", None)  # Python 3.14 on
-            if terminate is not None:
-                terminate()
-            else:
-                for process in list((getattr(self, "_processes", None) or {}).values()):
-                    process.terminate()
+            self._stop_flag.set()
         super().shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
@@ -611,18 +633,7 @@ def _named_agent(game: str, text: str) -> AgentSpec:
     """``name`` or ``name:key=value:key=value`` (values read as JSON where they parse,
     ``search:samples=64``) as the agent's factory."""
     name, *pairs = text.split(":")
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise RuleOptionError(
-                f"an agent option is key=value, got {shown(pair)} in {shown(text)}"
-            )
-        try:
-            options[key] = json.loads(value)
-        except ValueError:
-            options[key] = value
-    return agent_factory(game, name, **options)
+    return agent_factory(game, name, **parse_options(pairs))
 
 
 def _label(game: str, factory: AgentFactory) -> str:

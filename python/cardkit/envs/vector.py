@@ -2,10 +2,10 @@
 
 ``VectorEnv(game, num_envs, seed, threads=1, **options)`` holds ``num_envs``
 independent episodes: single deals (``match=False``) of Hearts or Spades
-(passing and bidding included), games of Dou Dizhu (bidding, redeals and card
-play), Zheng Shangyou deals, single Guandan deals (``match=False``, no tribute)
-or Texas Hold'em hands (``match=False``), and steps them all at once without
-the GIL. Every call writes the same five numpy arrays
+(passing and bidding included), Bridge deals (auction and play), games of Dou
+Dizhu (bidding, redeals and card play), Zheng Shangyou deals, single Guandan
+deals (``match=False``, no tribute) or Texas Hold'em hands (``match=False``),
+and steps them all at once without the GIL. Every call writes the same five numpy arrays
 in place (see :class:`Batch`): keep a copy of anything needed after the next
 call. Layouts, seeds and the auto-reset rule are
 in ``docs/vector_env.md``.
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["GAMES", "MAX_ENVS", "MAX_THREADS", "Batch", "VectorEnv"]
 
 #: The games a :class:`VectorEnv` can play.
-GAMES = ("hearts", "spades", "doudizhu", "zhengshangyou", "guandan", "holdem")
+GAMES = ("hearts", "spades", "bridge", "doudizhu", "zhengshangyou", "guandan", "holdem")
 #: Most slots in one env (the Rust side also bounds the bytes of its arrays); the
 #: Rust limit, read here so that bad sizes fail before the call with a typed error.
 MAX_ENVS: int = _CoreEnv.MAX_ENVS
@@ -88,6 +88,9 @@ class VectorEnv:
         if game == "hearts":
             opts = rules.options
             self._core = _CoreEnv.hearts(num_envs, seed, threads, opts["passing"], opts["target"])
+        elif game == "bridge":
+            vulnerable = rules.vulnerable  # type: ignore[attr-defined]
+            self._core = _CoreEnv.bridge(num_envs, seed, threads, list(vulnerable))
         elif game == "doudizhu":
             single_round = rules.options["bidding"] == "single_round"
             self._core = _CoreEnv.doudizhu(num_envs, seed, threads, single_round)

@@ -16,6 +16,7 @@ __all__ = ["available", "make", "register", "unregister"]
 
 # name -> "module:Class" of the built-in games.
 _BUILTIN: dict[str, str] = {
+    "bridge": "cardkit.games.bridge:Bridge",
     "chinese_poker": "cardkit.games.chinese_poker:ChinesePoker",
     "doudizhu": "cardkit.games.doudizhu:DouDizhu",
     "zhengshangyou": "cardkit.games.zhengshangyou:ZhengShangyou",

@@ -40,6 +40,7 @@ from cardkit._core import (
     guandan_action_space_size,
     guandan_beats,
     guandan_parse,
+    guandan_parse_copies,
     guandan_play_id,
     guandan_play_of_id,
     guandan_strength,
@@ -231,17 +232,20 @@ def _parse_action(text: Action | str, level: str) -> Action:
         if not words:
             raise IllegalActionError("play needs cards, such as 'play 33' or 'play 3456 W=7'")
     rest = " ".join(words)
-    if guandan_play_id(rest) is not None:
-        return _play_action(rest)
+    known = _PLAYS.get(rest)
+    if known is not None:
+        return known
     try:
-        play = guandan_parse(rest, level)
+        # Cards naming the copies to take (play 5s5d) or ranks (play 55).
+        copies = guandan_parse_copies(rest, level)
+        canonical = copies[2] if copies is not None else guandan_parse(rest, level).text
     except CardkitError as exc:
         if bare:
             # Not a play written without its verb either: say what actions look like.
             raise IllegalActionError(f"{shown(text)} is not a Guandan action: {_USAGE}") from exc
         # The engine's message names the text and what is wrong with it.
         raise IllegalActionError(str(exc)) from exc
-    return _play_action(play.text)
+    return _play_action(canonical)
 
 
 # -- the observation tensor ---------------------------------------------------------
@@ -552,6 +556,13 @@ class GuandanState(BaseState):
             return "no return is due now: the card play has begun"
         if action.kind != "play":
             return f"{shown(action.text)} is not a Guandan action: {_USAGE}"
+        copies = self._copies(action)
+        if copies is not None:
+            play, cards = copies
+            reason = self.illegal_reason(_play_action(play.text))
+            if reason is None and Counter(cards) - Counter(deal.hand(seat)):
+                reason = f"seat {seat} does not hold {' '.join(map(str, cards))}"
+            return reason
         text = action.text[5:]
         try:
             play = guandan_parse(text, self._rank)
@@ -586,8 +597,26 @@ class GuandanState(BaseState):
         self._jiefeng = None
         if self._phase is Phase.RETURN:
             self._return(_RETURN_CARD[action])
-        else:
+        elif action in turn:
             self._move(turn[action])
+        else:
+            # Named copies of a listed play (checked by illegal_reason).
+            copies = self._copies(action)
+            assert copies is not None
+            play_id = guandan_play_id(copies[0].text)
+            assert play_id is not None
+            self._move(play_id, copies)
+
+    def _copies(self, action: Action) -> tuple[GuandanPlay, list[Card]] | None:
+        """The rank-level play and the named cards of a play naming its copies
+        (``play 5d5s``), else ``None``."""
+        if action.kind != "play":
+            return None
+        try:
+            found = guandan_parse_copies(action.text[5:], self._rank)
+        except CardkitError:
+            return None
+        return None if found is None else (found[0], found[1])
 
     def _return(self, card: Card) -> None:
         recipient, payer = self._due.pop(0)
@@ -609,15 +638,17 @@ class GuandanState(BaseState):
             if n > held:
                 known[card] = held
 
-    def _move(self, action_id: int) -> None:
+    def _move(self, action_id: int, copies: tuple[GuandanPlay, list[Card]] | None = None) -> None:
         """A play or (id 0) a pass on the engine's deal, which moves the turn on:
         to the next player still holding cards, or when a round ends to the last
-        player, its partner (jiefeng) or the next active player (GD-24 .. GD-29)."""
+        player, its partner (jiefeng) or the next active player (GD-24 .. GD-29).
+        ``copies`` (the play and its named cards) takes those cards instead of the
+        ones the copy rule picks."""
         deal = self._live
         seat = deal.to_move
         assert seat is not None  # a live deal has a seat to act
         owner = deal.table_owner
-        cards = deal.apply_id(action_id)
+        cards = deal.apply_id(action_id) if copies is None else deal.apply_copies(*copies)
         if action_id == 0:
             self._plays.append((seat, "pass"))
             leader = deal.to_move

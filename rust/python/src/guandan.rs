@@ -181,6 +181,39 @@ fn guandan_parse(
     play_of(py, text, level).map(PyGuandanPlay)
 }
 
+/// A play whose text names the copies of its natural cards (`"5s5d"`, `"3c4d5h6s W=7"`)
+/// at `level`: `(play, cards, text)` with the rank-level play, the named natural
+/// cards and the canonical text (each rank's cards in suit order, then the wild
+/// tokens); None when the text names ranks or a straight flush.
+///
+/// Raises IllegalActionError when the text is neither a play nor named copies of one.
+#[pyfunction]
+fn guandan_parse_copies(
+    py: Python<'_>,
+    text: &Bound<'_, PyAny>,
+    level: &Bound<'_, PyAny>,
+) -> PyResult<Option<(PyGuandanPlay, Vec<PyCard>, String)>> {
+    let level = level_of(py, level)?;
+    let Ok(text) = text.cast::<PyString>() else {
+        return Err(to_py(
+            py,
+            EngineError::IllegalAction(format!(
+                "{} is not Guandan play text such as \"5s5d\"",
+                repr_of(text)
+            )),
+        ));
+    };
+    let found = gd::parse_copies(&text.to_string_lossy(), Some(level)).py_err(py)?;
+    Ok(found.map(|(play, cards)| {
+        let text = gd::copies_text(&play, &cards);
+        (
+            PyGuandanPlay(play),
+            cards.into_iter().map(PyCard).collect(),
+            text,
+        )
+    }))
+}
+
 /// Whether `play` beats `table` at `level`.
 #[pyfunction]
 fn guandan_beats(
@@ -239,7 +272,11 @@ fn guandan_action_space_size() -> usize {
 #[pyfunction]
 fn guandan_play_id(text: &Bound<'_, PyAny>) -> Option<u32> {
     let text = text.cast::<PyString>().ok()?;
-    let play = gd::parse(&text.to_string_lossy(), None).ok()?;
+    let text = text.to_string_lossy();
+    // Named copies (`5s5d`) share their rank-level play's id.
+    let play = gd::parse(&text, None)
+        .ok()
+        .or_else(|| gd::parse_copies(&text, None).ok().flatten().map(|(p, _)| p))?;
     action_index().id(&play)
 }
 
@@ -535,6 +572,23 @@ impl PyGuandanDeal {
         Ok(cards.into_iter().map(PyCard).collect())
     }
 
+    /// Apply `play` taking the named copies `cards` of its natural cards (see
+    /// guandan_parse_copies) plus its wilds; returns the cards taken.
+    ///
+    /// Raises IllegalActionError (nothing changes) when the play is illegal or the
+    /// cards are not its naturals or not held.
+    fn apply_copies(
+        &mut self,
+        py: Python<'_>,
+        play: &Bound<'_, PyAny>,
+        cards: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<PyCard>> {
+        let play = play_of(py, play, self.0.level())?;
+        let cards = extract_cards(cards)?;
+        let taken = self.0.apply_copies(&play, &cards).py_err(py)?;
+        Ok(taken.into_iter().map(PyCard).collect())
+    }
+
     /// A position in the middle of a deal, for agents and states set up mid-deal.
     ///
     /// `to_move` acts; `table` (a play or its text, played by `owner` and followed by
@@ -643,6 +697,7 @@ pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResul
     m.add_function(wrap_pyfunction!(guandan_leads, m)?)?;
     m.add_function(wrap_pyfunction!(guandan_responses, m)?)?;
     m.add_function(wrap_pyfunction!(guandan_parse, m)?)?;
+    m.add_function(wrap_pyfunction!(guandan_parse_copies, m)?)?;
     m.add_function(wrap_pyfunction!(guandan_beats, m)?)?;
     m.add_function(wrap_pyfunction!(guandan_take, m)?)?;
     m.add_function(wrap_pyfunction!(guandan_strength, m)?)?;

@@ -1,5 +1,5 @@
-//! The trick-taking core: trick winners, the Hearts/Spades deal the Python State
-//! API steps card by card (`TrickDeal`), and determinized search and playouts for
+//! The trick-taking core: trick winners, the Hearts/Spades/Bridge deal the Python
+//! State API steps card by card (`TrickDeal`), Bridge's duplicate score, and determinized search and playouts for
 //! the AI (run on a worker thread that stops on Ctrl-C, see `interrupt`).
 //!
 //! Card sets cross the boundary as integers (bit `i` = card index `i`, as
@@ -12,8 +12,9 @@ use crate::interrupt;
 use cardkit_engine::cards::Card;
 use cardkit_engine::cardset::CardSet;
 use cardkit_engine::rng::CardRng;
+use cardkit_engine::trick::bridge::{self, Auction, BridgeDeal, Contract};
 use cardkit_engine::trick::hearts::HeartsDeal;
-use cardkit_engine::trick::observe::{self, HeartsInfo, Position, SpadesInfo};
+use cardkit_engine::trick::observe::{self, BridgeInfo, HeartsInfo, Position, SpadesInfo};
 use cardkit_engine::trick::spades::SpadesDeal;
 use cardkit_engine::trick::{
     self, HiddenHands, PlayoutPolicy, SearchView, SteppedDeal, TrickPlay, TrickTable,
@@ -360,20 +361,28 @@ pub(crate) fn check_bags(py: Python<'_>, bags: &[u32]) -> PyResult<()> {
 enum Stepped {
     Hearts(SteppedDeal<HeartsDeal>),
     Spades(SteppedDeal<SpadesDeal>),
+    Bridge(SteppedDeal<BridgeDeal>),
 }
 
 impl Stepped {
     fn hearts(&self) -> Option<&SteppedDeal<HeartsDeal>> {
         match self {
             Stepped::Hearts(d) => Some(d),
-            Stepped::Spades(_) => None,
+            _ => None,
         }
     }
 
     fn spades(&self) -> Option<&SteppedDeal<SpadesDeal>> {
         match self {
             Stepped::Spades(d) => Some(d),
-            Stepped::Hearts(_) => None,
+            _ => None,
+        }
+    }
+
+    fn bridge(&self) -> Option<&SteppedDeal<BridgeDeal>> {
+        match self {
+            Stepped::Bridge(d) => Some(d),
+            _ => None,
         }
     }
 }
@@ -384,6 +393,7 @@ macro_rules! each_game {
         match $stepped {
             Stepped::Hearts($d) => $body,
             Stepped::Spades($d) => $body,
+            Stepped::Bridge($d) => $body,
         }
     };
 }
@@ -440,7 +450,7 @@ impl PyActionTable {
     }
 }
 
-/// The play phase of a Hearts or Spades deal, stepped one card at a time.
+/// The play phase of a Hearts, Spades or Bridge deal, stepped one card at a time.
 ///
 /// The Python State API steps it: hands, the trick in progress, legal plays,
 /// completed tricks. `legal_actions` lists entries of `actions`, so the per-move path builds no
@@ -512,6 +522,30 @@ impl PyTrickDeal {
         deal.two_of_clubs_leads = two_of_clubs_leads;
         Ok(PyTrickDeal {
             stepped: Stepped::Spades(SteppedDeal::new(deal)),
+            actions: actions.unbind(),
+        })
+    }
+
+    /// A Bridge deal after the auction; declarer's left-hand opponent leads.
+    ///
+    /// The contract is `level` 1..=7 in `strain` (0..=3 a trump suit, 4 no
+    /// trump), `doubling` 0..=2, played by `declarer`. The seat to act is the hand
+    /// to play, dummy's included.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn bridge(
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] hands: [u64; 4],
+        #[pyo3(from_py_with = arg)] level: u8,
+        #[pyo3(from_py_with = arg)] strain: u8,
+        #[pyo3(from_py_with = arg)] doubling: u8,
+        #[pyo3(from_py_with = arg)] declarer: usize,
+        #[pyo3(from_py_with = arg)] actions: Bound<'_, PyActionTable>,
+    ) -> PyResult<PyTrickDeal> {
+        let contract = contract_of(py, level, strain, doubling, declarer)?;
+        let deal = BridgeDeal::new(deal_hands(py, hands)?, contract);
+        Ok(PyTrickDeal {
+            stepped: Stepped::Bridge(SteppedDeal::new(deal)),
             actions: actions.unbind(),
         })
     }
@@ -629,6 +663,7 @@ impl PyTrickDeal {
         let game = match self.stepped {
             Stepped::Hearts(_) => "hearts",
             Stepped::Spades(_) => "spades",
+            Stepped::Bridge(_) => "bridge",
         };
         let t = self.table();
         format!(
@@ -797,17 +832,152 @@ fn spades_observation(
     })
 }
 
+/// A Bridge contract from its parts, each checked.
+fn contract_of(
+    py: Python<'_>,
+    level: u8,
+    strain: u8,
+    doubling: u8,
+    declarer: usize,
+) -> PyResult<Contract> {
+    if !(1..=7).contains(&level) || strain > 4 || doubling > 2 || declarer >= 4 {
+        return Err(rule_error(
+            py,
+            format!(
+                "contract level {level}, strain {strain}, doubling {doubling}, declarer \
+                 {declarer}: expected 1..7, 0..4, 0..2 and a seat 0..3"
+            ),
+        ));
+    }
+    Ok(Contract {
+        level,
+        strain,
+        doubling,
+        declarer,
+    })
+}
+
+/// The duplicate score of a Bridge contract for declarer's side.
+///
+/// `level` 1..=7 in `strain` (0..=3 clubs to spades, 4 no trump), `doubling` 0
+/// undoubled, 1 doubled, 2 redoubled; `tricks` 0..=13 taken by declarer's side.
+/// Returns `[contract_points, overtricks, game_bonus, partscore_bonus,
+/// slam_bonus, insult, undertricks, total]`; undertricks and a defeated total are
+/// negative.
+#[pyfunction]
+fn bridge_score(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] level: u8,
+    #[pyo3(from_py_with = arg)] strain: u8,
+    #[pyo3(from_py_with = arg)] doubling: u8,
+    #[pyo3(from_py_with = arg)] vulnerable: bool,
+    #[pyo3(from_py_with = arg)] tricks: u8,
+) -> PyResult<[i32; 8]> {
+    let contract = contract_of(py, level, strain, doubling, 0)?;
+    if tricks > 13 {
+        return Err(rule_error(py, format!("tricks {tricks} must be 0..13")));
+    }
+    let s = bridge::duplicate_score(&contract, vulnerable, tricks);
+    Ok([
+        s.contract_points,
+        s.overtricks,
+        s.game_bonus,
+        s.partscore_bonus,
+        s.slam_bonus,
+        s.insult,
+        s.undertricks,
+        s.total,
+    ])
+}
+
+/// Write `seat`'s Bridge observation tensor into the float32 array `out`.
+///
+/// `hand` is the seat's hand during the auction (read from `deal` once play has
+/// begun); `to_act` is the seat to call or the hand to play (dummy's too), `None`
+/// once over; `calls` are the call ids so far from South (0 pass, 1..=35 the
+/// bids 1C..7NT, 36 double, 37 redouble); `vulnerable` is North-South's, then
+/// East-West's. The layout is in docs/bridge.md.
+#[pyfunction]
+#[pyo3(signature = (out, seat, hand, deal, to_act, calls, vulnerable))]
+#[allow(clippy::too_many_arguments)]
+fn bridge_observation(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] out: Bound<'_, PyArray1<f32>>,
+    #[pyo3(from_py_with = arg)] seat: usize,
+    #[pyo3(from_py_with = arg)] hand: u64,
+    #[pyo3(from_py_with = arg)] deal: Option<Bound<'_, PyTrickDeal>>,
+    #[pyo3(from_py_with = arg)] to_act: Option<usize>,
+    #[pyo3(from_py_with = arg)] calls: Vec<u8>,
+    #[pyo3(from_py_with = arg)] vulnerable: [bool; 2],
+) -> PyResult<()> {
+    let deal = deal.as_ref().map(Bound::try_borrow).transpose()?;
+    let Some(auction) = Auction::replay(bridge::SOUTH, &calls) else {
+        return Err(rule_error(
+            py,
+            "calls are not a legal auction from South".into(),
+        ));
+    };
+    let stepped = stepped_of(py, deal.as_deref(), Stepped::bridge, "Bridge")?;
+    if let Some(s) = stepped {
+        if auction.contract() != Some(s.deal().contract) {
+            return Err(rule_error(
+                py,
+                "calls do not end in the contract of deal".into(),
+            ));
+        }
+    }
+    let position = Position {
+        seat,
+        hand: card_set(py, "hand", hand)?,
+        deal: stepped,
+        to_act,
+    };
+    let info = BridgeInfo {
+        auction: &auction,
+        vulnerable,
+    };
+    with_values(py, &out, |values| {
+        observe::bridge_tensor(&position, &info, values)
+    })
+}
+
+/// Unstable, for benches only: play `deals` whole random Bridge deals (random
+/// calls, then random cards; North-South vulnerable as `vulnerable[0]`,
+/// East-West as `vulnerable[1]`); North-South's total score.
+#[pyfunction(name = "bridge_playouts")]
+#[pyo3(signature = (deals, seed, vulnerable = [false, false]))]
+fn bench_bridge_playouts(
+    py: Python<'_>,
+    deals: u64,
+    seed: u64,
+    vulnerable: [bool; 2],
+) -> PyResult<i64> {
+    interrupt::run_sized(py, deals.saturating_mul(PLAYOUT_MICROS), |cancel| {
+        let mut rng = CardRng::new(seed);
+        let mut total = 0i64;
+        for _ in 0..deals {
+            cancel.check()?;
+            total += i64::from(bridge::random_deal(vulnerable, &mut rng));
+        }
+        Ok(total)
+    })?
+    .py_err(py)
+}
+
 pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyActionTable>()?;
     m.add_function(wrap_pyfunction!(bit_ids, m)?)?;
     m.add_function(wrap_pyfunction!(bit_mask, m)?)?;
     m.add_function(wrap_pyfunction!(hearts_observation, m)?)?;
     m.add_function(wrap_pyfunction!(spades_observation, m)?)?;
+    m.add_function(wrap_pyfunction!(bridge_observation, m)?)?;
+    m.add_function(wrap_pyfunction!(bridge_score, m)?)?;
     m.add_class::<PyTrickDeal>()?;
     m.add_function(wrap_pyfunction!(trick_winner, m)?)?;
     m.add_function(wrap_pyfunction!(hearts_search, m)?)?;
     m.add_function(wrap_pyfunction!(spades_search, m)?)?;
     bench.add_function(wrap_pyfunction!(bench_hearts_playouts, bench)?)?;
     bench.add_function(wrap_pyfunction!(bench_spades_playouts, bench)?)?;
+    bench.add_function(wrap_pyfunction!(bench_bridge_playouts, bench)?)?;
     Ok(())
 }

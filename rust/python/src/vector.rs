@@ -5,7 +5,7 @@ use cardkit_engine::climbing::guandan::parse_level;
 use cardkit_engine::vector::climbing::{DouDizhuEpisodes, ZhengShangyouEpisodes};
 use cardkit_engine::vector::guandan::GuandanEpisodes;
 use cardkit_engine::vector::holdem::HoldemEpisodes;
-use cardkit_engine::vector::trick::{HeartsEpisodes, SpadesEpisodes};
+use cardkit_engine::vector::trick::{BridgeEpisodes, HeartsEpisodes, SpadesEpisodes};
 use cardkit_engine::vector::{Episodes, Outputs, VectorEnv};
 use cardkit_engine::EngineError;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
@@ -18,6 +18,7 @@ use crate::errors::{to_py, IntoPyResult};
 enum Env {
     Hearts(VectorEnv<HeartsEpisodes>),
     Spades(VectorEnv<SpadesEpisodes>),
+    Bridge(VectorEnv<BridgeEpisodes>),
     DouDizhu(VectorEnv<DouDizhuEpisodes>),
     ZhengShangyou(VectorEnv<ZhengShangyouEpisodes>),
     Guandan(VectorEnv<GuandanEpisodes>),
@@ -30,6 +31,7 @@ macro_rules! with_env {
         match $env {
             Env::Hearts($e) => $body,
             Env::Spades($e) => $body,
+            Env::Bridge($e) => $body,
             Env::DouDizhu($e) => $body,
             Env::ZhengShangyou($e) => $body,
             Env::Guandan($e) => $body,
@@ -185,6 +187,22 @@ impl PyVectorEnv {
         };
         let env = VectorEnv::new(game, num_envs, seed, threads).py_err(py)?;
         Ok(PyVectorEnv::build(py, Env::Spades(env)))
+    }
+
+    /// Bridge single deals: the auction from South, then the play.
+    ///
+    /// `vulnerable` is North-South's, then East-West's.
+    #[staticmethod]
+    fn bridge(
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] num_envs: usize,
+        #[pyo3(from_py_with = arg)] seed: u64,
+        #[pyo3(from_py_with = arg)] threads: usize,
+        #[pyo3(from_py_with = arg)] vulnerable: [bool; 2],
+    ) -> PyResult<PyVectorEnv> {
+        let game = BridgeEpisodes { vulnerable };
+        let env = VectorEnv::new(game, num_envs, seed, threads).py_err(py)?;
+        Ok(PyVectorEnv::build(py, Env::Bridge(env)))
     }
 
     /// Dou Dizhu games: the bidding (`single_round`: each seat speaks once), then the card play.

@@ -1,12 +1,13 @@
-//! Observation tensors of Hearts and Spades for learning code: what one seat may
+//! Observation tensors of Hearts, Spades and Bridge for learning code: what one seat may
 //! know, as a flat `f32` vector with the seats rotated so that the observing seat
 //! always comes first (seat `p` is written at relative position `(p - seat) mod 4`).
 //!
-//! Both games open with the same table block (the hand, the cards each seat has
+//! All three games open with the same table block (the hand, the cards each seat has
 //! played, the trick in progress, who leads and acts, the broken suit, the phase)
-//! and append their own block at [`GAME`]. docs/hearts.md and docs/spades.md
-//! describe every slice; the constants here are the layout's single source.
+//! and append their own block at [`GAME`]. docs/hearts.md, docs/spades.md and
+//! docs/bridge.md describe every slice; the constants here are the layout's single source.
 
+use super::bridge::{Auction, BridgeDeal, BIDS, DOUBLE, PASS, REDOUBLE};
 use super::hearts::{penalty, HeartsDeal};
 use super::spades::SpadesDeal;
 use super::{SteppedDeal, TrickPlay};
@@ -59,6 +60,31 @@ pub const SPADES_BAGS: usize = SPADES_SCORES + 2;
 /// Length of a Spades observation tensor.
 pub const SPADES_LEN: usize = SPADES_BAGS + 2;
 
+/// Bridge: vulnerability of the seat's side, then of the other side.
+pub const BRIDGE_VULNERABLE: usize = GAME;
+/// Bridge: per bid (1C .. 7NT, 35 rows of 12), one-hot by relative seat who made
+/// it, who doubled it, who redoubled it (4 + 4 + 4).
+pub const BRIDGE_AUCTION: usize = BRIDGE_VULNERABLE + 2;
+/// Bridge: by relative seat, the seats that passed before the first bid.
+pub const BRIDGE_OPENING_PASSES: usize = BRIDGE_AUCTION + BIDS * 12;
+/// Bridge: one-hot contract level 1..7 (zero until the auction ends with a bid).
+pub const BRIDGE_LEVEL: usize = BRIDGE_OPENING_PASSES + 4;
+/// Bridge: one-hot contract strain (C, D, H, S, NT).
+pub const BRIDGE_STRAIN: usize = BRIDGE_LEVEL + 7;
+/// Bridge: one-hot undoubled, doubled, redoubled.
+pub const BRIDGE_DOUBLING: usize = BRIDGE_STRAIN + 5;
+/// Bridge: one-hot by relative seat, the declarer.
+pub const BRIDGE_DECLARER: usize = BRIDGE_DOUBLING + 3;
+/// Bridge: dummy's remaining cards, once the opening lead is made.
+pub const BRIDGE_DUMMY: usize = BRIDGE_DECLARER + 4;
+/// Bridge: tricks won by the seat's side, then the other side, / 13.
+pub const BRIDGE_TRICKS: usize = BRIDGE_DUMMY + CARDS;
+/// Bridge: one-hot by relative seat, the player choosing now (declarer when
+/// dummy's hand is to play, which the table block's to-act entry shows).
+pub const BRIDGE_CHOOSER: usize = BRIDGE_TRICKS + 2;
+/// Length of a Bridge observation tensor.
+pub const BRIDGE_LEN: usize = BRIDGE_CHOOSER + 4;
+
 /// Where a game stands for the seat that observes it: the table part both games
 /// share.
 #[derive(Clone, Copy, Debug)]
@@ -102,6 +128,15 @@ pub struct SpadesInfo {
     pub bags: [u32; 2],
     /// The score that ends the match (at least 1).
     pub target: u32,
+}
+
+/// What a Bridge seat knows beyond the table.
+#[derive(Clone, Copy, Debug)]
+pub struct BridgeInfo<'a> {
+    /// The auction so far (the whole auction once play has begun).
+    pub auction: &'a Auction,
+    /// Vulnerability of North-South, then East-West.
+    pub vulnerable: [bool; 2],
 }
 
 fn bad<T>(why: String) -> Result<T> {
@@ -240,6 +275,58 @@ pub fn spades_tensor(
     Ok(())
 }
 
+/// Write the observing seat's Bridge tensor ([`BRIDGE_LEN`] values) into `out`.
+/// The position's `to_act` is the hand to play (dummy's too) or the seat to call.
+pub fn bridge_tensor(
+    position: &Position<'_, BridgeDeal>,
+    info: &BridgeInfo<'_>,
+    out: &mut [f32],
+) -> Result<()> {
+    position.write_table(out, BRIDGE_LEN)?;
+    let seat = position.seat;
+    out[BRIDGE_VULNERABLE] = f32::from(u8::from(info.vulnerable[seat % 2]));
+    out[BRIDGE_VULNERABLE + 1] = f32::from(u8::from(info.vulnerable[1 - seat % 2]));
+    let auction = info.auction;
+    let mut bid: Option<usize> = None;
+    for (k, &call) in auction.calls().iter().enumerate() {
+        let rel = position.rel((auction.dealer() + k) % 4);
+        match (call, bid) {
+            (PASS, None) => out[BRIDGE_OPENING_PASSES + rel] = 1.0,
+            (PASS, Some(_)) => {}
+            (DOUBLE, Some(b)) => out[BRIDGE_AUCTION + b * 12 + 4 + rel] = 1.0,
+            (REDOUBLE, Some(b)) => out[BRIDGE_AUCTION + b * 12 + 8 + rel] = 1.0,
+            _ => {
+                let b = usize::from(call) - 1;
+                bid = Some(b);
+                out[BRIDGE_AUCTION + b * 12 + rel] = 1.0;
+            }
+        }
+    }
+    if let Some(c) = auction.contract() {
+        out[BRIDGE_LEVEL + usize::from(c.level) - 1] = 1.0;
+        out[BRIDGE_STRAIN + usize::from(c.strain)] = 1.0;
+        out[BRIDGE_DOUBLING + usize::from(c.doubling)] = 1.0;
+        out[BRIDGE_DECLARER + position.rel(c.declarer)] = 1.0;
+    }
+    if let Some(stepped) = position.deal {
+        let deal = stepped.deal();
+        if deal.dummy_public() {
+            write_cards(out, BRIDGE_DUMMY, deal.table.hands[deal.contract.dummy()]);
+        }
+        let won = stepped.taken().map(|t| t.len() / 4);
+        let own = won[seat] + won[(seat + 2) % 4];
+        let other = won[(seat + 1) % 4] + won[(seat + 3) % 4];
+        out[BRIDGE_TRICKS] = own as f32 / 13.0;
+        out[BRIDGE_TRICKS + 1] = other as f32 / 13.0;
+        if position.to_act.is_some() {
+            out[BRIDGE_CHOOSER + position.rel(deal.controller())] = 1.0;
+        }
+    } else if let Some(p) = position.to_act {
+        out[BRIDGE_CHOOSER + position.rel(p)] = 1.0;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,5 +433,46 @@ mod tests {
             ..info
         };
         assert!(spades_tensor(&fine, &bid, &mut out).is_err());
+    }
+
+    #[test]
+    fn bridge_tensor_shows_the_auction_and_dummy_after_the_lead() {
+        use crate::trick::bridge::{bid_call, SOUTH};
+        let calls = [PASS, bid_call(1, 4), DOUBLE, PASS, PASS, PASS];
+        let auction = Auction::replay(SOUTH, &calls).unwrap();
+        let contract = auction.contract().unwrap();
+        assert_eq!(contract.declarer, 3);
+        let hands = ["2c 3c", "4c 5c", "6c 7c", "8c 9c"].map(set);
+        let mut stepped = SteppedDeal::new(BridgeDeal::new(hands, contract));
+        let info = BridgeInfo {
+            auction: &auction,
+            vulnerable: [true, false],
+        };
+        let mut out = vec![0.0; BRIDGE_LEN];
+        let write = |stepped: &SteppedDeal<BridgeDeal>, out: &mut [f32]| {
+            let position = Position {
+                seat: 2,
+                hand: CardSet::EMPTY,
+                deal: Some(stepped),
+                to_act: Some(stepped.deal().to_act()),
+            };
+            bridge_tensor(&position, &info, out).unwrap();
+        };
+        write(&stepped, &mut out);
+        // South observes: West (relative 1) bid 1NT, North (relative 2) doubled.
+        assert_eq!(ones(&out, BRIDGE_VULNERABLE, 2), vec![0]);
+        assert_eq!(ones(&out, BRIDGE_OPENING_PASSES, 4), vec![0]);
+        assert_eq!(ones(&out, BRIDGE_AUCTION + 4 * 12, 12), vec![1, 6]);
+        assert_eq!(
+            ones(&out, BRIDGE_LEVEL, 7 + 5 + 3 + 4),
+            vec![0, 7 + 4, 12 + 1, 15 + 1]
+        );
+        assert_eq!(ones(&out, BRIDGE_DUMMY, CARDS), Vec::<usize>::new());
+        // North leads; then East's hand (dummy) is public and West chooses for it.
+        stepped.try_play(card("2c"));
+        write(&stepped, &mut out);
+        assert_eq!(ones(&out, BRIDGE_DUMMY, CARDS), vec![8, 12]);
+        assert_eq!(ones(&out, TO_ACT, 4), vec![3]);
+        assert_eq!(ones(&out, BRIDGE_CHOOSER, 4), vec![1]);
     }
 }

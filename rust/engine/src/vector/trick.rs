@@ -1,19 +1,23 @@
-//! Hearts and Spades single deals for [`super::VectorEnv`]: Hearts' passing and
-//! Spades' bidding (whose rules otherwise live in the Python states;
+//! Hearts, Spades and Bridge single deals for [`super::VectorEnv`]: Hearts'
+//! passing, Spades' bidding and the Bridge auction (whose rules otherwise live in
+//! the Python states;
 //! tests/test_vector_env.py plays both side by side), then the engine's stepped
 //! trick play, observation writers and scoring.
 //!
 //! Action ids are the Python games': 0..51 play a card (its index), 52.. the
-//! action before play (Hearts: pass card `id - 52`; Spades: bid `id - 52`).
+//! action before play (Hearts: pass card `id - 52`; Spades: bid `id - 52`;
+//! Bridge: call `id - 52`, pass, 1C..7NT, X, XX).
 
 use super::Episodes;
 use crate::cards::Card;
 use crate::cardset::CardSet;
 use crate::error::Result;
 use crate::rng::{derive_seed, CardRng};
+use crate::trick::bridge::{north_south_score, random_hands, Auction, BridgeDeal, CALLS, SOUTH};
 use crate::trick::hearts::{deal_points, HeartsDeal, TWO_OF_CLUBS};
 use crate::trick::observe::{
-    hearts_tensor, spades_tensor, HeartsInfo, Position, SpadesInfo, HEARTS_LEN, SPADES_LEN,
+    bridge_tensor, hearts_tensor, spades_tensor, BridgeInfo, HeartsInfo, Position, SpadesInfo,
+    BRIDGE_LEN, HEARTS_LEN, SPADES_LEN,
 };
 use crate::trick::spades::SpadesDeal;
 use crate::trick::{deal_hands, SteppedDeal, TrickPlay};
@@ -321,6 +325,119 @@ impl Episodes for SpadesEpisodes {
     }
 }
 
+/// Bridge single deals: the auction from South, then the play; the returns are
+/// each side's duplicate score.
+#[derive(Clone, Copy, Debug)]
+pub struct BridgeEpisodes {
+    /// Vulnerability of North-South, then East-West.
+    pub vulnerable: [bool; 2],
+}
+
+/// A Bridge deal in progress: the auction, then the tricks.
+pub struct BridgeEpisode {
+    /// Hands while calling.
+    hands: [CardSet; 4],
+    auction: Auction,
+    play: Option<SteppedDeal<BridgeDeal>>,
+    /// North-South's score once the deal is over.
+    result: Option<i32>,
+}
+
+impl Episodes for BridgeEpisodes {
+    type Episode = BridgeEpisode;
+
+    fn num_players(&self) -> usize {
+        4
+    }
+
+    fn num_actions(&self) -> usize {
+        SETUP_BASE + CALLS
+    }
+
+    fn observation_len(&self) -> usize {
+        BRIDGE_LEN
+    }
+
+    fn start(&self, seed: u64) -> Result<BridgeEpisode> {
+        Ok(BridgeEpisode {
+            hands: random_hands(&mut CardRng::new(derive_seed(seed, 0))),
+            auction: Auction::new(SOUTH),
+            play: None,
+            result: None,
+        })
+    }
+
+    fn to_act(&self, e: &BridgeEpisode) -> Option<usize> {
+        match (&e.play, e.result) {
+            (_, Some(_)) => None,
+            (None, None) => Some(e.auction.to_act()),
+            (Some(deal), None) => Some(deal.deal().controller()),
+        }
+    }
+
+    fn is_legal(&self, e: &BridgeEpisode, id: usize) -> bool {
+        match &e.play {
+            None => id >= SETUP_BASE && e.auction.legal() >> (id - SETUP_BASE) & 1 == 1,
+            Some(deal) => e.result.is_none() && legal_play(deal, id),
+        }
+    }
+
+    fn apply(&self, e: &mut BridgeEpisode, id: usize) -> Result<()> {
+        let Some(deal) = &mut e.play else {
+            e.auction.call((id - SETUP_BASE) as u8);
+            if e.auction.is_over() {
+                match e.auction.contract() {
+                    Some(c) => e.play = Some(SteppedDeal::new(BridgeDeal::new(e.hands, c))),
+                    None => e.result = Some(0),
+                }
+            }
+            return Ok(());
+        };
+        if deal.try_play(card_of(id)) == Some(true) {
+            let d = deal.deal();
+            e.result = Some(north_south_score(
+                Some(&d.contract),
+                self.vulnerable,
+                d.declarer_tricks(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn legal_ids(&self, e: &BridgeEpisode, out: &mut Vec<u32>) {
+        match &e.play {
+            None => push_ids(out, SETUP_BASE, CardSet(e.auction.legal())),
+            Some(deal) => push_ids(out, 0, deal.deal().legal()),
+        }
+    }
+
+    fn observe(&self, e: &BridgeEpisode, seat: usize, out: &mut [f32]) -> Result<()> {
+        let to_act = match (&e.play, e.result) {
+            (_, Some(_)) => None,
+            (None, None) => Some(e.auction.to_act()),
+            (Some(deal), None) => Some(deal.deal().to_act()),
+        };
+        let position = Position {
+            seat,
+            hand: e.hands[seat],
+            deal: e.play.as_ref(),
+            to_act,
+        };
+        let info = BridgeInfo {
+            auction: &e.auction,
+            vulnerable: self.vulnerable,
+        };
+        bridge_tensor(&position, &info, out)
+    }
+
+    fn returns(&self, e: &BridgeEpisode, out: &mut [f32]) {
+        let d = e.result.unwrap_or(0) as f32;
+        for (seat, r) in out.iter_mut().enumerate() {
+            *r = if seat % 2 == 0 { d } else { -d };
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -384,6 +501,11 @@ mod tests {
             target: 500,
         };
         assert_eq!(roll(spades, 1, 150), roll(spades, 2, 150));
+        let bridge = BridgeEpisodes {
+            vulnerable: [true, false],
+        };
+        let one = roll(bridge, 1, 150);
+        assert_eq!(one, roll(bridge, 2, 150));
     }
 
     #[test]

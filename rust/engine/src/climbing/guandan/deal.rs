@@ -6,7 +6,9 @@
 //! Turns run in seat order 0, 1, 2, 3 (the rule text's "counterclockwise", mapped
 //! as Zheng Shangyou maps it); partners sit opposite (0 & 2, 1 & 3).
 
-use super::{action_index, leads, leads_into, responses, responses_into, take, Hand, Play};
+use super::{
+    action_index, leads, responses, take, view_leads, view_responses, view_take, Hand, Play,
+};
 use crate::error::{EngineError, Result};
 use crate::rng::CardRng;
 
@@ -267,19 +269,64 @@ impl Deal {
         }
     }
 
+    /// Apply `play` taking the named copies `naturals` of its natural cards (from
+    /// [`super::parse_copies`]) and its wilds, instead of the copies [`super::take`]
+    /// picks; an illegal play, or naturals that are not its cards or not held, is an
+    /// error and changes nothing. Returns the cards taken.
+    pub fn apply_copies(
+        &mut self,
+        play: &Play,
+        naturals: &[crate::cards::Card],
+    ) -> Result<Vec<crate::cards::Card>> {
+        self.check(Some(play))?;
+        let seat = self.to_move;
+        let named = Hand::from_cards(naturals)?;
+        let wild = super::wild_card(self.level);
+        let ranks_match = (0..super::NUM_RANKS as u8).all(|rank| {
+            let copies: u8 = naturals
+                .iter()
+                .filter(|&&c| super::card_rank(c) == rank)
+                .count() as u8;
+            copies == play.natural(rank)
+        });
+        if !ranks_match || named.count(wild) > 0 {
+            return Err(EngineError::IllegalAction(format!(
+                "{} are not the natural cards of {play}",
+                super::card_list(naturals)
+            )));
+        }
+        let hand = &self.hands[usize::from(seat)];
+        if named.counts.iter().zip(hand.counts).any(|(&n, h)| n > h) {
+            return Err(EngineError::IllegalAction(format!(
+                "seat {seat} does not hold {}",
+                super::card_list(naturals)
+            )));
+        }
+        let mut cards = naturals.to_vec();
+        cards.extend(std::iter::repeat_n(wild, play.wilds()));
+        self.commit(Some(play), &cards);
+        Ok(cards)
+    }
+
     /// Apply `action` (`None`: pass) for the seat to act; an illegal action is an
     /// error and changes nothing. Returns the cards a play took.
     pub fn apply(&mut self, action: Option<&Play>) -> Result<Vec<crate::cards::Card>> {
         let cards = self.check(action)?;
+        self.commit(action, &cards);
+        Ok(cards)
+    }
+
+    /// Make the checked `action` (`None`: pass), which takes `cards`, for the seat to act.
+    fn commit(&mut self, action: Option<&Play>, cards: &[crate::cards::Card]) {
         let seat = self.to_move;
         match action {
             None => self.passes += 1,
             Some(play) => {
                 let hand = &mut self.hands[usize::from(seat)];
-                hand.remove(&cards);
+                hand.remove(cards);
                 let done = hand.is_empty();
                 self.table_cards = NO_CARDS;
-                for c in &cards {
+                for c in cards {
                     let i = usize::from(c.index());
                     self.table_cards.counts[i] += 1;
                     self.played[usize::from(seat)].counts[i] += 1;
@@ -295,7 +342,6 @@ impl Deal {
         if !self.over {
             self.advance(seat);
         }
-        Ok(cards)
     }
 
     /// `seat` went out: it takes the next place; the third to go out leaves the
@@ -360,25 +406,31 @@ impl Deal {
         // One buffer for every turn's plays: listing is the playout's whole cost.
         let mut plays: Vec<Play> = Vec::with_capacity(1024);
         while !self.over {
-            // The moves of `legal`, in its order: pass first when following.
+            // The moves of `legal`, in its order: pass first when following. One
+            // view of the hand serves the listing and the cards the pick takes.
             plays.clear();
-            let hand = &self.hands[usize::from(self.to_move)];
+            let view = self.hands[usize::from(self.to_move)].view(self.level);
             let pass = match &self.table {
                 None => {
-                    leads_into(hand, self.level, &mut plays);
+                    view_leads(&view, self.level, &mut plays);
                     0
                 }
                 Some(table) => {
-                    responses_into(hand, self.level, table, &mut plays);
+                    view_responses(&view, self.level, table, &mut plays);
                     1
                 }
             };
             let pick = rng.below((plays.len() + pass) as u64) as usize;
             let mv = pick.checked_sub(pass).map(|i| plays[i]);
-            // A listed move is legal.
-            if self.apply(mv.as_ref()).is_err() {
-                break;
-            }
+            // A listed move is legal, so it only needs its cards.
+            let cards = match &mv {
+                None => Vec::new(),
+                Some(play) => match view_take(&view, self.level, play) {
+                    Ok(cards) => cards,
+                    Err(_) => break,
+                },
+            };
+            self.commit(mv.as_ref(), &cards);
             moves += 1;
         }
         moves
@@ -433,6 +485,56 @@ mod tests {
             places.sort_unstable();
             assert_eq!(places, vec![0, 1, 2, 3]);
             assert!(deal.to_move().is_none());
+        }
+    }
+
+    #[test]
+    fn named_copies_are_the_cards_taken() {
+        let level = 0;
+        let hands = [hand("5s5d5c9c"), hand("3c4c"), hand("6c7c"), hand("8c9d")];
+        let mut deal = Deal::new(hands, level, 0, false).unwrap();
+        let (pair, naturals) = super::super::parse_copies("5s5c", Some(level))
+            .unwrap()
+            .unwrap();
+        // Naming cards the seat lacks, or cards that are not the play's, changes nothing.
+        let missing = parse_cards("5s5h").unwrap();
+        assert!(deal.apply_copies(&pair, &missing).is_err());
+        let wrong = parse_cards("5s9c").unwrap();
+        assert!(deal.apply_copies(&pair, &wrong).is_err());
+        assert_eq!(deal.hand(0), &hand("5s5d5c9c"));
+        let taken = deal.apply_copies(&pair, &naturals).unwrap();
+        assert_eq!(taken, parse_cards("5s5c").unwrap());
+        assert_eq!(deal.hand(0), &hand("5d9c"));
+        assert_eq!(deal.played(0), &hand("5s5c"));
+    }
+
+    #[test]
+    fn random_playout_matches_legal_and_apply() {
+        // The playout's fast path (one view per turn, no re-check of a listed move)
+        // plays exactly the game `legal` and `apply` play with the same draws.
+        let pack = crate::deck::deck("double108").unwrap();
+        for i in 0..40u64 {
+            let mut cards = pack.clone();
+            CardRng::new(i).shuffle(&mut cards);
+            let hands: [Hand; SEATS] =
+                std::array::from_fn(|s| Hand::from_cards(&cards[27 * s..27 * (s + 1)]).unwrap());
+            let level = (i % 13) as u8;
+            let mut fast = Deal::new(hands, level, (i % 4) as u8, i % 2 == 0).unwrap();
+            let mut slow = fast.clone();
+            let moves = fast.random_playout(&mut CardRng::new(1000 + i));
+            let mut rng = CardRng::new(1000 + i);
+            let mut played = 0;
+            while !slow.is_over() {
+                let legal = slow.legal();
+                let mv = legal[rng.below(legal.len() as u64) as usize];
+                slow.apply(mv.as_ref()).unwrap();
+                played += 1;
+            }
+            assert_eq!(moves, played);
+            assert_eq!(fast.places(), slow.places());
+            for seat in 0..SEATS {
+                assert_eq!(fast.played(seat), slow.played(seat));
+            }
         }
     }
 

@@ -184,26 +184,34 @@ impl Hand {
 
     /// The hand split into naturals and wilds at `level`.
     fn view(&self, level: u8) -> View {
+        let wild = usize::from(wild_card(level).index());
         let mut v = View {
             nat: [0; NUM_RANKS],
             suited: [[0; 4]; 13],
-            wilds: self.count(wild_card(level)),
+            wilds: self.counts[wild],
             suit_positions: [0; 4],
         };
-        for rank in 0..13u8 {
-            for suit in 0..4u8 {
-                let card = Card::new(rank, suit);
-                let n = if card == wild_card(level) {
-                    0
-                } else {
-                    self.count(card)
-                };
-                v.suited[usize::from(rank)][usize::from(suit)] = n;
-                v.nat[usize::from(rank)] += n;
-                if n > 0 {
-                    let ace_low = u16::from(rank == ACE);
-                    v.suit_positions[usize::from(suit)] |= 1 << (rank + 1) | ace_low;
-                }
+        // Card index `4 * rank + suit`: each rank's four suits are four adjacent
+        // counts, read as one word (listing and playouts view a hand every turn).
+        let mut counts = self.counts;
+        counts[wild] = 0;
+        for rank in 0..13 {
+            let suits: [u8; 4] = [
+                counts[4 * rank],
+                counts[4 * rank + 1],
+                counts[4 * rank + 2],
+                counts[4 * rank + 3],
+            ];
+            let word = u32::from_le_bytes(suits);
+            if word == 0 {
+                continue;
+            }
+            v.suited[rank] = suits;
+            // At most two copies per card, so the byte sum fits the top byte.
+            v.nat[rank] = (word.wrapping_mul(0x0101_0101) >> 24) as u8;
+            let bits = 1 << (rank + 1) | u16::from(rank == usize::from(ACE));
+            for (positions, n) in v.suit_positions.iter_mut().zip(suits) {
+                *positions |= bits * u16::from(n > 0);
             }
         }
         v.nat[usize::from(BLACK_JOKER)] = self.count(Card::BLACK_JOKER);
@@ -639,7 +647,15 @@ fn run_play(kind: Kind, top: u8, suit: u8, len: u8, width: u8, wild_at: &[u8; 5]
 /// Straights, pair runs and plates (GD-33, GD-36, GD-37): `len` consecutive run
 /// positions from the low ace to the high ace, `width` cards each.
 fn runs(v: &View, kind: Kind, len: u8, width: u8, floor: i16, out: &mut Vec<Play>) {
+    // Run positions holding a natural card: a position without one needs `width`
+    // wilds, which rules out most windows before they are filled.
+    let held = u32::from(v.suit_positions.iter().fold(0, |a, &p| a | p));
     for top in (len - 1..=TOP_POSITION).filter(|&t| i16::from(t) > floor) {
+        let window = ((1u32 << len) - 1) << (top + 1 - len);
+        let missing = u32::from(len) - (held & window).count_ones();
+        if missing * u32::from(width) > u32::from(v.wilds) {
+            continue;
+        }
         let mut have = [0u8; 5];
         for (i, slot) in have.iter_mut().take(usize::from(len)).enumerate() {
             *slot = v.nat[usize::from(position_rank(top + 1 - len + i as u8))];
@@ -653,7 +669,15 @@ fn runs(v: &View, kind: Kind, len: u8, width: u8, floor: i16, out: &mut Vec<Play
 /// Five-card straights of one suit (GD-43); a wild stands for the missing card.
 fn straight_flushes(v: &View, out: &mut Vec<Play>) {
     for suit in 0..4u8 {
+        let positions = u32::from(v.suit_positions[usize::from(suit)]);
+        if positions.count_ones() + u32::from(v.wilds) < 5 {
+            continue;
+        }
         for top in 4..=TOP_POSITION {
+            // Most windows lack the naturals: skip them before filling.
+            if (positions >> (top - 4) & 0x1F).count_ones() + u32::from(v.wilds) < 5 {
+                continue;
+            }
             let mut have = [0u8; 5];
             for (i, slot) in have.iter_mut().enumerate() {
                 let rank = position_rank(top - 4 + i as u8);
@@ -669,6 +693,9 @@ fn straight_flushes(v: &View, out: &mut Vec<Play>) {
 /// Bombs of every size from four cards up (GD-41), wilds joining naturals.
 fn bombs(v: &View, out: &mut Vec<Play>) {
     for rank in 0..13u8 {
+        if v.nat[usize::from(rank)] + v.wilds < 4 {
+            continue;
+        }
         for k in 1..=v.nat[usize::from(rank)] {
             for w in 0..=v.wilds {
                 if k + w >= 4 {
@@ -696,9 +723,13 @@ pub fn leads(hand: &Hand, level: u8) -> Vec<Play> {
 
 /// [`leads`] appended to `out`, for callers that list many hands into one buffer.
 pub fn leads_into(hand: &Hand, level: u8, out: &mut Vec<Play>) {
-    let v = hand.view(level);
+    view_leads(&hand.view(level), level, out);
+}
+
+/// [`leads_into`] for a hand already viewed at `level`.
+fn view_leads(v: &View, level: u8, out: &mut Vec<Play>) {
     for kind in KINDS {
-        generate(&v, level, kind, -1, out);
+        generate(v, level, kind, -1, out);
     }
 }
 
@@ -712,13 +743,17 @@ pub fn responses(hand: &Hand, level: u8, table: &Play) -> Vec<Play> {
 /// [`responses`] appended to `out` (which the caller passes empty), for loops that
 /// reuse one buffer move after move.
 pub fn responses_into(hand: &Hand, level: u8, table: &Play, out: &mut Vec<Play>) {
-    let v = hand.view(level);
+    view_responses(&hand.view(level), level, table, out);
+}
+
+/// [`responses_into`] for a hand already viewed at `level`.
+fn view_responses(v: &View, level: u8, table: &Play, out: &mut Vec<Play>) {
     if !table.is_bomb() {
         let floor = i16::from(table.rank_value(level));
-        generate(&v, level, table.kind, floor, out);
+        generate(v, level, table.kind, floor, out);
     }
     for kind in [Kind::Bomb, Kind::StraightFlush, Kind::JokerBomb] {
-        generate(&v, level, kind, -1, out);
+        generate(v, level, kind, -1, out);
     }
     // Every bomb beats an ordinary play; a bomb only a stronger one.
     if let Some(power) = table.bomb_power(level) {
@@ -994,6 +1029,95 @@ pub fn parse(text: &str, level: Option<u8>) -> Result<Play> {
     Ok(play)
 }
 
+/// A play whose text names the copies of its natural cards (`5s5d`, `3c4d5h6s W=7`)
+/// instead of ranks: the rank-level play and the named naturals, or `None` when the
+/// text names ranks or is a straight flush (whose cards are its identity). Both packs
+/// hold two of each card, so the same ranks may be taken as different cards, and
+/// which suits stay in hand matters for later straight flushes.
+pub fn parse_copies(text: &str, level: Option<u8>) -> Result<Option<(Play, Vec<Card>)>> {
+    if text.len() > MAX_TEXT {
+        return Err(bad_play(text, "too long for a play of at most 10 cards"));
+    }
+    // Rank text and straight flushes read as they always do.
+    let direct = parse(text, level);
+    if direct.is_ok() {
+        return Ok(None);
+    }
+    let (naturals, wilds): (Vec<&str>, Vec<&str>) =
+        text.split_whitespace().partition(|t| !t.contains('='));
+    let Ok(cards) = crate::cards::parse_cards(&naturals.concat()) else {
+        // Neither ranks nor cards: the rank reading says what is wrong.
+        return direct.map(|_| None);
+    };
+    if cards.len() > MAX_PLAY {
+        return Err(bad_play(text, "a play has at most 10 cards"));
+    }
+    if let Some(l) = level {
+        if cards.contains(&wild_card(l)) {
+            return Err(bad_play(
+                text,
+                "the heart level card is a wild: write it as a W= token",
+            ));
+        }
+    }
+    let mut ranks: String = cards
+        .iter()
+        .map(|&c| RANK_TEXT[usize::from(card_rank(c))])
+        .collect();
+    for w in wilds {
+        ranks.push(' ');
+        ranks.push_str(w);
+    }
+    let play = parse(&ranks, level)
+        .map_err(|e| bad_play(text, &format!("its cards read as {}: {e}", ranks.trim())))?;
+    if play.kind == Kind::StraightFlush {
+        return Err(bad_play(text, "a straight flush names one suit's cards"));
+    }
+    Ok(Some((play, cards)))
+}
+
+/// The canonical text of `play` taking the copies `naturals` (as [`parse_copies`]
+/// returned them): the play's rank text with each rank's cards in suit order
+/// (`5d5s`), then its wild tokens.
+pub fn copies_text(play: &Play, naturals: &[Card]) -> String {
+    let text = play.to_string();
+    let (ranks, wilds) = match text.split_once(' ') {
+        Some((r, w)) if !r.contains('=') => (r, Some(w)),
+        _ if text.contains('=') => ("", Some(text.as_str())),
+        _ => (text.as_str(), None),
+    };
+    let mut pool = naturals.to_vec();
+    pool.sort_unstable();
+    let mut out = String::with_capacity(3 * pool.len() + 8);
+    for ch in ranks.chars() {
+        let at = pool
+            .iter()
+            .position(|&c| RANK_TEXT[usize::from(card_rank(c))] == ch);
+        if let Some(at) = at {
+            out.push_str(&pool.remove(at).to_string());
+        }
+    }
+    if let Some(w) = wilds {
+        out.push(' ');
+        out.push_str(w);
+    }
+    out
+}
+
+/// A card's rank in [`RANK_TEXT`] order (jokers after the ace).
+fn card_rank(card: Card) -> u8 {
+    match card {
+        Card::BLACK_JOKER => BLACK_JOKER,
+        Card::RED_JOKER => RED_JOKER,
+        c => c.rank(),
+    }
+}
+
+/// Cards as packed text for messages (`5s5d`).
+fn card_list(cards: &[Card]) -> String {
+    cards.iter().map(Card::to_string).collect()
+}
+
 /// The top run position of `distinct` ranks (each `width` times in `all`) when they
 /// are `len` consecutive run positions, the ace low or high (GD-37).
 fn run_top(distinct: &[u8], all: &[u8; NUM_RANKS], len: usize, width: u8) -> Option<u8> {
@@ -1032,7 +1156,11 @@ const TIE_ORDER: [u8; 4] = [0, 1, 3, 2];
 /// The cards `play` removes from `hand` at `level`, or an `IllegalAction` error if
 /// the hand lacks them.
 pub fn take(hand: &Hand, level: u8, play: &Play) -> Result<Vec<Card>> {
-    let v = hand.view(level);
+    view_take(&hand.view(level), level, play)
+}
+
+/// [`take`] from a hand already viewed at `level`.
+fn view_take(v: &View, level: u8, play: &Play) -> Result<Vec<Card>> {
     let lacks =
         || EngineError::IllegalAction(format!("the hand does not hold the cards of {play}"));
     if usize::from(v.wilds) < play.wilds() || !play.allowed_at(level) {
@@ -1061,7 +1189,7 @@ pub fn take(hand: &Hand, level: u8, play: &Play) -> Result<Vec<Card>> {
             }
             _ => {
                 let mut suits = TIE_ORDER;
-                suits.sort_by_key(|&s| neighbours(&v, rank, s));
+                suits.sort_by_key(|&s| neighbours(v, rank, s));
                 let mut left = n;
                 for s in suits {
                     let k = v.suited[usize::from(rank)][usize::from(s)].min(left);
@@ -1212,6 +1340,32 @@ mod tests {
                 assert!(action_index().id(&p).is_some(), "{text}");
             }
         }
+    }
+
+    #[test]
+    fn copies_named_as_cards() {
+        let level = 0; // twos: the two heart twos are the wilds
+        let (play, cards) = parse_copies("5s5d", Some(level)).unwrap().unwrap();
+        assert_eq!(
+            (play.kind, play.to_string()),
+            (Kind::Pair, "55".to_string())
+        );
+        assert_eq!(cards, crate::cards::parse_cards("5s5d").unwrap());
+        assert_eq!(copies_text(&play, &cards), "5d5s");
+        let (play, cards) = parse_copies("6s3c4d 5h W=7", Some(level)).unwrap().unwrap();
+        assert_eq!(play, parse("3456 W=7", Some(level)).unwrap());
+        assert_eq!(copies_text(&play, &cards), "3c4d5h6s W=7");
+        let (play, _) = parse_copies("BJ BJ", Some(level)).unwrap().unwrap();
+        assert_eq!(play.to_string(), "BB");
+        // Ranks and straight flushes are not copy choices.
+        assert!(parse_copies("55", Some(level)).unwrap().is_none());
+        assert!(parse_copies("JJ", Some(level)).unwrap().is_none());
+        assert!(parse_copies("3s4s5s6s7s", Some(level)).unwrap().is_none());
+        // The wild is written as W=, and the cards must form a play.
+        assert!(parse_copies("2h2d", Some(level)).is_err());
+        let err = parse_copies("5s6d", Some(level)).unwrap_err().to_string();
+        assert!(err.contains("its cards read as 56"), "{err}");
+        assert!(parse_copies("5x5y", Some(level)).is_err());
     }
 
     #[test]

@@ -1,0 +1,157 @@
+"""The Bridge rule agent: the natural bidding system call by call, the rule card
+play, and whole deals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import cardkit
+from cardkit import IllegalActionError
+from cardkit.agents import RandomAgent, agent_factory
+from cardkit.agents.bridge import BridgeRuleAgent, hand_shape, natural_call, rule_card
+
+# 17 points, 4333: a 1NT opening.
+NT_HAND = "As Ks 3s Ah Qh 4h 5h Kd 6d 7d Jc 8c 9c"
+# 12 points with five spades.
+SPADE_HAND = "As Qs Js 8s 3s Kh 4h 5h Qd 6d 7d 8c 9c"
+# 23 points.
+STRONG_HAND = "As Ks Qs 3s Ah Kh Qh 4h Ad Kd 7d 8c 9c"
+# 7 points and six hearts.
+WEAK_TWO_HAND = "Kh Qh Th 8h 5h 4h 3s 4s 8d 7d 2c 3c Jc"
+
+
+def bid(seat: int, level: int, strain: str) -> dict[str, Any]:
+    return {"seat": seat, "call": "bid", "level": level, "strain": strain}
+
+
+def passed(seat: int) -> dict[str, Any]:
+    return {"seat": seat, "call": "pass"}
+
+
+def call(hand: str, auction: list[dict[str, Any]], seat: int | None = None) -> str:
+    """The system call of the seat after ``auction`` (from South)."""
+    if seat is None:
+        seat = (2 + len(auction)) % 4
+    return natural_call({"seat": seat, "hand": hand.split(), "auction": auction})
+
+
+def test_hand_shape() -> None:
+    assert hand_shape(NT_HAND.split()) == (17, [3, 3, 4, 3], True)
+    assert hand_shape(WEAK_TWO_HAND.split())[0] == 6
+
+
+def test_openings() -> None:
+    assert call(NT_HAND, []) == "1NT"
+    assert call(SPADE_HAND, []) == "1S"
+    assert call(STRONG_HAND, []) == "2C"
+    assert call(WEAK_TWO_HAND, []) == "2H"
+    assert call("2s 3s 4s 5h 6h 7h 8d 9d Td Jc Qc Kc 2c", []) == "pass"
+    # No five-card major: the longer minor.
+    assert call("As 2s 3s Ah 4h Kd 6d 7d 8d Jc 8c 9c Qc", []) == "1D"
+
+
+def test_stayman_and_transfers_over_1nt() -> None:
+    opened = [bid(2, 1, "NT"), passed(3)]
+    # Five hearts: transfer with 2D, whatever the strength.
+    assert call("2h 3h 4h 5h 6h 2s 3s 4d 5d 6d 2c 3c 4c", opened) == "2D"
+    # Five spades: 2H.
+    assert call("2s 3s 4s 5s 6s 2h 3h 4d 5d 6d 2c 3c 4c", opened) == "2H"
+    # Ten points and four hearts: Stayman.
+    stayman_hand = "Ah Kh 4h 5h Qs 3s 4s Kd 5d 6d 2c 3c 4c"
+    assert call(stayman_hand, opened) == "2C"
+    stayman = [*opened, bid(0, 2, "C"), passed(1)]
+    assert call(NT_HAND, stayman) == "2H"
+    assert call("As Ks 3s 9s Ah Qh 4h Kd 6d 7d Jc 8c 9c", stayman) == "2S"
+    assert call("As Ks 3s Ah Qh 4h Kd 6d 7d 5d Jc 8c 9c", stayman) == "2D"
+    # Responder with the fit and ten points bids game.
+    answered = [*stayman, bid(2, 2, "H"), passed(3)]
+    assert call(stayman_hand, answered) == "4H"
+    # Opener completes a transfer.
+    assert call(NT_HAND, [*opened, bid(0, 2, "D"), passed(1)]) == "2H"
+    assert call(NT_HAND, [*opened, bid(0, 2, "H"), passed(1)]) == "2S"
+    # Balanced 10-15 without a major: 3NT.
+    assert call("Ad Kd 4d 5d Qc 3c Jc 9s 5s 6s 2h 3h 4h", opened) == "3NT"
+
+
+def test_responses_to_one_of_a_suit() -> None:
+    opened = [bid(2, 1, "S"), passed(3)]
+    assert call("Ks 4s 5s 6s Ah 2h 3h 4d 5d 6d 2c 3c 4c", opened) == "2S"
+    assert call("Ks 4s 5s 6s Ah Kh 3h 4d 5d 6d 2c 3c 4c", opened) == "3S"
+    over_club = [bid(2, 1, "C"), passed(3)]
+    assert call("Ks 4s 5s 6s Ah 2h 3h 4d 5d 6d 2c 3c 4c", over_club) == "1S"
+    assert call("2s 3s 4s 5h 6h 7h 8d 9d Td Jc Qc 4c 2c", [bid(2, 1, "D"), passed(3)]) == "pass"
+
+
+def test_competitive_calls() -> None:
+    # West over South's 1C: an overcall of a five-card suit, or a takeout double.
+    assert call(SPADE_HAND, [bid(2, 1, "C")]) == "1S"
+    assert call("As Ks 3s 4s Ah Qh 4h 5h Kd 6d 7d 8d 9c", [bid(2, 1, "C")]) == "X"
+    # Penalty double of a three-level contract with four trumps and two honours.
+    auction = [bid(2, 1, "H"), passed(3), bid(0, 2, "H"), bid(1, 3, "C")]
+    assert call("Ac Kc Tc 9c 2s 3s 4s 5h 6h 7d 8d 9d Td", auction) == "X"
+
+
+def test_rule_card_play() -> None:
+    base: dict[str, Any] = {
+        "contract": {"level": 4, "strain": "S", "doubling": "", "declarer": 0, "dummy": 2},
+        "leader": 1,
+    }
+    # Partner (seat 1's partner is 3) leads; seat 2 plays second: low.
+    obs = {**base, "hand_to_play": 2, "trick": ["Kh"]}
+    assert rule_card(obs, ["2h", "Ah", "Qh"]) == "2h"
+    # Third hand: partner of the leader wins cheaply over the second hand's card.
+    obs = {**base, "hand_to_play": 3, "trick": ["5h", "9h"]}
+    assert rule_card(obs, ["2h", "Th", "Ah"]) == "Th"
+    # Partner winning: low.
+    obs = {**base, "hand_to_play": 3, "trick": ["Ah", "9h"]}
+    assert rule_card(obs, ["2h", "Kh"]) == "2h"
+    # Void: the lowest trump wins.
+    obs = {**base, "hand_to_play": 0, "trick": ["Ah", "9h", "Kh"]}
+    assert rule_card(obs, ["2s", "Ks", "3d"]) == "2s"
+    # Leads: the top of a sequence.
+    obs = {**base, "hand_to_play": 1, "trick": []}
+    assert rule_card(obs, ["Kd", "Qd", "4d", "7c", "8c"]) == "Kd"
+
+
+def test_agent_is_registered_and_refuses_nothing_to_choose() -> None:
+    assert isinstance(agent_factory("bridge", "rule")(0), BridgeRuleAgent)
+    with pytest.raises(IllegalActionError):
+        BridgeRuleAgent().act({}, [])
+
+
+def test_whole_deals_with_rule_agents() -> None:
+    game = cardkit.games.make("bridge", vulnerability="both")
+    contracts = set()
+    margin = 0.0
+    for seed in range(60):
+        state = cardkit.play(game, [BridgeRuleAgent() for _ in range(4)], seed=seed)
+        assert state.is_terminal
+        contracts.add(state.contract_text())
+        agents = [BridgeRuleAgent(), RandomAgent(seed), BridgeRuleAgent(), RandomAgent(seed + 1)]
+        margin += cardkit.play(game, agents, seed=seed).returns()[0]
+    # Sensible auctions end in many different contracts, rarely doubled.
+    assert len(contracts) >= 10
+    assert sum(1 for c in contracts if c and c.endswith("XX")) == 0
+    # Against random calls and cards the system wins by a wide margin.
+    assert margin / 60 > 300
+
+
+def test_game_tries_after_a_major_raise() -> None:
+    raised = [bid(2, 1, "S"), passed(3), bid(0, 2, "S"), passed(1)]
+    # 19 points: game; 16: an invitation; 13: pass.
+    assert call("As Ks Qs 8s 3s Ah Kh 5h Qd 6d 7d Jc 9c", raised) == "4S"
+    assert call("As Ks Qs 8s 3s Ah 4h 5h Qd 6d 7d Qc 9c", raised) == "3S"
+    assert call(SPADE_HAND, raised) == "pass"
+    invited = [*raised, bid(2, 3, "S"), passed(3)]
+    assert call("Ks 4s 5s 6s Ah 2h 3h 4d 5d 6d Jc 3c 4c", invited, seat=0) == "4S"
+    assert call("Ks 4s 5s 6s 2h 3h 9h 4d 5d 6d Jc 3c 4c", invited, seat=0) == "pass"
+    # An opened 2NT raised to 3NT stays there.
+    assert (
+        call(
+            "As Ks 3s Ah Kh 4h Ad Kd 6d Qc Jc 8c 9c",
+            [bid(2, 2, "NT"), passed(3), bid(0, 3, "NT"), passed(1)],
+        )
+        == "pass"
+    )
