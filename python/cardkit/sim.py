@@ -792,7 +792,8 @@ def simulate(
 
     ``progress`` is a callback ``progress(games_done, games_total)`` called as blocks
     finish, or ``True`` for a games/s and ETA line on stderr when it is a terminal.
-    Ctrl-C stops every worker and raises ``KeyboardInterrupt``; nothing is returned
+    Ctrl-C stops the workers (a local pool's before their next game; queued tasks of
+    an executor are cancelled) and raises ``KeyboardInterrupt``; nothing is returned
     or written.
 
     The records and statistics are the same for any ``workers`` and ``executor``.
