@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -328,3 +329,33 @@ def test_workers_that_cannot_start_raise_instead_of_hanging() -> None:
     )
     assert out.returncode == 1
     assert "CardkitError: simulation worker processes died" in out.stderr
+
+
+class _CountingPool(cf.ThreadPoolExecutor):
+    """A thread pool that records the most blocks it held at once."""
+
+    def __init__(self) -> None:
+        super().__init__(2)
+        self.live = self.most = self.submitted = 0
+        self.lock = threading.Lock()
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
+        with self.lock:
+            self.live += 1
+            self.submitted += 1
+            self.most = max(self.most, self.live)
+        future = super().submit(fn, *args, **kwargs)
+        future.add_done_callback(self._done)
+        return future
+
+    def _done(self, _: cf.Future[Any]) -> None:
+        with self.lock:
+            self.live -= 1
+
+
+def test_a_run_keeps_few_blocks_in_flight() -> None:
+    with _CountingPool() as pool:
+        result = simulate("doudizhu", 200, seed=1, workers=2, executor=pool)
+    assert result.games == 200
+    assert pool.submitted == 16  # blocks of 13 games: 200 / (2 workers x 8)
+    assert pool.most <= 4  # two blocks per worker, however long the run
