@@ -8,6 +8,7 @@ import re
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from cardkit import __version__
 from cardkit._core import deck_names, shuffled_deck
@@ -55,20 +56,62 @@ def _deal(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from cardkit.agents import agent_factory
     from cardkit.games import make
-    from cardkit.sim import simulate
+    from cardkit.sim import DaskExecutor, RayExecutor, simulate
+    from cardkit.tables import parse_options
 
-    seats = make(args.game).num_players
+    options = parse_options(args.option)
+    seats = make(args.game, **options).num_players
     names = args.agents.split(",")
     if len(names) == 1:
         names *= seats
     if len(names) != seats:
         raise CardkitError(f"--agents needs 1 or {seats} names, got {len(names)}")
-    agents = [agent_factory(args.game, n) for n in names]
-    result = simulate(args.game, args.games, args.seed, agents=agents, workers=args.workers)
-    print(f"agents: {', '.join(f'seat {i} {n}' for i, n in enumerate(names))}")
+    executor: Any = None
+    if args.executor == "ray":
+        executor = RayExecutor(args.address) if args.address else "ray"
+    elif args.executor == "dask":
+        executor = DaskExecutor(args.address) if args.address else "dask"
+    elif args.address:
+        raise CardkitError("--address needs --executor ray or dask")
+    try:
+        result = simulate(
+            args.game,
+            args.games,
+            args.seed,
+            names,
+            options=options,
+            workers=args.workers,
+            executor=executor,
+            rotate_seats=not args.no_rotate,
+            duplicate=args.duplicate,
+            progress=not args.no_progress,
+        )
+    except KeyboardInterrupt:
+        # every worker has stopped and nothing was written: leave like any interrupted command
+        print("cardkit: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if isinstance(executor, DaskExecutor):
+            executor.shutdown()
+    seating = "rotating from there" if not args.no_rotate or args.duplicate else "fixed"
+    print(f"agents: {', '.join(f'seat {i} {n}' for i, n in enumerate(names))} ({seating})")
     print(result.table())
+    if args.out:
+        result.to_parquet(args.out)
+        print(f"records: {args.out}")
+    if args.plot:
+        result.plot(args.plot)
+        print(f"plot: {args.plot}")
+    return 0
+
+
+def _agents(args: argparse.Namespace) -> int:
+    from cardkit.agents import agent_options
+
+    for name, (path, options) in agent_options(args.game).items():
+        shown = ", ".join(f"{k}={v!r}" for k, v in options.items()) or "no options"
+        print(f"{name:<16} {path}  ({shown})")
     return 0
 
 
@@ -219,18 +262,43 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_argument("--json", action="store_true", help="machine-readable output")
     deal.set_defaults(run=_deal)
 
-    sim = sub.add_parser("simulate", help="play many seeded games between agents")
+    sim = sub.add_parser(
+        "simulate",
+        help="play many seeded games between agents",
+        description="Play seeded games between agents and print per-agent and per-role "
+        "mean returns (95%% CI) and win rates (Wilson interval).",
+    )
     sim.add_argument("game", help="a name from cardkit.games.available()")
-    sim.add_argument("--games", type=int, default=1000)
+    sim.add_argument("-n", "--games", type=int, default=1000, help="games (deals with --duplicate)")
     sim.add_argument("--seed", type=int, default=0, help="0..2**64-1")
-    sim.add_argument("--workers", type=int, help="processes (default: every core)")
     sim.add_argument(
         "--agents",
         default="random",
         help="one agent name for every seat or one per seat, comma-separated "
-        "(random, rule, search, ...: see cardkit.agents.agent_names)",
+        "(see cardkit agents GAME)",
     )
+    sim.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a rule option of the game, the value read as JSON where it parses (repeatable)",
+    )
+    sim.add_argument("--workers", type=int, help="processes (default: every core)")
+    sim.add_argument("--executor", choices=["local", "ray", "dask"], default="local")
+    sim.add_argument("--address", help="the Ray or Dask cluster to join (default: a local one)")
+    sim.add_argument(
+        "--duplicate", action="store_true", help="play every deal in every seat rotation"
+    )
+    sim.add_argument("--no-rotate", action="store_true", help="keep each agent in its seat")
+    sim.add_argument("--out", help="write the per-game records to this Parquet file")
+    sim.add_argument("--plot", help="save running means and returns to this PNG")
+    sim.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     sim.set_defaults(run=_simulate)
+
+    agents = sub.add_parser("agents", help="list a game's agents and their options")
+    agents.add_argument("game", help="a name from cardkit.games.available()")
+    agents.set_defaults(run=_agents)
 
     eq = sub.add_parser(
         "equity",

@@ -17,7 +17,7 @@ from cardkit._validate import check_agent_seed, check_legal_actions
 from cardkit.api import Action, Agent, Observation
 from cardkit.errors import RuleOptionError
 
-__all__ = ["AgentSpec", "RandomAgent", "agent_factory", "agent_names"]
+__all__ = ["AgentSpec", "RandomAgent", "agent_factory", "agent_names", "agent_options"]
 
 # game -> short name -> "module:Class"; every game also has "random".
 _AGENTS: dict[str, dict[str, str]] = {
@@ -74,24 +74,61 @@ def agent_names(game: str) -> list[str]:
 
 @dataclass(frozen=True)
 class AgentSpec:
-    """A picklable agent factory: ``spec(seed)`` builds the agent (seeded if it takes one)."""
+    """A picklable agent factory: ``spec(seed)`` builds the agent (seeded if it takes
+    one) with the constructor keyword ``options``."""
 
     path: str
+    options: tuple[tuple[str, object], ...] = ()
 
     def __call__(self, seed: int) -> Agent:
         module, name = self.path.split(":")
         cls = getattr(importlib.import_module(module), name)
-        agent: Agent = cls(seed) if "seed" in inspect.signature(cls).parameters else cls()
+        options = dict(self.options)
+        if "seed" in inspect.signature(cls).parameters:
+            options["seed"] = seed
+        agent: Agent = cls(**options)
         return agent
 
 
-def agent_factory(game: str, name: str) -> AgentSpec:
-    """The factory of agent ``name`` for ``game``; unknown names raise RuleOptionError."""
+def agent_factory(game: str, name: str, **options: object) -> AgentSpec:
+    """The factory of agent ``name`` for ``game`` with the given constructor options
+    (:func:`agent_options` lists them); unknown names and options, and option values
+    the agent refuses, raise RuleOptionError."""
     if name == "random":
-        return AgentSpec("cardkit.agents:RandomAgent")
-    try:
-        return AgentSpec(_AGENTS[game][name])
-    except KeyError:
-        raise RuleOptionError(
-            f"unknown agent {name!r} for {game}: choose from {', '.join(agent_names(game))}"
-        ) from None
+        spec = AgentSpec("cardkit.agents:RandomAgent")
+    else:
+        try:
+            spec = AgentSpec(_AGENTS[game][name])
+        except KeyError:
+            raise RuleOptionError(
+                f"unknown agent {name!r} for {game}: choose from {', '.join(agent_names(game))}"
+            ) from None
+    if not options:
+        return spec
+    known = agent_options(game)[name][1]
+    for key in options:
+        if key not in known:
+            raise RuleOptionError(
+                f"agent {name!r} of {game} has no option {key!r}: "
+                f"its options are {', '.join(known) or 'none'}"
+            )
+    spec = AgentSpec(spec.path, tuple(sorted(options.items())))
+    spec(0)  # the constructor checks the values now, not in a worker process later
+    return spec
+
+
+def agent_options(game: str) -> dict[str, tuple[str, dict[str, object]]]:
+    """Each agent name of ``game`` with its ``module:Class`` and the keyword options of
+    its constructor (the seed aside) with their defaults."""
+    out: dict[str, tuple[str, dict[str, object]]] = {}
+    for name in agent_names(game):
+        path = agent_factory(game, name).path
+        module, cls = path.split(":")
+        params = inspect.signature(getattr(importlib.import_module(module), cls)).parameters
+        options = {
+            k: p.default
+            for k, p in params.items()
+            if k != "seed" and p.default is not inspect.Parameter.empty
+        }
+        out[name] = (path, options)
+    return out

@@ -1,0 +1,361 @@
+"""Simulation at scale: records, statistics, seatings, executors, output files, Ctrl-C."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+
+from cardkit import derive_seed, games
+from cardkit.agents import RandomAgent, agent_factory
+from cardkit.cli import main
+from cardkit.errors import CardkitError, RuleOptionError
+from cardkit.play import play
+from cardkit.sim import (
+    DaskExecutor,
+    RayExecutor,
+    SimulationResult,
+    flatten_breakdown,
+    key_figures,
+    simulate,
+    tournament,
+    wilson_interval,
+)
+
+AGENTS = ["rule", "random", "random"]
+
+
+def _same(a: SimulationResult, b: SimulationResult) -> None:
+    assert a.records.equals(b.records)
+    assert a.agent_stats == b.agent_stats and a.role_stats == b.role_stats
+    assert a.paired_gaps == b.paired_gaps
+
+
+@pytest.fixture(scope="module")
+def reference() -> SimulationResult:
+    return simulate("doudizhu", 24, seed=5, agents=AGENTS, workers=1)
+
+
+def test_records_do_not_depend_on_workers_or_executor(reference: SimulationResult) -> None:
+    _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, workers=2))
+    with cf.ThreadPoolExecutor(3) as pool:
+        _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, executor=pool))
+
+
+def test_ray_runs_the_same_games(reference: SimulationResult) -> None:
+    import ray
+
+    assert not ray.is_initialized()
+    executor = RayExecutor(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, executor=executor))
+        # "ray" joins the running Ray and leaves it up
+        _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, executor="ray"))
+        assert ray.is_initialized()
+    finally:
+        executor.shutdown()
+    assert not ray.is_initialized()  # the executor stops the Ray it started
+
+
+def test_dask_runs_the_same_games(reference: SimulationResult, tmp_path: Path) -> None:
+    executor = DaskExecutor(workers=2)
+    try:
+        workers = executor.client.scheduler_info()["workers"]
+        assert len(workers) == 2  # two worker processes of a real LocalCluster
+        _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, executor=executor))
+    finally:
+        executor.shutdown()
+    # the CLI's --executor dask starts a LocalCluster of its own for the run
+    out = tmp_path / "r.parquet"
+    argv = ["simulate", "doudizhu", "-n", "24", "--seed", "5", "--agents", "rule,random,random"]
+    assert main([*argv, "--executor", "dask", "--workers", "2", "--out", str(out)]) == 0
+    assert pq.read_table(out).equals(reference.records)
+
+
+def test_records_match_replaying_each_seed(reference: SimulationResult) -> None:
+    rows = reference.records.to_pylist()
+    assert [r["game"] for r in rows] == list(range(24))
+    rule = agent_factory("doudizhu", "rule")
+    for g, row in enumerate(rows):
+        assert row["seed"] == derive_seed(5, g)
+        # game g rotates the listed agents by g seats: rule sits at seat g % 3
+        seats = [rule if s == g % 3 else RandomAgent for s in range(3)]
+        agents = [f(derive_seed(row["seed"], s + 1)) for s, f in enumerate(seats)]
+        state = play(games.make("doudizhu"), agents, seed=row["seed"])
+        assert [row[f"return_{s}"] for s in range(3)] == state.returns()
+        assert [row[f"agent_{s}"] for s in range(3)] == [
+            "rule" if s == g % 3 else "random" for s in range(3)
+        ]
+        breakdown = state.score_breakdown()
+        assert row["score.landlord"] == breakdown["landlord"]
+        assert row["score.multiplier"] == breakdown["multiplier"]
+        assert row["score.spring"] == breakdown["spring"]
+        assert row[f"role_{breakdown['landlord']}"] == "landlord"
+        assert reference.replay(g).returns() == state.returns()
+
+
+def test_statistics_add_up(reference: SimulationResult) -> None:
+    rule, random = reference.agent_stats
+    assert (rule.agent, random.agent) == ("rule", "random")
+    # zero-sum with one rule and two random seats in every game
+    assert rule.mean + 2 * random.mean == pytest.approx(0)
+    won = reference.records.column("won_0").to_pylist()
+    assert len(won) == 24
+    assert 0 <= rule.win_low <= rule.win_rate <= rule.win_high <= 1
+    roles = {(r.agent, r.role) for r in reference.role_stats}
+    assert roles == {(a, r) for a in ("rule", "random") for r in ("landlord", "farmer")}
+    assert sum(r.games for r in reference.role_stats if r.agent == "rule") == 24
+    assert reference.paired_gaps == []
+    text = reference.table()
+    assert "games/s" in text and "landlord" in text and "Wilson" in text
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson_interval(5, 10)
+    assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
+    assert wilson_interval(0, 10)[0] == 0 and wilson_interval(10, 10)[1] == 1
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_duplicate_replays_each_deal_in_every_rotation() -> None:
+    result = simulate("doudizhu", 6, seed=2, agents=AGENTS, workers=1, duplicate=True)
+    rows = result.records.to_pylist()
+    assert len(rows) == 18
+    for deal in range(6):
+        same = [r for r in rows if r["deal"] == deal]
+        assert {r["seed"] for r in same} == {derive_seed(2, deal)}
+        assert sorted(r["seating"] for r in same) == [0, 1, 2]
+    (gap,) = result.paired_gaps
+    assert (gap.agent, gap.other, gap.deals) == ("rule", "random", 6)
+    rule, random = result.agent_stats
+    assert gap.mean == pytest.approx(rule.mean - random.mean)
+    assert "paired gap rule - random" in result.table()
+
+
+def test_fixed_seats_keep_the_listed_order() -> None:
+    result = simulate("doudizhu", 5, seed=1, agents=AGENTS, workers=1, rotate_seats=False)
+    assert set(result.records.column("agent_0").to_pylist()) == {"rule"}
+
+
+def test_every_game_records_its_key_figures() -> None:
+    for name in games.available():
+        try:  # one deal where the game has matches: random play to 500 takes long
+            options = {"match": False} if games.make(name, match=False) else {}
+        except RuleOptionError:
+            options = {}
+        result = simulate(name, 2, seed=3, workers=1, options=options)
+        columns = result.records.column_names
+        assert any(c.startswith("score.") for c in columns), name
+        assert result.records.num_rows == 2
+    holdem = simulate("holdem", 3, seed=3, workers=1, options={"match": False})
+    assert "score.pot" in holdem.records.column_names
+    assert "score.showdowns" in holdem.records.column_names
+    spades = simulate("spades", 2, seed=3, workers=1, options={"match": False})
+    assert {r.role for r in spades.role_stats} == {"team 0", "team 1"}
+    bridge = simulate("bridge", 4, seed=1, workers=1)
+    assert {"score.contract", "score.declarer", "score.result"} <= set(bridge.records.column_names)
+    for row in bridge.records.to_pylist():
+        if row["score.declarer"] is not None:
+            assert row[f"role_{row['score.declarer']}"] == "declarer"
+        else:  # a deal passed out has no declarer, and no roles
+            assert row["role_0"] is None
+    assert {r.role for r in bridge.role_stats} == {"declarer", "defender"}
+
+
+def test_flatten_breakdown_rule() -> None:
+    breakdown = {
+        "contract": {"level": 4, "strain": "S", "declarer": 2},
+        "made": True,
+        "tricks": [3, 4, 3, 3],
+        "deals": [{"deal": 0, "points": 5}, {"deal": 1, "points": 7}],
+        "holes": [["As", "Kd"], ["2c", "3c"]],
+        "returns": [1.0, -1.0],
+    }
+    assert flatten_breakdown(breakdown) == {
+        "contract.level": 4,
+        "contract.strain": "S",
+        "contract.declarer": 2,
+        "made": True,
+        "tricks": [3, 4, 3, 3],
+        "deals.count": 2,
+        "deals.last.deal": 1,
+        "deals.last.points": 7,
+    }
+    assert key_figures("bridge", {"made": True}) == {"score.made": True}
+
+
+def test_output_files(tmp_path: Path, reference: SimulationResult) -> None:
+    reference.to_parquet(tmp_path / "r.parquet")
+    assert pq.read_table(tmp_path / "r.parquet").equals(reference.records)
+    reference.plot(tmp_path / "r.png")
+    assert (tmp_path / "r.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.parquet", "r.png"]
+    frame = reference.to_pandas()
+    assert len(frame) == 24 and "score.bid" in frame.columns
+
+
+def test_progress_callback_counts_every_game() -> None:
+    seen: list[tuple[int, int]] = []
+    simulate("doudizhu", 30, seed=1, workers=2, progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (30, 30)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_tournament_plays_every_seating() -> None:
+    result = tournament("doudizhu", ["rule", "random", "random"], 4, seed=9, workers=1)
+    assert result.result.games == 12  # 3 distinct seatings of rule, random, random
+    assert [r.agent for r in result.ranking] == ["rule", "random"]
+    assert result.elo["rule"] > 1500 > result.elo["random"]
+    assert "Elo" in result.table()
+
+
+def test_bad_arguments_name_the_input() -> None:
+    with pytest.raises(RuleOptionError, match="executor must be one of"):
+        simulate("doudizhu", 2, executor="spark")
+    with pytest.raises(RuleOptionError, match="executor must be"):
+        simulate("doudizhu", 2, executor=3)  # type: ignore[arg-type]
+    with pytest.raises(RuleOptionError, match="unknown agent"):
+        simulate("doudizhu", 2, agents=["rule", "oracle", "random"])
+    with pytest.raises(RuleOptionError, match="progress"):
+        simulate("doudizhu", 2, workers=1, progress=3)  # type: ignore[arg-type]
+    with pytest.raises(RuleOptionError, match="duplicate"):
+        simulate("doudizhu", 2, duplicate=1)  # type: ignore[arg-type]
+    with pytest.raises(RuleOptionError, match="game must be"):
+        simulate("doudizhu", 2, workers=1).replay(2)
+
+
+def test_cli_options_and_output_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, png = tmp_path / "r.parquet", tmp_path / "r.png"
+    argv = ["simulate", "hearts", "-n", "4", "--agents", "rule,random,random,random"]
+    argv += ["--option", "match=false", "--workers", "2", "--duplicate", "--seed", "3"]
+    assert main([*argv, "--out", str(out), "--plot", str(png)]) == 0
+    text = capsys.readouterr().out
+    assert "hearts: 16 games from seed 3" in text and "paired gap rule - random" in text
+    table = pq.read_table(out)
+    assert table.num_rows == 16 and set(table.column("score.deals.count").to_pylist()) == {1}
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    assert main(["simulate", "hearts", "--option", "bogus=1"]) == 2
+    assert main(["simulate", "hearts", "--option", "novalue"]) == 2
+    assert main(["simulate", "hearts", "--address", "x"]) == 2
+    assert main(["agents", "doudizhu"]) == 0
+    listing = capsys.readouterr().out
+    assert "search" in listing and "samples=32" in listing
+
+
+def test_unsendable_agent_is_named() -> None:
+    class Local:
+        def __call__(self, seed: int) -> Any:
+            return RandomAgent(seed)
+
+    with pytest.raises(RuleOptionError, match="seat 1's agent factory 'Local'"):
+        simulate("doudizhu", 4, workers=2, agents=["rule", Local(), "random"])
+
+
+_CHILD = """
+import sys
+from cardkit.sim import simulate
+
+def report(done, total):
+    print("progress", done, flush=True)
+
+if __name__ == "__main__":
+    try:
+        result = simulate("doudizhu", 10**6, workers=2, progress=report)
+        result.to_parquet(sys.argv[1])
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+        sys.exit(130)
+"""
+
+
+def test_ctrl_c_stops_a_run_and_writes_nothing(tmp_path: Path) -> None:
+    script = tmp_path / "run.py"
+    script.write_text(textwrap.dedent(_CHILD))
+    out = tmp_path / "r.parquet"
+    child = subprocess.Popen(
+        [sys.executable, str(script), str(out)], stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None
+    # the first finished block shows the workers are up and playing
+    assert child.stdout.readline().startswith("progress")
+    child.send_signal(signal.SIGINT)
+    # generous liveness bound: the pool's workers hold the pipe open until they are gone
+    rest, _ = child.communicate(timeout=120)
+    assert child.returncode == 130
+    assert rest.splitlines()[-1] == "interrupted"
+    assert not out.exists() and os.listdir(tmp_path) == ["run.py"]
+
+
+def test_agents_take_their_options_by_name() -> None:
+    result = simulate("doudizhu", 3, workers=2, agents=["search:samples=2", "random", "random"])
+    assert result.agents == ["search:samples=2", "random", "random"]
+    spec = agent_factory("doudizhu", "search", samples=2)
+    assert spec.options == (("samples", 2),) and spec(1).samples == 2  # type: ignore[attr-defined]
+    for bad, match in [
+        ("search:bogus=1", "has no option 'bogus'"),
+        ("search:samples=-1", "samples must be"),
+        ("search:samples", "key=value"),
+    ]:
+        with pytest.raises(RuleOptionError, match=match):
+            simulate("doudizhu", 2, workers=1, agents=[bad, "random", "random"])
+
+
+def test_statistics_without_pyarrow(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardkit.sim
+
+    monkeypatch.setattr(cardkit.sim, "_has_pyarrow", lambda: False)
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow now fails
+    result = simulate("doudizhu", 6, seed=5, agents=AGENTS, workers=1)
+    assert result.agent_stats[0].agent == "rule" and "landlord" in result.table()
+    with pytest.raises(CardkitError, match=r"pip install 'cardkit\[sim\]'"):
+        _ = result.records
+
+
+def test_workers_that_cannot_start_raise_instead_of_hanging() -> None:
+    # spawned workers re-import the caller's script, which a script read from
+    # stdin does not have: the pool breaks, and the run says why
+    script = "from cardkit.sim import simulate\nsimulate('doudizhu', 8, workers=2)\n"
+    out = subprocess.run(
+        [sys.executable, "-"], input=script, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 1
+    assert "CardkitError: simulation worker processes died" in out.stderr
+
+
+class _CountingPool(cf.ThreadPoolExecutor):
+    """A thread pool that records the most blocks it held at once."""
+
+    def __init__(self) -> None:
+        super().__init__(2)
+        self.live = self.most = self.submitted = 0
+        self.lock = threading.Lock()
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
+        with self.lock:
+            self.live += 1
+            self.submitted += 1
+            self.most = max(self.most, self.live)
+        future = super().submit(fn, *args, **kwargs)
+        future.add_done_callback(self._done)
+        return future
+
+    def _done(self, _: cf.Future[Any]) -> None:
+        with self.lock:
+            self.live -= 1
+
+
+def test_a_run_keeps_few_blocks_in_flight() -> None:
+    with _CountingPool() as pool:
+        result = simulate("doudizhu", 200, seed=1, workers=2, executor=pool)
+    assert result.games == 200
+    assert pool.submitted == 16  # blocks of 13 games: 200 / (2 workers x 8)
+    assert pool.most <= 4  # two blocks per worker, however long the run
