@@ -7,7 +7,7 @@ The local pool is started by each call, so its rate includes starting the worker
 (as a user's run does); the Ray and Dask clusters are started once before timing
 (as a cluster is). A machine shared with other work may not give two free cores:
 the "two independent processes" row shows what it gives, the ceiling of every
-2-worker row. Run: python benches/sim_scale.py [--games N] [--game NAME]
+2-worker row. Run: python benches/simulate.py [--games N] [--game NAME]
 (needs ``pip install '.[sim,ray,dask]'``).
 """
 
