@@ -6,6 +6,7 @@
 //! Everything works on one 52-card pack held as a [`CardSet`] (bit = card index,
 //! `rank * 4 + suit`), aces high.
 
+pub mod dd;
 pub mod hearts;
 pub mod observe;
 pub mod spades;
