@@ -295,3 +295,16 @@ def test_bad_par_arguments() -> None:
         par(table, "none", "X")
     with pytest.raises(RuleOptionError, match=r"0\.\.13"):
         par(DdTable(((14,) * 5,) * 4), "none", 0)
+
+
+def test_batch_stops_on_sigint() -> None:
+    from tests.test_interrupts import LIVENESS, _interrupted
+
+    setup = """
+from cardkit import shuffled_deck
+from cardkit.bridge import dd_tables
+packs = [shuffled_deck("standard52", s) for s in range(3000)]
+deals = [[p[13 * k : 13 * k + 13] for k in range(4)] for p in packs]
+"""
+    latency = _interrupted("dd_tables(deals, threads=2)", setup)
+    assert latency < LIVENESS, f"dd_tables: {latency:.3f} s"
