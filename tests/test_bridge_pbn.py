@@ -167,6 +167,9 @@ Pass 1C! =1= 1S 2C
 2D? Pass 4S X
 AP
 [Note "1:could be short"]
+[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]
+N  S 7
+N NT 4
 [Play "E"]
 CQ CK CA S6
 S5 S2 S3 SA
@@ -195,8 +198,20 @@ def test_reads_a_hand_written_file() -> None:
     # Trick 1 (E leads): CQ, then S's CK, W's CA, N ruffs with the S6 and leads.
     assert [str(c) for c in board.play] == ["Qc", "Kc", "Ac", "6s", "As", "5s", "2s", "3s", "Ad"]
     assert board.claimed
-    assert board.tags == {"Event": "Club night", "Note": "1:could be short"}
+    assert board.tags == {
+        "Event": "Club night",
+        "Note": "1:could be short",
+        "OptimumResultTable": "Declarer;Denomination\\2R;Result\\2R",
+    }
+    assert board.tables == {"OptimumResultTable": ["N  S 7", "N NT 4"]}
     assert loads(dumps([board])) == [board]
+    (theirs,) = endplay_pbn.loads(dumps([board]))
+    assert theirs.info["OptimumResultTable"]["rows"] == [["N", "S", "7"], ["N", "NT", "4"]]
+    assert loads(endplay_pbn.dumps([theirs]))[0].tables["OptimumResultTable"][1].split() == [
+        "N",
+        "NT",
+        "4",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -238,3 +253,8 @@ def test_bad_inputs_to_writers() -> None:
         dumps([Board(play=[Card("As")], contract="4S")])
     with pytest.raises(InvalidNotationError, match="vulnerability"):
         dumps([Board(vulnerability="all")])
+
+
+def test_quotes_in_tag_values_round_trip() -> None:
+    board = Board(tags={"Event": 'The "big" one', "Site": "C:\\club"})
+    assert loads(dumps([board])) == [board]

@@ -7,7 +7,8 @@ N, E, S, W order and :func:`format_deal` writes one.
 
 :func:`loads` reads a PBN file's boards into :class:`Board` values (the tags
 Board, Dealer, Vulnerable, Deal, Declarer, Contract, Result, the Auction and Play
-sections; any other tag is kept in ``Board.tags``) and :func:`dumps` writes them
+sections; any other tag is kept in ``Board.tags`` and the data lines of tables
+such as ``OptimumResultTable`` in ``Board.tables``) and :func:`dumps` writes them
 back. Calls use the Bridge game's action names (``pass``, ``1C`` .. ``7NT``,
 ``X``, ``XX``), cards cardkit's notation, and the play is listed in play order
 (PBN's Play section lists each trick by seat; both directions convert).
@@ -161,6 +162,9 @@ class Board:
         play: The cards played, in play order (the opening lead first).
         claimed: True when the play stopped at a claim (PBN's ``*``).
         tags: Every other tag, by name, in file order (Event, Site, Date, ...).
+        tables: The data lines following any of those tags, by tag name (the
+            rows of an ``OptimumResultTable`` or ``ScoreTable``), written back
+            after their tag.
     """
 
     deal: tuple[tuple[Card, ...], ...] = ((), (), (), ())
@@ -174,6 +178,7 @@ class Board:
     play: list[Card] = field(default_factory=list)
     claimed: bool = False
     tags: dict[str, str] = field(default_factory=dict)
+    tables: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def trump(self) -> int | None:
@@ -300,20 +305,20 @@ class _Reader:
                 m = _TAG.match(line)
                 if m is None:
                     raise InvalidNotationError(f"line {lineno}: {shown(line)} is not a tag")
-                name, value = m[1], re.sub(r"\\(.)", r"\1", m[2])
-                self.section = name if name in ("Auction", "Play") else None
-                if name not in self.tags:
+                name, value = m[1], re.sub(r'\\(["\\])', r"\1", m[2])
+                # A repeated tag's value and data are dropped (the first counts).
+                self.section = "" if name in self.tags else name
+                if self.section:
                     self.tags[name] = value
                     self.lines[name] = lineno
-                    if self.section:
-                        self.sections[name] = []
-                rest = line[m.end() :].strip()
-                if rest and self.section:
-                    self.sections[self.section].extend(rest.split())
-                continue
+                    self.sections[name] = []
+                line = line[m.end() :].strip()
+                if not line:
+                    continue
             if self.section is None:
                 raise InvalidNotationError(f"line {lineno}: {shown(line)} is outside a section")
-            self.sections[self.section].extend(line.split())
+            if self.section:
+                self.sections[self.section].append(line)
         self.flush()
         return self.boards
 
@@ -355,12 +360,13 @@ class _Reader:
         if "Play" in tags:
             b.play, b.claimed = self.play(tags.pop("Play"), b)
         b.tags = tags
+        b.tables = {name: self.sections[name] for name in tags if self.sections.get(name)}
         return b
 
     def auction(self, value: str) -> list[str]:
         where = self.where("Auction")
         calls: list[str] = []
-        for token in self.sections.get("Auction", []):
+        for token in " ".join(self.sections.get("Auction", [])).split():
             if _annotation(token):
                 continue
             if token in ("*", "-", "+"):
@@ -373,7 +379,8 @@ class _Reader:
 
     def play(self, value: str, board: Board) -> tuple[list[Card], bool]:
         where = self.where("Play")
-        tokens = [t for t in self.sections.get("Play", []) if not _annotation(t)]
+        lines = self.sections.get("Play", [])
+        tokens = [t for t in " ".join(lines).split() if not _annotation(t)]
         claimed = "*" in tokens
         tokens = tokens[: tokens.index("*")] if claimed else tokens
         if not tokens:
@@ -432,7 +439,9 @@ def load(fp: IO[str]) -> list[Board]:
 
 
 def _tag(name: str, value: object) -> str:
-    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
+    # Only quotes are escaped: table tags such as OptimumResultTable write their
+    # column formats with lone backslashes (``Result\\2R``), as readers expect.
+    text = str(value).replace('"', '\\"')
     return f'[{name} "{text}"]'
 
 
@@ -474,7 +483,9 @@ def _board_lines(b: Board) -> list[str]:
         lines.extend(" ".join("-" if c is None else _pbn_card(c) for c in row) for row in rows)
         if b.claimed:
             lines.append("*")
-    lines.extend(_tag(name, value) for name, value in b.tags.items())
+    for name, value in b.tags.items():
+        lines.append(_tag(name, value))
+        lines.extend(b.tables.get(name, []))
     return lines
 
 
