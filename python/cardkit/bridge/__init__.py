@@ -48,8 +48,11 @@ __all__ = [
     "dd_solve",
     "dd_table",
     "dd_tables",
+    "deal_hands",
     "par",
     "pbn",
+    "seat_index",
+    "strain_index",
 ]
 
 #: Vulnerability names: neither side, North-South, East-West, both sides.
