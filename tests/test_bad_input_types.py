@@ -446,6 +446,10 @@ TABLE: dict[str, Entry] = {
         {"hands": SUIT_HANDS, "trump": 4, "leader": 0, "trick": []},
         {"hands": LIST, "trump": UINT, "leader": UINT, "trick": LIST},
     ),
+    "dd_solve_many": Entry(
+        {"hands": [SUIT_HANDS], "trumps": [4], "leaders": [0], "tricks": [[]], "threads": 1},
+        {"hands": LIST, "trumps": LIST, "leaders": LIST, "tricks": LIST, "threads": OPT_UINT},
+    ),
     "dd_par": Entry(
         {"tricks": [0] * 20, "vulnerable": 0, "dealer": 0},
         {"tricks": LIST, "vulnerable": UINT, "dealer": UINT},

@@ -13,6 +13,7 @@ from cardkit.bridge import (
     ParContract,
     Position,
     dd_solve,
+    dd_solve_many,
     dd_table,
     dd_tables,
     par,
@@ -156,6 +157,20 @@ def test_solve_matches_endplay_mid_play() -> None:
         led = pos.trick[0].suit if pos.trick else None
         assert set(ours) == set(c for c in hand if c.suit == led) or set(ours) == set(hand)
     assert mid_trick >= 10
+
+
+def test_solve_many_matches_single_solves() -> None:
+    rng = random.Random(4)
+    positions = [random_position(rng, 700 + seed)[0] for seed in range(8)]
+    single = [dd_solve(p) for p in positions]
+    assert dd_solve_many(positions, threads=2) == single
+    assert dd_solve_many(positions, threads=1) == single
+    assert dd_solve_many([]) == []
+    bad = Position.of(["As Kh", "2s 3h", "Qs 4h", "5h 6h"], "S", 0, "As")
+    with pytest.raises(RuleOptionError, match="position 1"):
+        dd_solve_many([positions[0], bad])
+    with pytest.raises(RuleOptionError, match=r"positions\[1\]"):
+        dd_solve_many([positions[0], "N:..."])  # type: ignore[list-item]
 
 
 def test_solve_at_the_start_matches_the_table() -> None:

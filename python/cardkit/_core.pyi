@@ -35,6 +35,7 @@ __all__ = [
     "chinese_poker_solve",
     "dd_par",
     "dd_solve",
+    "dd_solve_many",
     "dd_table",
     "dd_tables",
     "deck",
@@ -1491,6 +1492,30 @@ def dd_solve(
 
     Raises:
         RuleOptionError: If the position is inconsistent.
+    """
+
+def dd_solve_many(
+    hands: Sequence[Sequence[int]],
+    trumps: Sequence[int],
+    leaders: Sequence[int],
+    tricks: Sequence[Sequence[int]],
+    threads: int | None = None,
+) -> list[list[tuple[int, int]]]:
+    """Each position's `dd_solve` answer, the positions spread over `threads`.
+
+    Args:
+        hands: Each position's four hands, as in ``dd_solve``.
+        trumps: Each position's strain.
+        leaders: Each position's leader of the current trick.
+        tricks: Each position's cards in the current trick.
+        threads: Solver threads (None: every core); results do not depend on it.
+
+    Returns:
+        One ``dd_solve`` list per position, in order.
+
+    Raises:
+        RuleOptionError: If the lists differ in length, a position is
+            inconsistent (named by its index) or ``threads`` is 0.
     """
 
 def dd_par(

@@ -11,7 +11,8 @@ cards.
 - :func:`dd_table` gives a deal's 20 double-dummy results (a :class:`DdTable`);
   :func:`dd_tables` solves many deals on every core with the GIL released.
 - :func:`dd_solve` gives the tricks each legal card takes from any
-  :class:`Position` (cards already played, a trick in progress).
+  :class:`Position` (cards already played, a trick in progress);
+  :func:`dd_solve_many` solves many positions on every core.
 - :func:`par` gives the par score and contracts.
 - :mod:`cardkit.bridge.pbn` reads and writes deals and played boards.
 
@@ -46,6 +47,7 @@ __all__ = [
     "ParContract",
     "Position",
     "dd_solve",
+    "dd_solve_many",
     "dd_table",
     "dd_tables",
     "deal_hands",
@@ -313,6 +315,16 @@ class Position:
         return (self.leader + len(self.trick)) % 4
 
 
+def _check_position(position: object, what: str) -> Position:
+    if not isinstance(position, Position):
+        raise RuleOptionError(f"{what} must be a cardkit.bridge.Position, got {shown(position)}")
+    return position
+
+
+def _plays(found: Sequence[tuple[int, int]]) -> dict[Card, int]:
+    return {Card.from_index(i): t for i, t in found}
+
+
 def dd_solve(position: Position) -> dict[Card, int]:
     """The tricks each legal card of the seat to act takes, double dummy.
 
@@ -327,16 +339,31 @@ def dd_solve(position: Position) -> dict[Card, int]:
             both held and played, hand sizes that do not fit the trick, a player
             who did not follow suit, no card left to play).
     """
-    if not isinstance(position, Position):
-        raise RuleOptionError(f"position must be a cardkit.bridge.Position, got {shown(position)}")
-    args = (
-        _masks(position.hands),
-        position.trump,
-        position.leader,
-        [c.index for c in position.trick],
+    pos = _check_position(position, "position")
+    trick = [c.index for c in pos.trick]
+    return _plays(_engine("dd_solve", "position", _masks(pos.hands), pos.trump, pos.leader, trick))
+
+
+def dd_solve_many(
+    positions: Iterable[Position], threads: int | None = None
+) -> list[dict[Card, int]]:
+    """:func:`dd_solve` for many positions (the sampled deals of one decision, say),
+    spread over ``threads`` threads (None: every core) with the GIL released.
+
+    Raises:
+        RuleOptionError: As :func:`dd_solve`, naming the position's index.
+    """
+    items = [_check_position(p, f"positions[{i}]") for i, p in enumerate(positions)]
+    found = _engine(
+        "dd_solve_many",
+        "positions",
+        [_masks(p.hands) for p in items],
+        [p.trump for p in items],
+        [p.leader for p in items],
+        [[c.index for c in p.trick] for p in items],
+        _threads(threads),
     )
-    plays = _engine("dd_solve", "position", *args)
-    return {Card.from_index(i): t for i, t in plays}
+    return [_plays(f) for f in found]
 
 
 @dataclass(frozen=True)

@@ -77,18 +77,13 @@ fn dd_tables(
     Ok(tables.iter().map(flat).collect())
 }
 
-/// `(card index, tricks)` for each legal card of the seat to act in a position.
-///
-/// `tricks` counts the tricks its side takes from the current trick on.
-#[pyfunction]
-#[pyo3(signature = (hands, trump, leader, trick))]
-fn dd_solve(
+fn position_of(
     py: Python<'_>,
-    #[pyo3(from_py_with = arg)] hands: [u64; 4],
-    #[pyo3(from_py_with = arg)] trump: u8,
-    #[pyo3(from_py_with = arg)] leader: usize,
-    #[pyo3(from_py_with = arg)] trick: Vec<u32>,
-) -> PyResult<Vec<(u8, u8)>> {
+    hands: [u64; 4],
+    trump: u8,
+    leader: usize,
+    trick: &[u32],
+) -> PyResult<Position> {
     let hands = hands_of(py, "hands", hands)?;
     let trick = trick
         .iter()
@@ -103,18 +98,79 @@ fn dd_solve(
             }
         })
         .collect::<PyResult<Vec<_>>>()?;
-    let pos = Position {
+    Ok(Position {
         hands,
         trump,
         leader,
         trick,
-    };
-    dd::check_position(&pos).py_err(py)?;
-    // Endings solve in microseconds; a full hand, like one strain of a table.
+    })
+}
+
+/// A bound on one position's solve in microseconds: endings take microseconds,
+/// a full hand about as long as one strain of a table.
+fn position_micros(pos: &Position) -> u64 {
     let cards: u32 = pos.hands.iter().map(|h| h.len()).sum();
-    let micros = if cards <= 16 { 1_000 } else { STRAIN_MICROS };
-    let plays = interrupt::run_sized(py, micros, |_| dd::solve_position(&pos))?.py_err(py)?;
-    Ok(plays.into_iter().map(|(c, t)| (c.index(), t)).collect())
+    if cards <= 16 {
+        1_000
+    } else {
+        STRAIN_MICROS
+    }
+}
+
+fn plays_out(plays: Vec<(Card, u8)>) -> Vec<(u8, u8)> {
+    plays.into_iter().map(|(c, t)| (c.index(), t)).collect()
+}
+
+/// `(card index, tricks)` for each legal card of the seat to act in a position.
+///
+/// `tricks` counts the tricks its side takes from the current trick on.
+#[pyfunction]
+#[pyo3(signature = (hands, trump, leader, trick))]
+fn dd_solve(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] hands: [u64; 4],
+    #[pyo3(from_py_with = arg)] trump: u8,
+    #[pyo3(from_py_with = arg)] leader: usize,
+    #[pyo3(from_py_with = arg)] trick: Vec<u32>,
+) -> PyResult<Vec<(u8, u8)>> {
+    let pos = position_of(py, hands, trump, leader, &trick)?;
+    dd::check_position(&pos).py_err(py)?;
+    let plays = interrupt::run_sized(py, position_micros(&pos), |_| dd::solve_position(&pos))?
+        .py_err(py)?;
+    Ok(plays_out(plays))
+}
+
+/// Each position's `dd_solve` answer, the positions spread over `threads`.
+#[pyfunction]
+#[pyo3(signature = (hands, trumps, leaders, tricks, threads = None))]
+#[allow(clippy::type_complexity)]
+fn dd_solve_many(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] hands: Vec<[u64; 4]>,
+    #[pyo3(from_py_with = arg)] trumps: Vec<u8>,
+    #[pyo3(from_py_with = arg)] leaders: Vec<usize>,
+    #[pyo3(from_py_with = arg)] tricks: Vec<Vec<u32>>,
+    #[pyo3(from_py_with = arg)] threads: Option<usize>,
+) -> PyResult<Vec<Vec<(u8, u8)>>> {
+    let n = hands.len();
+    if trumps.len() != n || leaders.len() != n || tricks.len() != n {
+        return Err(rule_error(
+            py,
+            "hands, trumps, leaders and tricks must have one entry per position".into(),
+        ));
+    }
+    let positions = (0..n)
+        .map(|i| position_of(py, hands[i], trumps[i], leaders[i], &tricks[i]))
+        .collect::<PyResult<Vec<_>>>()?;
+    let threads = thread_count(py, threads)?;
+    let micros = positions
+        .iter()
+        .fold(0u64, |acc, p| acc.saturating_add(position_micros(p)));
+    let solved = interrupt::run_sized(py, micros, |cancel| {
+        dd::solve_positions(&positions, threads, cancel)
+    })?
+    .py_err(py)?;
+    Ok(solved.into_iter().map(plays_out).collect())
 }
 
 /// The par score and contracts of a deal from its 20 double-dummy results.
@@ -146,6 +202,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dd_table, m)?)?;
     m.add_function(wrap_pyfunction!(dd_tables, m)?)?;
     m.add_function(wrap_pyfunction!(dd_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(dd_solve_many, m)?)?;
     m.add_function(wrap_pyfunction!(dd_par, m)?)?;
     Ok(())
 }

@@ -23,8 +23,8 @@ use contract_bridge::deal::{Builder, PartialDeal};
 use contract_bridge::hand::{Card as BridgeCard, Hand, Rank};
 use contract_bridge::{FullDeal, Seat, Strain, Suit};
 use pons_dds::{
-    calculate_par, Board, CurrentTrick, Objective, Solver, Target, TrickCountRow, TrickCountTable,
-    Vulnerability,
+    calculate_par, Board, CurrentTrick, FoundPlays, Objective, Solver, Target, TrickCountRow,
+    TrickCountTable, Vulnerability,
 };
 
 use crate::cancel::Cancel;
@@ -355,10 +355,8 @@ pub fn solve_table(hands: &[CardSet; 4], threads: usize, cancel: &Cancel) -> Res
     tables.pop().ok_or(EngineError::Cancelled)
 }
 
-/// Every legal card of the seat to act in `pos`, lowest index first, with the
-/// tricks that the side to act takes from here on (the current trick included)
-/// if it plays that card and both sides then play perfectly.
-pub fn solve_position(pos: &Position) -> Result<Vec<(Card, u8)>> {
+/// The solver's view of a checked position: every legal card to be scored.
+fn objective_of(pos: &Position) -> Result<Objective> {
     check_position(pos)?;
     let trump = strain_of(pos.trump)?;
     let mut builder = Builder::new();
@@ -372,15 +370,14 @@ pub fn solve_position(pos: &Position) -> Result<Vec<(Card, u8)>> {
     let trick = CurrentTrick::from_slice(trump, Seat::ALL[pos.leader], &cards)
         .map_err(|e| bad(format!("the current trick: {e}")))?;
     let board = Board::try_new(remaining, trick).map_err(|e| bad(format!("the position: {e}")))?;
-    let objective = Objective {
+    Ok(Objective {
         board,
         target: Target::Legal,
-    };
-    let found = run_units(1, 1, &crate::cancel::NEVER, |solver, _| {
-        solver.solve_board(&objective)
-    })?
-    .pop()
-    .ok_or(EngineError::Cancelled)?;
+    })
+}
+
+/// Each card the solver found, with the equal cards it stands for, by index.
+fn plays_of(found: &FoundPlays) -> Vec<(Card, u8)> {
     let mut out: Vec<(Card, u8)> = Vec::with_capacity(13);
     for play in &found.plays {
         let score = play.score.get();
@@ -394,7 +391,40 @@ pub fn solve_position(pos: &Position) -> Result<Vec<(Card, u8)>> {
         }
     }
     out.sort_by_key(|(c, _)| c.index());
-    Ok(out)
+    out
+}
+
+/// Every legal card of the seat to act in `pos`, lowest index first, with the
+/// tricks that the side to act takes from here on (the current trick included)
+/// if it plays that card and both sides then play perfectly.
+pub fn solve_position(pos: &Position) -> Result<Vec<(Card, u8)>> {
+    let mut solved = solve_positions(std::slice::from_ref(pos), 1, &crate::cancel::NEVER)?;
+    solved.pop().ok_or(EngineError::Cancelled)
+}
+
+/// [`solve_position`] for many positions (sampled deals of one decision, say)
+/// on `threads` threads, one position per unit; `cancel` is polled between them.
+pub fn solve_positions(
+    positions: &[Position],
+    threads: usize,
+    cancel: &Cancel,
+) -> Result<Vec<Vec<(Card, u8)>>> {
+    let objectives = positions
+        .iter()
+        .enumerate()
+        .map(|(i, pos)| {
+            objective_of(pos).map_err(|e| match e {
+                EngineError::RuleOption(m) if positions.len() > 1 => {
+                    bad(format!("position {i}: {m}"))
+                }
+                other => other,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let found = run_units(objectives.len(), threads, cancel, |solver, unit| {
+        solver.solve_board(&objectives[unit])
+    })?;
+    Ok(found.iter().map(plays_of).collect())
 }
 
 /// The par result of a deal from its double-dummy table, with `vulnerable`
@@ -504,6 +534,27 @@ mod tests {
         assert_eq!(plays.len(), 13);
         let best = plays.iter().map(|p| p.1).max().unwrap();
         assert_eq!(best, 13 - table.tricks[0][4]);
+    }
+
+    #[test]
+    fn positions_batch_matches_single_solves() {
+        let mut rng = CardRng::new(9);
+        let positions: Vec<Position> = (0..4)
+            .map(|k| Position {
+                hands: deal_hands(&mut rng),
+                trump: k as u8,
+                leader: k,
+                trick: vec![],
+            })
+            .collect();
+        let batch = solve_positions(&positions, 2, &NEVER).unwrap();
+        for (pos, plays) in positions.iter().zip(&batch) {
+            assert_eq!(&solve_position(pos).unwrap(), plays);
+        }
+        let mut bad_one = positions.clone();
+        bad_one[2].leader = 7;
+        let err = solve_positions(&bad_one, 2, &NEVER).unwrap_err();
+        assert!(err.to_string().starts_with("position 2:"), "{err}");
     }
 
     #[test]
