@@ -482,6 +482,20 @@ TABLE: dict[str, Entry] = {
     "trick_winner": Entry(
         {"cards": ["2c", "3c"], "trump": None}, {"cards": CARDS, "trump": OPT_STR}
     ),
+    "dd_table": Entry({"hands": SUIT_HANDS, "threads": 1}, {"hands": LIST, "threads": OPT_UINT}),
+    "dd_tables": Entry({"deals": [SUIT_HANDS], "threads": 1}, {"deals": LIST, "threads": OPT_UINT}),
+    "dd_solve": Entry(
+        {"hands": SUIT_HANDS, "trump": 4, "leader": 0, "trick": []},
+        {"hands": LIST, "trump": UINT, "leader": UINT, "trick": LIST},
+    ),
+    "dd_solve_many": Entry(
+        {"hands": [SUIT_HANDS], "trumps": [4], "leaders": [0], "tricks": [[]], "threads": 1},
+        {"hands": LIST, "trumps": LIST, "leaders": LIST, "tricks": LIST, "threads": OPT_UINT},
+    ),
+    "dd_par": Entry(
+        {"tricks": [0] * 20, "vulnerable": 0, "dealer": 0},
+        {"tricks": LIST, "vulnerable": UINT, "dealer": UINT},
+    ),
     "hearts_search": Entry(
         {**SEARCH, "taken": [0, 0, 0, 0], "tricks_played": 0},
         {**SEARCH_KINDS, "taken": LIST, "tricks_played": UINT},

@@ -35,6 +35,11 @@ __all__ = [
     "chinese_poker_sample_sets",
     "chinese_poker_score",
     "chinese_poker_solve",
+    "dd_par",
+    "dd_solve",
+    "dd_solve_many",
+    "dd_table",
+    "dd_tables",
     "deck",
     "deck_names",
     "derive_seed",
@@ -1453,6 +1458,99 @@ def trick_winner(cards: list[Card | str], trump: str | None = None) -> int:
         InvalidCardError: If a card does not parse.
         RuleOptionError: If ``trump`` is not a suit letter or ``None``, or ``cards`` is
             empty or holds a joker.
+    """
+
+# -- Bridge double dummy (bridge_dd.rs) --------------------------------------------
+# Hands cross as four card-set ints, N, E, S, W; seats N, E, S, W = 0..3 and
+# strains C, D, H, S, NT = 0..4. ``cardkit.bridge`` wraps these.
+
+def dd_table(hands: Sequence[int], threads: int | None = None) -> list[int]:
+    """The 20 double-dummy results of a deal, declarer-major (`declarer * 5 + strain`).
+
+    Args:
+        hands: Four card-set ints (N, E, S, W), 13 disjoint cards each.
+        threads: Threads to spread the five strains over; None uses every core.
+
+    Returns:
+        The tricks declarer's side takes for each declarer and strain.
+
+    Raises:
+        RuleOptionError: If the hands are not a full deal or ``threads`` is 0.
+    """
+
+def dd_tables(deals: Sequence[Sequence[int]], threads: int | None = None) -> list[list[int]]:
+    """The double-dummy tables of many deals, each as `dd_table` gives it.
+
+    Args:
+        deals: Deals as in ``dd_table``.
+        threads: Solver threads (None: every core); results do not depend on it.
+
+    Returns:
+        One 20-result list per deal, in order.
+
+    Raises:
+        RuleOptionError: If a deal is not a full deal (named by its position) or
+            ``threads`` is 0.
+    """
+
+def dd_solve(
+    hands: Sequence[int], trump: int, leader: int, trick: Sequence[int]
+) -> list[tuple[int, int]]:
+    """`(card index, tricks)` for each legal card of the seat to act in a position.
+
+    Args:
+        hands: The four remaining hands as card-set ints (N, E, S, W).
+        trump: The strain 0..4.
+        leader: The seat 0..3 that led the current trick.
+        trick: Card indices played to the current trick, in play order (0..3).
+
+    Returns:
+        Each legal card's index, lowest first, with the tricks the side to act
+        takes from the current trick on.
+
+    Raises:
+        RuleOptionError: If the position is inconsistent.
+    """
+
+def dd_solve_many(
+    hands: Sequence[Sequence[int]],
+    trumps: Sequence[int],
+    leaders: Sequence[int],
+    tricks: Sequence[Sequence[int]],
+    threads: int | None = None,
+) -> list[list[tuple[int, int]]]:
+    """Each position's `dd_solve` answer, the positions spread over `threads`.
+
+    Args:
+        hands: Each position's four hands, as in ``dd_solve``.
+        trumps: Each position's strain.
+        leaders: Each position's leader of the current trick.
+        tricks: Each position's cards in the current trick.
+        threads: Solver threads (None: every core); results do not depend on it.
+
+    Returns:
+        One ``dd_solve`` list per position, in order.
+
+    Raises:
+        RuleOptionError: If the lists differ in length, a position is
+            inconsistent (named by its index) or ``threads`` is 0.
+    """
+
+def dd_par(
+    tricks: Sequence[int], vulnerable: int, dealer: int
+) -> tuple[int, list[tuple[int, int, int, int, int]]]:
+    """The par score and contracts of a deal from its 20 double-dummy results.
+
+    Args:
+        tricks: The 20 results as ``dd_table`` gives them.
+        vulnerable: Bit 0 North-South, bit 1 East-West.
+        dealer: The seat 0..3 that calls first.
+
+    Returns:
+        The score (North-South's side) and the contracts reaching it.
+
+    Raises:
+        RuleOptionError: If an argument is out of range.
     """
 
 @final

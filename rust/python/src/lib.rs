@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 
 mod args;
 mod betting;
+mod bridge_dd;
 mod cards;
 mod chinese_poker;
 mod climbing;
@@ -33,6 +34,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     guandan::register(m, &bench)?;
     trick::register(m, &bench)?;
     betting::register(m)?;
+    bridge_dd::register(m)?;
     vector::register(m)?;
     testing::register(&test)?;
     let modules = py.import("sys")?.getattr("modules")?;

@@ -7,6 +7,7 @@
 //! `rank * 4 + suit`), aces high.
 
 pub mod bridge;
+pub mod dd;
 pub mod hearts;
 pub mod observe;
 pub mod spades;
