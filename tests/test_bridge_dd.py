@@ -323,3 +323,32 @@ deals = [[p[13 * k : 13 * k + 13] for k in range(4)] for p in packs]
 """
     latency = _interrupted("dd_tables(deals, threads=2)", setup)
     assert latency < LIVENESS, f"dd_tables: {latency:.3f} s"
+
+
+def test_a_game_state_is_solved_where_it_stands() -> None:
+    # dd_solve(state) for a Bridge game mid-play, a trick in progress: the legal
+    # cards of the hand to play, each with the tricks endplay's DDS gives it.
+    from cardkit.agents import RandomAgent
+    from cardkit.games import make
+
+    rng = random.Random(3)
+    for seed in range(40):
+        state = make("bridge").new_state(seed=seed)
+        agent = RandomAgent(seed)
+        while state.phase == "auction":
+            state.apply(agent.act(state.observation(state.current_player), state.legal_actions()))
+        if state.phase != "play":
+            continue
+        for _ in range(rng.randrange(1, 20)):
+            state.apply(rng.choice(state.legal_actions()))
+        if state.play_position() is None:
+            continue
+        solved = dd_solve(state)
+        legal = {Card(a.text.split()[-1]) for a in state.legal_actions()}
+        assert set(solved) == legal
+        masks, trump, leader, trick = state.play_position()  # type: ignore[misc]
+        hands = tuple(tuple(Card.from_index(i) for i in range(52) if m >> i & 1) for m in masks)
+        pos = Position(hands, trump, leader, tuple(Card.from_index(i) for i in trick))
+        assert solved == endplay_solve(pos)
+        return
+    raise AssertionError("no deal reached the card play")

@@ -1318,8 +1318,8 @@ class GuandanDeal:
         """Apply `play` taking the named copies `cards`; returns the cards taken.
 
         `cards` are the play's natural cards (see guandan_parse_copies); its wilds
-        are added. Raises IllegalActionError (nothing changes) when the play is illegal or the
-        cards are not its naturals or not held.
+        are added. Raises IllegalActionError (nothing changes) when the play is illegal
+        or the cards are not its naturals or not held.
         """
     def apply(self, action: _GuandanTable | None) -> list[Card]:
         """Apply a play (a GuandanPlay or its text) or None (pass); returns the cards taken.
@@ -1395,7 +1395,8 @@ def guandan_parse_copies(text: str, level: str) -> tuple[GuandanPlay, list[Card]
 
     Returns `(play, cards, text)`: the rank-level play, the named natural cards and
     the canonical text (each rank's cards in suit order, then the wild tokens); None
-    when the text names ranks or a straight flush. Raises IllegalActionError when the text is neither a play nor named copies of one.
+    when the text names ranks or a straight flush. Raises IllegalActionError when the
+    text is neither a play nor named copies of one.
     """
 
 def guandan_beats(play: _GuandanTable, table: _GuandanTable, level: str) -> bool:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardkit import _core
 from cardkit.bridge import pbn
@@ -37,6 +37,9 @@ from cardkit.errors import (
     RuleOptionError,
     shown,
 )
+
+if TYPE_CHECKING:
+    from cardkit.games.bridge import BridgeState
 
 __all__ = [
     "SEATS",
@@ -316,17 +319,30 @@ class Position:
 
 
 def _check_position(position: object, what: str) -> Position:
-    if not isinstance(position, Position):
-        raise RuleOptionError(f"{what} must be a cardkit.bridge.Position, got {shown(position)}")
-    return position
+    if isinstance(position, Position):
+        return position
+    # A Bridge game state in its card play converts to the position it stands at.
+    play_position = getattr(position, "play_position", None)
+    found = play_position() if callable(play_position) else None
+    if found is None:
+        raise RuleOptionError(
+            f"{what} must be a cardkit.bridge.Position or a Bridge state in its card play, "
+            f"got {shown(position)}"
+        )
+    masks, trump, leader, trick = found
+    hands = tuple(tuple(Card.from_index(i) for i in range(52) if m >> i & 1) for m in masks)
+    return Position(hands, trump, leader, tuple(Card.from_index(i) for i in trick))
 
 
 def _plays(found: Sequence[tuple[int, int]]) -> dict[Card, int]:
     return {Card.from_index(i): t for i, t in found}
 
 
-def dd_solve(position: Position) -> dict[Card, int]:
+def dd_solve(position: Position | BridgeState) -> dict[Card, int]:
     """The tricks each legal card of the seat to act takes, double dummy.
+
+    ``position`` is a :class:`Position` or a Bridge game state in its card play
+    (``make("bridge").new_state(...)`` after the auction), solved where it stands.
 
     Returns:
         ``{card: tricks}`` for every legal card (lowest card first), where

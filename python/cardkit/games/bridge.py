@@ -397,6 +397,17 @@ class BridgeState(TrickState):
             return None
         return self._play_deal.to_act
 
+    def play_position(self) -> tuple[list[int], int, int, list[int]] | None:
+        """The card play as it stands, for double-dummy analysis
+        (``cardkit.bridge.dd_solve(state)``): each seat's remaining cards as bitsets
+        (N, E, S, W), the trump strain (0..4, 4 no trump), the seat that led the
+        current trick and its cards (indices, in play order); ``None`` outside the
+        play."""
+        deal = self._play_deal
+        if self._phase is not Phase.PLAY or deal is None or self._contract is None:
+            return None
+        return list(deal.hands), self._contract[1], deal.leader, list(deal.trick)
+
     @property
     def is_terminal(self) -> bool:
         """True once the deal is scored or passed out."""

@@ -185,7 +185,8 @@ fn guandan_parse(
 ///
 /// Returns `(play, cards, text)`: the rank-level play, the named natural cards and
 /// the canonical text (each rank's cards in suit order, then the wild tokens); None
-/// when the text names ranks or a straight flush. Raises IllegalActionError when the text is neither a play nor named copies of one.
+/// when the text names ranks or a straight flush. Raises IllegalActionError when the
+/// text is neither a play nor named copies of one.
 #[pyfunction]
 fn guandan_parse_copies(
     py: Python<'_>,
@@ -574,8 +575,8 @@ impl PyGuandanDeal {
     /// Apply `play` taking the named copies `cards`; returns the cards taken.
     ///
     /// `cards` are the play's natural cards (see guandan_parse_copies); its wilds
-    /// are added. Raises IllegalActionError (nothing changes) when the play is illegal or the
-    /// cards are not its naturals or not held.
+    /// are added. Raises IllegalActionError (nothing changes) when the play is illegal
+    /// or the cards are not its naturals or not held.
     fn apply_copies(
         &mut self,
         py: Python<'_>,
