@@ -10,7 +10,13 @@ import pytest
 import cardkit
 from cardkit import IllegalActionError
 from cardkit.agents import RandomAgent, agent_factory
-from cardkit.agents.bridge import BridgeRuleAgent, hand_shape, natural_call, rule_card
+from cardkit.agents.bridge import (
+    BridgeRuleAgent,
+    BridgeSearchAgent,
+    hand_shape,
+    natural_call,
+    rule_card,
+)
 
 # 17 points, 4333: a 1NT opening.
 NT_HAND = "As Ks 3s Ah Qh 4h 5h Kd 6d 7d Jc 8c 9c"
@@ -155,3 +161,61 @@ def test_game_tries_after_a_major_raise() -> None:
         )
         == "pass"
     )
+
+
+def test_search_agent_samples_deals_consistent_with_the_play() -> None:
+    # Every sampled deal keeps the seen hands, gives each hidden seat its number of
+    # cards, none of a suit it has shown out of, and no card twice or already played.
+    from cardkit import Card
+
+    game = cardkit.games.make("bridge")
+    checked = 0
+    for seed in range(6):
+        state = game.new_state(seed=seed)
+        agents = [BridgeSearchAgent(seed=10 * seed + s, samples=4) for s in range(4)]
+        while not state.is_terminal:
+            seat = state.current_player
+            assert seat is not None
+            obs = state.observation(seat)
+            if obs["phase"] == "play":
+                to_play = obs["hand_to_play"]
+                played = [c for t in obs["tricks"] for c in t] + obs["trick"]
+                for hands, leader, trick in agents[seat]._worlds(obs):
+                    assert leader == obs["leader"] and [str(c) for c in trick] == obs["trick"]
+                    cards = [str(c) for h in hands for c in h]
+                    assert len(set(cards)) == len(cards) == 52 - len(played)
+                    assert not set(cards) & set(played)
+                    truth = state.play_position()
+                    assert truth is not None
+                    for s in range(4):
+                        real = {str(Card.from_index(i)) for i in range(52) if truth[0][s] >> i & 1}
+                        assert len(hands[s]) == len(real)
+                        shown_out = {
+                            t[0][1]
+                            for t, lead in zip(
+                                [*obs["tricks"], obs["trick"]],
+                                [*obs["trick_leaders"], obs["leader"]],
+                                strict=True,
+                            )
+                            for k, c in enumerate(t)
+                            if (lead + k) % 4 == s and c[1] != t[0][1]
+                        }
+                        assert not {str(c)[1] for c in hands[s]} & shown_out
+                        if s == to_play or (obs["dummy_hand"] and s == obs["contract"]["dummy"]):
+                            assert {str(c) for c in hands[s]} == real
+                    checked += 1
+            action = agents[seat].act(obs, state.legal_actions())
+            assert action in state.legal_actions()
+            state.apply(action)
+    assert checked > 0
+
+
+def test_search_agent_is_registered_and_reproducible() -> None:
+    make_search = agent_factory("bridge", "search")
+    game = cardkit.games.make("bridge")
+    runs = [
+        cardkit.play(game, [make_search(7 + s) for s in range(4)], seed=3).history for _ in range(2)
+    ]
+    assert runs[0] == runs[1]
+    with pytest.raises(cardkit.RuleOptionError):
+        BridgeSearchAgent(0, samples=0)

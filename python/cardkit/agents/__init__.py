@@ -21,7 +21,10 @@ __all__ = ["AgentSpec", "RandomAgent", "agent_factory", "agent_names", "agent_op
 
 # game -> short name -> "module:Class"; every game also has "random".
 _AGENTS: dict[str, dict[str, str]] = {
-    "bridge": {"rule": "cardkit.agents.bridge:BridgeRuleAgent"},
+    "bridge": {
+        "rule": "cardkit.agents.bridge:BridgeRuleAgent",
+        "search": "cardkit.agents.bridge:BridgeSearchAgent",
+    },
     "doudizhu": {
         "rule": "cardkit.agents.doudizhu:DouDizhuRuleAgent",
         "search": "cardkit.agents.doudizhu:DouDizhuSearchAgent",

@@ -38,14 +38,16 @@ the weakest suit.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
-from cardkit._validate import check_legal_actions
+from cardkit._validate import check_agent_seed, check_count, check_legal_actions
 from cardkit.api import Action, Observation
+from cardkit.cards import Card
 from cardkit.games.bridge import STRAINS
 
-__all__ = ["BridgeRuleAgent", "hand_shape", "natural_call", "rule_card"]
+__all__ = ["BridgeRuleAgent", "BridgeSearchAgent", "hand_shape", "natural_call", "rule_card"]
 
 _SUITS = "cdhs"
 _RANKS = "23456789TJQKA"
@@ -444,3 +446,106 @@ class BridgeRuleAgent:
             return by_text.get(call) or by_text["pass"]
         cards = [a.text[5:] for a in legal_actions]
         return by_text["play " + rule_card(observation, cards)]
+
+
+class BridgeSearchAgent:
+    """Bids as :class:`BridgeRuleAgent`; plays cards by double dummy over sampled
+    deals. For each card decision it deals the cards it cannot see (``samples``
+    deals, each consistent with the cards seen and the suits each seat has shown
+    out of), solves every deal double dummy (``cardkit.bridge.dd_solve_many``, one
+    thread) and plays the card whose side takes the most tricks in total (ties: the
+    lowest card). Reproducible from ``seed``."""
+
+    def __init__(self, seed: int | None = None, samples: int = 16) -> None:
+        self._rng = random.Random(check_agent_seed(seed))
+        self._samples = check_count("samples", samples, 1, 1000)
+        self._rule = BridgeRuleAgent()
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """The rule call in the auction; else the card with the best double-dummy
+        total over sampled deals."""
+        check_legal_actions(legal_actions)
+        if observation["phase"] != "play" or len(legal_actions) == 1:
+            return self._rule.act(observation, legal_actions)
+        from cardkit.bridge import Position, dd_solve_many
+
+        positions = [
+            Position(hands, STRAINS.index(observation["contract"]["strain"]), leader, trick)
+            for hands, leader, trick in self._worlds(observation)
+        ]
+        totals: dict[Card, int] = {}
+        for solved in dd_solve_many(positions, threads=1):
+            for card, tricks in solved.items():
+                totals[card] = totals.get(card, 0) + tricks
+        by_card = {Card(a.text[5:]): a for a in legal_actions}
+        best = max(by_card, key=lambda c: (totals.get(c, -1), -c.index))
+        return by_card[best]
+
+    def _worlds(
+        self, obs: Observation
+    ) -> list[tuple[tuple[tuple[Card, ...], ...], int, tuple[Card, ...]]]:
+        """``samples`` deals of the unseen cards: (hands, current leader, trick)."""
+        seat, to_play = obs["seat"], obs["hand_to_play"]
+        dummy = obs["contract"]["dummy"]
+        known: dict[int, list[Card]] = {to_play: [Card(c) for c in _own_hand(obs)]}
+        if obs["dummy_hand"]:
+            known[dummy] = [Card(c) for c in obs["dummy_hand"]]
+        if to_play != seat:  # declarer playing dummy also sees its own hand
+            known[seat] = [Card(c) for c in obs["hand"]]
+        played = [0, 0, 0, 0]
+        void: list[set[str]] = [set(), set(), set(), set()]
+        seen: set[Card] = {c for cards in known.values() for c in cards}
+        tricks = [*obs["tricks"], obs["trick"]]
+        leaders = [*obs["trick_leaders"], obs["leader"]]
+        for cards, leader in zip(tricks, leaders, strict=True):
+            for k, text in enumerate(cards):
+                who = (leader + k) % 4
+                played[who] += 1
+                seen.add(Card(text))
+                if text[1] != cards[0][1]:
+                    void[who].add(cards[0][1])
+        hidden = [s for s in range(4) if s not in known]
+        room = {s: 13 - played[s] for s in hidden}
+        unseen = [c for c in _DECK if c not in seen]
+        trick = tuple(Card(c) for c in obs["trick"])
+        worlds = []
+        for _ in range(self._samples):
+            dealt = _deal_unseen(unseen, hidden, room, void, self._rng)
+            hands = tuple(tuple(known[s] if s in known else dealt[s]) for s in range(4))
+            worlds.append((hands, obs["leader"], trick))
+        return worlds
+
+
+_DECK = [Card(r + s) for s in _SUITS for r in _RANKS]
+
+
+def _own_hand(obs: Observation) -> list[str]:
+    """The cards of the hand to play: dummy's when declarer plays them."""
+    cards: list[str] = obs["dummy_hand"] if obs["hand_to_play"] != obs["seat"] else obs["hand"]
+    return cards
+
+
+def _deal_unseen(
+    unseen: list[Card],
+    hidden: list[int],
+    room: dict[int, int],
+    void: list[set[str]],
+    rng: random.Random,
+) -> dict[int, list[Card]]:
+    """The unseen cards dealt to the hidden seats, each given its number of cards
+    and none of a suit it has shown out of when the cards allow it: cards of the
+    suits fewest seats may hold go first, each to a random seat that may hold it."""
+    cards = list(unseen)
+    rng.shuffle(cards)
+    cards.sort(key=lambda c: sum(str(c)[1] not in void[s] for s in hidden))
+    left = dict(room)
+    dealt: dict[int, list[Card]] = {s: [] for s in hidden}
+    for card in cards:
+        open_seats = [s for s in hidden if left[s] and str(card)[1] not in void[s]]
+        # Shown-out information can be inconsistent with the counts only through a
+        # sampling dead end; then any seat with room takes the card.
+        choices = open_seats or [s for s in hidden if left[s]]
+        seat = rng.choice(choices)
+        dealt[seat].append(card)
+        left[seat] -= 1
+    return dealt
