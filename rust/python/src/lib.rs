@@ -15,6 +15,7 @@ mod guandan;
 mod interrupt;
 mod poker;
 mod testing;
+mod tractor;
 mod trick;
 mod vector;
 
@@ -32,6 +33,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     climbing::register(m, &bench)?;
     guandan::register(m, &bench)?;
     trick::register(m, &bench)?;
+    tractor::register(m, &bench)?;
     betting::register(m)?;
     vector::register(m)?;
     testing::register(&test)?;

@@ -9,6 +9,7 @@
 pub mod hearts;
 pub mod observe;
 pub mod spades;
+pub mod tractor;
 
 use crate::cancel::Cancel;
 use crate::cards::Card;
