@@ -2223,8 +2223,10 @@ class TractorDeal:
     def write_observation(
         self, seat: int, out: npt.NDArray[np.float32], playing: bool = True
     ) -> None:
-        """Write what ``seat`` knows of the card play into ``out`` (zeroed float32 of
-        the tensor's length); ``playing`` False writes only the hand and the turn.
+        """Write what ``seat`` knows of the card play into ``out``.
+
+        ``out`` is a zeroed float32 array of the tensor's length; ``playing`` False
+        writes only the hand and the turn.
 
         Raises:
             RuleOptionError: If ``out`` is not a float32 vector of the tensor's length.

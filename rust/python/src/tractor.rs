@@ -55,8 +55,9 @@ fn lead_shape(py: Python<'_>, lead: &[cardkit_engine::Card], t: &Trumps) -> PyRe
     })
 }
 
-/// The shape of `cards` under `level` and `trump`: `("single" | "pair" |
-/// "tractor", pairs)`, or None when the cards form no shape (TRC-25..TRC-27).
+/// `("single" | "pair" | "tractor", pairs)` of `cards`, or None for no shape.
+///
+/// Read under `level` and `trump` (TRC-25..TRC-27).
 #[pyfunction]
 #[pyo3(signature = (cards, level, trump = None))]
 fn tractor_shape(
@@ -70,8 +71,9 @@ fn tractor_shape(
     Ok(shape_of(&hand, &t).map(|s| (s.kind.name(), s.kind.pairs())))
 }
 
-/// The cards a follower holding `hand` may add to `chosen` (cards of the hand
-/// already picked) for a follow of `lead`, distinct, in card-index order.
+/// The cards a follower may add to `chosen` (cards of `hand`) following `lead`.
+///
+/// Distinct, in card-index order.
 #[pyfunction]
 #[pyo3(signature = (hand, lead, chosen, level, trump = None))]
 fn tractor_follow_cards(
@@ -96,7 +98,9 @@ fn tractor_follow_cards(
     Ok(cards_of(&Hand { one: bits, two: 0 }))
 }
 
-/// Whether `follow` (cards of `hand`) is a legal follow of `lead` (TRC-28..TRC-34).
+/// Whether `follow` (cards of `hand`) is a legal follow of `lead`.
+///
+/// TRC-28..TRC-34.
 #[pyfunction]
 #[pyo3(signature = (hand, lead, follow, level, trump = None))]
 fn tractor_is_legal_follow(
@@ -114,8 +118,9 @@ fn tractor_is_legal_follow(
     Ok(Follow::of(&shape, &t).allows(&hand, &follow))
 }
 
-/// The index, in play order, of the play that wins a trick (TRC-24, TRC-35..TRC-38);
-/// the first play is the lead.
+/// The index, in play order, of the play that wins the trick (the lead first).
+///
+/// TRC-24, TRC-35..TRC-38.
 #[pyfunction]
 #[pyo3(signature = (plays, level, trump = None))]
 fn tractor_trick_winner(
@@ -139,9 +144,10 @@ fn tractor_trick_winner(
     Ok(tr::trick_winner(&hands, &t))
 }
 
-/// Where each block of the fixed action index begins: `(pass, declare_single,
-/// declare_pair, declare_black, declare_red, bury, play_card, play_pair,
-/// play_tractor, num_actions)` (docs/tractor.md).
+/// Where each block of the action index begins (docs/tractor.md), then its size.
+///
+/// `(pass, declare_single, declare_pair, declare_black, declare_red, bury,
+/// play_card, play_pair, play_tractor, num_actions)`.
 #[pyfunction]
 fn tractor_action_index() -> [u32; 10] {
     [
@@ -158,8 +164,9 @@ fn tractor_action_index() -> [u32; 10] {
     ]
 }
 
-/// The action text of `id` at `level` with `trump` (tractor ids depend on both),
-/// or None when the id names nothing there.
+/// The action text of `id` at `level` with `trump`, or None.
+///
+/// Tractor ids depend on both.
 #[pyfunction]
 #[pyo3(signature = (id, level, trump = None))]
 fn tractor_action_text(
@@ -174,8 +181,7 @@ fn tractor_action_text(
         .flatten())
 }
 
-/// The lead id of `cards` (a single, a pair or a tractor) at `level` with `trump`,
-/// or None when they form no shape.
+/// The lead id of `cards` at `level` with `trump`, or None for no shape.
 #[pyfunction]
 #[pyo3(signature = (cards, level, trump = None))]
 fn tractor_lead_id(
@@ -189,8 +195,9 @@ fn tractor_lead_id(
     Ok(shape_of(&hand, &t).map(|s| tr::lead_id(&s, &t)))
 }
 
-/// The card play of one Tractor deal (after trumps and the kitty): leads by action
-/// id, follows one card id at a time, tricks scored as they complete.
+/// The card play of one Tractor deal, after trumps and the kitty (docs/tractor.md).
+///
+/// Leads by action id, follows one card id at a time, tricks scored as they complete.
 #[pyclass(module = "cardkit._core", name = "TractorDeal")]
 #[derive(Clone)]
 pub struct PyTractorDeal(pub Deal);
@@ -258,9 +265,10 @@ impl PyTractorDeal {
         out
     }
 
-    /// Play action `id` (a lead, or one card of a follow); illegal -> an
-    /// `IllegalActionError`, nothing changed. Returns the completed trick, if any,
-    /// as `(leader, cards by seat, winner, points, cards per play)`.
+    /// Play action `id` (a lead, or one card of a follow).
+    ///
+    /// Illegal -> an `IllegalActionError`, nothing changed. Returns the completed
+    /// trick, if any, as `(leader, cards by seat, winner, points, cards per play)`.
     #[allow(clippy::type_complexity)]
     fn apply_id(
         &mut self,
@@ -343,7 +351,7 @@ impl PyTractorDeal {
             .flatten()
     }
 
-    /// The lead id of `cards` under this deal's trumps, or None when they form no shape.
+    /// The lead id of `cards` under this deal's trumps, or None for no shape.
     fn lead_id(
         &self,
         py: Python<'_>,
@@ -354,7 +362,9 @@ impl PyTractorDeal {
         Ok(shape_of(&hand, t).map(|s| tr::lead_id(&s, t)))
     }
 
-    /// The attackers' points with `kitty` buried by `dealer` (TRC-42, TRC-43).
+    /// The attackers' points with `kitty` buried by `dealer` (kitty bonus included).
+    ///
+    /// TRC-42, TRC-43.
     fn attacker_points(
         &self,
         py: Python<'_>,
@@ -365,16 +375,17 @@ impl PyTractorDeal {
         Ok(self.0.attacker_points(dealer, &hand_of(py, &kitty.0)?))
     }
 
-    /// Play the rest of the deal with random legal moves from `seed`; returns the
-    /// points each seat has won.
+    /// Play the rest of the deal with random legal moves; the points each seat won.
     fn random_playout(&mut self, #[pyo3(from_py_with = arg)] seed: u64) -> [u32; SEATS] {
         let mut rng = cardkit_engine::rng::CardRng::new(seed);
         self.0.random_playout(&mut rng);
         self.0.points()
     }
 
-    /// Write what `seat` knows of the card play into `out` (a zeroed float32 array
-    /// of the tensor's length); `playing` false writes only the hand and the turn.
+    /// Write what `seat` knows of the card play into `out`.
+    ///
+    /// `out` is a zeroed float32 array of the tensor's length; `playing` false
+    /// writes only the hand and the turn.
     #[pyo3(signature = (seat, out, playing = true))]
     fn write_observation(
         &self,
