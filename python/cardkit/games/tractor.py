@@ -21,6 +21,7 @@ See ``docs/tractor.md``.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -92,6 +93,15 @@ _DEAL_LENGTH = _DECLARE_LENGTH + KITTY_SIZE + 4 * HAND_SIZE
 _MAX_RISE = (120 + 80 * 48 - 80) // 40
 
 PASS = Action("pass")
+#: The shared Action of each id whose text does not depend on the deal: pass, bury,
+#: single plays and pair leads (declarations and tractors are None here).
+_FIXED: list[Action | None] = [
+    None if text is None else Action(text)
+    for text in (
+        tractor_action_text(i, "2") if i == _PASS_ID or _BURY <= i < _PLAY_TRACTOR else None
+        for i in range(_PLAY_TRACTOR)
+    )
+]
 _USAGE = "use pass, declare <cards>, bury <card> or play <cards>"
 
 
@@ -129,6 +139,13 @@ def level_change(points: int) -> tuple[str, int]:
 def _text(cards: Sequence[Card]) -> str:
     """Canonical card text: card-index order, no spaces (``6h6h8h8h``)."""
     return "".join(str(c) for c in sorted(cards, key=_INDEX.__getitem__))
+
+
+@functools.lru_cache(maxsize=65_536)
+def _tractor_action(action_id: int, level: str, trump: str) -> Action | None:
+    """The shared Action of a tractor lead id at ``level`` with ``trump``."""
+    text = tractor_action_text(action_id, level, trump)
+    return None if text is None else Action(text)
 
 
 def _check_level(value: object) -> str:
@@ -407,18 +424,11 @@ class TractorState(BaseState):
         for card in cards:
             self._hands[dealer].remove(card)
             self._buried.append(card)
-        self._forget(dealer, self._hands[dealer])
+        # Buried shown cards (an exposed kitty's) are no longer known to be held.
+        self._known[dealer] -= Counter(cards)
         if len(self._buried) == KITTY_SIZE:
             self._play = TractorDeal(self._hands, self._rank, self._trump, dealer)
             self._phase = Phase.PLAY
-
-    def _forget(self, seat: int, hand: Sequence[Card]) -> None:
-        """Known cards that left the hand are no longer known to be in it."""
-        held = Counter(hand)
-        known = self._known[seat]
-        for card in list(known):
-            known[card] = min(known[card], held[card])
-        known += Counter()
 
     # -- the protocol ------------------------------------------------------------------
 
@@ -458,18 +468,44 @@ class TractorState(BaseState):
             elif self._phase is Phase.BURY:
                 assert self._dealer is not None
                 kinds = sorted(set(self._hands[self._dealer]), key=_INDEX.__getitem__)
-                turn = {Action(f"bury {c}"): int(_BURY) + _INDEX[c] for c in kinds}
+                ids = [_BURY + _INDEX[c] for c in kinds]
+                turn = {self._play_action(i): i for i in ids}
             elif self._phase is Phase.PLAY:
-                deal = self._live
-                turn = {}
-                for action_id in deal.legal_ids():
-                    text = deal.action_text(action_id)
-                    assert text is not None  # the engine lists ids it can name
-                    turn[Action(text)] = action_id
+                fixed, tractor = _FIXED, _PLAY_TRACTOR
+                turn = {
+                    (fixed[i] if i < tractor else None) or self._play_action(i): i
+                    for i in self._live.legal_ids()
+                }
             else:
                 turn = {}
             self._turn = turn
         return turn
+
+    def _play_action(self, action_id: int) -> Action:
+        """The shared Action of a play id the engine lists."""
+        found = _FIXED[action_id] if action_id < _PLAY_TRACTOR else None
+        if found is None:
+            assert self._trump is not None  # the card play has trumps
+            found = _tractor_action(action_id, self._rank, self._trump)
+            assert found is not None  # the engine lists ids it can name
+        return found
+
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` for the current player; illegal -> IllegalActionError, no
+        change. A listed action (or its exact text) skips parsing and checking."""
+        turn = self._turn
+        if turn is not None and isinstance(action, str) and action in turn:
+            canonical = action if type(action) is Action else self._play_action_of(action)
+            self._apply(canonical)
+            self._history.append(canonical)
+            return
+        BaseState.apply(self, action)
+
+    def _play_action_of(self, text: str) -> Action:
+        """The listed Action equal to ``text``."""
+        turn = self._turn
+        assert turn is not None
+        return next(a for a in turn if a == text)
 
     def legal_actions(self) -> list[Action]:
         """The speeches, the cards to bury, or the leads (singles, pairs, tractors)
@@ -548,8 +584,10 @@ class TractorState(BaseState):
         seat = deal.to_move
         assert seat is not None
         done = deal.apply_id(action_id)
-        if self._known[seat]:
-            self._forget(seat, deal.hand(seat))
+        if self._known[seat] and (done is not None or deal.to_move != seat):
+            # Its play is made: shown cards it played are no longer known to be held.
+            cards = done[1][seat] if done is not None else deal.trick[-1][1]
+            self._known[seat] -= Counter(cards)
         if done is not None:
             leader, plays, winner, points, size = done
             self._last_trick = {
@@ -757,7 +795,7 @@ class TractorState(BaseState):
                 "speaker": self._speaker,
             }
         )
-        self._emit_hands(emit, self._hands)
+        self._emit_hands(emit, [sorted(h, key=_INDEX.__getitem__) for h in self._hands])
 
     def _event_start(self, emit: Emit) -> None:
         self._emit_deal(emit)

@@ -7,7 +7,7 @@
 //! as Guandan maps it); partners sit opposite (0 & 2, 1 & 3).
 
 use super::{
-    lead_id, leads_into, shape_of, tractor_of_id, trick_winner, Follow, Hand, Shape, Trumps,
+    lead_id, shape_of, tractor_of_id, tractors, trick_winner, Follow, Hand, Shape, Trumps,
     PLAY_CARD, PLAY_PAIR, PLAY_TRACTOR,
 };
 use crate::cancel::Cancel;
@@ -32,6 +32,15 @@ pub struct Trick {
     pub points: u32,
     /// Cards each seat played (the kitty multiplier's "cards per play", TRC-42).
     pub size: u32,
+}
+
+/// Push `base + i` for each bit `i` of `bits`, ascending.
+#[inline]
+fn push_bits(out: &mut Vec<u32>, mut bits: u64, base: u32) {
+    while bits != 0 {
+        out.push(base + bits.trailing_zeros());
+        bits &= bits - 1;
+    }
 }
 
 /// A deal's card play.
@@ -171,16 +180,16 @@ impl Deal {
         }
         let hand = &self.hands[usize::from(self.to_move)];
         if self.lead.is_none() {
-            let mut leads = Vec::with_capacity(64);
-            leads_into(hand, &self.trumps, &mut leads);
-            out.extend(leads.iter().map(|s| lead_id(s, &self.trumps)));
-            out.sort_unstable();
+            // Singles, then pairs, come out ascending; only tractor ids need sorting.
+            push_bits(out, hand.one, PLAY_CARD);
+            push_bits(out, hand.two, PLAY_PAIR);
+            let start = out.len();
+            tractors(hand, &self.trumps, &mut |s| {
+                out.push(lead_id(&s, &self.trumps))
+            });
+            out[start..].sort_unstable();
         } else {
-            let mut bits = self.follow.next_cards(hand, &self.chosen);
-            while bits != 0 {
-                out.push(PLAY_CARD + bits.trailing_zeros());
-                bits &= bits - 1;
-            }
+            push_bits(out, self.follow.next_cards(hand, &self.chosen), PLAY_CARD);
         }
     }
 

@@ -128,25 +128,30 @@ impl Hand {
     }
 
     /// Both multisets together, or `None` if a type would exceed two copies.
+    #[inline]
     pub fn plus(&self, other: &Hand) -> Option<Hand> {
-        let mut out = *self;
-        for c in other.cards() {
-            if !out.add(c) {
-                return None;
-            }
+        if self.two & other.one != 0 || self.one & other.two != 0 {
+            return None;
         }
-        Some(out)
+        Some(Hand {
+            one: self.one | other.one,
+            two: self.two | other.two | (self.one & other.one),
+        })
     }
 
     /// This multiset without `other`, or `None` if `other` is not part of it.
+    #[inline]
     pub fn minus(&self, other: &Hand) -> Option<Hand> {
-        let mut out = *self;
-        for c in other.cards() {
-            if !out.take(c) {
-                return None;
-            }
+        if !self.holds(other) {
+            return None;
         }
-        Some(out)
+        // One copy taken from a type held twice leaves one; any other removal
+        // empties the type.
+        let single = other.one & !other.two;
+        Some(Hand {
+            one: self.one & !other.two & !(single & !self.two),
+            two: self.two & !other.one,
+        })
     }
 
     /// True when every card of `other` is held (with its copies).
@@ -419,6 +424,11 @@ pub fn leads_into(hand: &Hand, trumps: &Trumps, out: &mut Vec<Shape>) {
             cards: Hand { one: bit, two: bit },
         });
     }
+    tractors(hand, trumps, &mut |shape| out.push(shape));
+}
+
+/// Call `found` with every tractor `hand` can lead.
+pub fn tractors(hand: &Hand, trumps: &Trumps, found: &mut impl FnMut(Shape)) {
     if hand.two.count_ones() < 2 {
         return;
     }
@@ -429,13 +439,13 @@ pub fn leads_into(hand: &Hand, trumps: &Trumps, out: &mut Vec<Shape>) {
         }
         let len = trumps.len[usize::from(class)];
         for low in 0..len {
-            tractors_from(pairs, trumps, class, low, low, 0, out);
+            tractors_from(pairs, trumps, class, low, low, 0, found);
         }
     }
 }
 
 /// Extend a run of pairs from `low` whose next position is `next`, with the pair
-/// types `taken` so far, pushing every run of two or more pairs.
+/// types `taken` so far, reporting every run of two or more pairs.
 fn tractors_from(
     pairs: u64,
     trumps: &Trumps,
@@ -443,7 +453,7 @@ fn tractors_from(
     low: u8,
     next: u8,
     taken: u64,
-    out: &mut Vec<Shape>,
+    found: &mut impl FnMut(Shape),
 ) {
     if usize::from(next) >= POSITIONS {
         return;
@@ -458,14 +468,14 @@ fn tractors_from(
             return;
         }
         if n >= 2 {
-            out.push(Shape {
+            found(Shape {
                 kind: Kind::Tractor(n as u8),
                 class,
                 low,
                 cards: Hand { one: run, two: run },
             });
         }
-        tractors_from(pairs, trumps, class, low, next + 1, run, out);
+        tractors_from(pairs, trumps, class, low, next + 1, run, found);
     }
 }
 
