@@ -46,6 +46,7 @@ _AGENTS: dict[str, dict[str, str]] = {
         "equity": "cardkit.agents.holdem:EquityAgent",
     },
     "onepoker": {"signal": "cardkit.agents.onepoker:SignalAgent"},
+    "tractor": {"rule": "cardkit.agents.tractor:TractorRuleAgent"},
     "chinese_poker": {
         "greedy": "cardkit.agents.chinese_poker:GreedyAgent",
         "random_set": "cardkit.agents.chinese_poker:RandomSetAgent",
