@@ -2144,7 +2144,7 @@ __all__ += [
     "tractor_trick_winner",
 ]
 
-_TractorTrick = tuple[int, list[list[Card]], int, int, int]
+_TractorTrick = tuple[int, list[str], int, int, int]
 
 @final
 class TractorDeal:
@@ -2178,8 +2178,9 @@ class TractorDeal:
         """Play action ``id`` (a lead, or one card of a follow).
 
         Returns:
-            The trick it completed, as ``(leader, cards by seat, winner, points,
-            cards per play)``, or None.
+            The trick it completed, as ``(leader, cards text by seat, winner,
+            points, cards per play)``, or None; a cards text is the cards in
+            card-index order, no spaces (``5h5h6h6h``).
 
         Raises:
             IllegalActionError: If the id is not legal now (nothing changes).

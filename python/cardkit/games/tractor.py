@@ -32,6 +32,7 @@ from cardkit._core import (
     parse_cards,
     tractor_action_index,
     tractor_action_text,
+    tractor_lead_id,
 )
 from cardkit._validate import check_flag
 from cardkit.api import Action, Observation
@@ -496,7 +497,7 @@ class TractorState(BaseState):
         turn = self._turn
         if turn is not None and isinstance(action, str) and action in turn:
             canonical = action if type(action) is Action else self._play_action_of(action)
-            self._apply(canonical)
+            self._apply_listed(canonical, turn[canonical])
             self._history.append(canonical)
             return
         BaseState.apply(self, action)
@@ -563,9 +564,11 @@ class TractorState(BaseState):
         return ids
 
     def _apply(self, action: Action) -> None:
-        turn = self._turn_listing()
+        self._apply_listed(action, self._turn_listing().get(action))
+
+    def _apply_listed(self, action: Action, listed: int | None) -> None:
+        """Play ``action``, whose id is ``listed`` when it is a listed action."""
         self._turn = None
-        listed = turn.get(action)
         if self._phase is Phase.DECLARE:
             assert listed is not None
             self._speak(action, listed)
@@ -586,13 +589,13 @@ class TractorState(BaseState):
         done = deal.apply_id(action_id)
         if self._known[seat] and (done is not None or deal.to_move != seat):
             # Its play is made: shown cards it played are no longer known to be held.
-            cards = done[1][seat] if done is not None else deal.trick[-1][1]
+            cards = parse_cards(done[1][seat]) if done is not None else deal.trick[-1][1]
             self._known[seat] -= Counter(cards)
         if done is not None:
             leader, plays, winner, points, size = done
             self._last_trick = {
                 "leader": leader,
-                "cards": [_text(p) for p in plays],
+                "cards": list(plays),
                 "winner": winner,
                 "points": points,
                 "size": size,
@@ -601,17 +604,6 @@ class TractorState(BaseState):
             self._completed += 1
             if deal.over:
                 self._score_deal()
-
-    def action_to_id(self, action: Action | str) -> int:
-        """The id of ``action`` in this position (declarations by the deal's level,
-        tractors by its trumps)."""
-        parsed = self._game.parse_action(action)
-        found = self._action_id(parsed)
-        if found is None:
-            reason = self.illegal_reason(parsed)
-            why = f": {reason}" if reason is not None else ""
-            raise IllegalActionError(f"{shown(parsed.text)} has no action id now{why}")
-        return found
 
     def _action_id(self, action: Action) -> int | None:
         fixed = self._game._action_id(action)
@@ -623,24 +615,16 @@ class TractorState(BaseState):
                     return action_id
             return None
         if action.kind == "play" and self._trump is not None:
-            return self._live_lead_id(_cards(action))
-        return None
-
-    def _live_lead_id(self, cards: list[Card]) -> int | None:
-        play = self._play
-        if play is not None:
-            found = play.lead_id(cards)
-            return None if found is None else int(found)
+            # A tractor: its id depends on the deal's level and trumps.
+            return tractor_lead_id(_cards(action), self._rank, self._trump)
         return None
 
     def _id_action(self, action_id: int) -> Action | None:
         if _DECLARE_SINGLE <= action_id < _BURY:
             return Action("declare " + _text(self._declared_cards(action_id)))
         if action_id >= _PLAY_TRACTOR:
-            if self._trump is None:
-                return None
-            text = tractor_action_text(action_id, self._rank, self._trump)
-            return None if text is None else Action(text)
+            trump = self._trump
+            return None if trump is None else _tractor_action(action_id, self._rank, trump)
         return self._game._id_action(action_id)
 
     # -- scoring -------------------------------------------------------------------------

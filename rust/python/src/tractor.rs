@@ -202,10 +202,10 @@ fn tractor_lead_id(
 #[derive(Clone)]
 pub struct PyTractorDeal(pub Deal);
 
-fn trick_tuple(t: &Trick) -> (u8, Vec<Vec<PyCard>>, u8, u32, u32) {
+fn trick_tuple(t: &Trick) -> (u8, Vec<String>, u8, u32, u32) {
     (
         t.leader,
-        t.plays.iter().map(cards_of).collect(),
+        t.plays.iter().map(tr::cards_text).collect(),
         t.winner,
         t.points,
         t.size,
@@ -268,13 +268,14 @@ impl PyTractorDeal {
     /// Play action `id` (a lead, or one card of a follow).
     ///
     /// Illegal -> an `IllegalActionError`, nothing changed. Returns the completed
-    /// trick, if any, as `(leader, cards by seat, winner, points, cards per play)`.
+    /// trick, if any, as `(leader, cards text by seat, winner, points, cards per
+    /// play)`; a cards text is the cards in card-index order, no spaces (`5h5h6h6h`).
     #[allow(clippy::type_complexity)]
     fn apply_id(
         &mut self,
         py: Python<'_>,
         #[pyo3(from_py_with = arg)] id: u32,
-    ) -> PyResult<Option<(u8, Vec<Vec<PyCard>>, u8, u32, u32)>> {
+    ) -> PyResult<Option<(u8, Vec<String>, u8, u32, u32)>> {
         Ok(self.0.apply_id(id).py_err(py)?.as_ref().map(trick_tuple))
     }
 
