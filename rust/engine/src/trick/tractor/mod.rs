@@ -531,17 +531,27 @@ impl Follow {
         if chosen.len() >= self.size {
             return 0;
         }
+        let e = self.class_mask;
         // Types with a copy not chosen yet.
         let free = (hand.two & !chosen.two) | (hand.one & !hand.two & !chosen.one);
+        // The rules tell apart only four kinds of card, so one test per kind: a card
+        // of another suit; in the led suit, the second copy of a chosen card, the
+        // first of two held, or a card held once.
+        let kinds = [
+            free & !e,
+            free & e & chosen.one,
+            free & e & hand.two & !chosen.one,
+            free & e & !hand.two,
+        ];
         let mut out = 0u64;
-        let mut bits = free;
-        while bits != 0 {
-            let i = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
+        for kind in kinds {
+            if kind == 0 {
+                continue;
+            }
             let mut next = *chosen;
-            next.add(Card::from_index_unchecked(i));
+            next.add(Card::from_index_unchecked(kind.trailing_zeros() as u8));
             if self.completable(hand, &next) {
-                out |= 1 << i;
+                out |= kind;
             }
         }
         out
