@@ -149,6 +149,32 @@ def _tractor_action(action_id: int, level: str, trump: str) -> Action | None:
     return None if text is None else Action(text)
 
 
+def _strength(action_id: int) -> int:
+    """A declaration's strength: 1 a level card, 2 a level pair, 3 black jokers,
+    4 red jokers (TRC-12 .. TRC-14)."""
+    if action_id < _DECLARE_PAIR:
+        return 1
+    if action_id < _DECLARE_BLACK:
+        return 2
+    return 3 if action_id == _DECLARE_BLACK else 4
+
+
+@functools.lru_cache(maxsize=len(LEVELS))
+def _declarations(rank: str) -> list[tuple[int, Action, Card, int, int]]:
+    """Every declaration at level ``rank`` in id order: (id, action, card, copies,
+    strength)."""
+    out = []
+    for action_id in range(_DECLARE_SINGLE, _BURY):
+        if action_id >= _DECLARE_BLACK:
+            card = Card("BJ" if action_id == _DECLARE_BLACK else "RJ")
+        else:
+            card = Card(rank + _SUITS[(action_id - _DECLARE_SINGLE) % 4])
+        copies = 1 if action_id < _DECLARE_PAIR else 2
+        action = Action("declare " + str(card) * copies)
+        out.append((action_id, action, card, copies, _strength(action_id)))
+    return out
+
+
 def _check_level(value: object) -> str:
     if isinstance(value, str):
         text = value.strip().upper().replace("10", "T")
@@ -347,31 +373,17 @@ class TractorState(BaseState):
     def _declarations_allowed(self) -> dict[Action, int]:
         """The speaker's legal speeches: pass, and every declaration it holds that is
         stronger than the standing one (TRC-12 .. TRC-16)."""
-        best = self._strength(self._declarations[-1][1]) if self._declarations else 0
-        held = Counter(self._hands[self._speaker])
+        best = _strength(self._declarations[-1][1]) if self._declarations else 0
+        hand = self._hands[self._speaker]
         turn = {PASS: int(_PASS_ID)}
-        for action_id in range(_DECLARE_SINGLE, _BURY):
-            if self._strength(action_id) > best:
-                cards = self._declared_cards(action_id)
-                if not Counter(cards) - held:
-                    turn[Action("declare " + _text(cards))] = action_id
+        for action_id, action, card, copies, strength in _declarations(self._rank):
+            if strength > best and hand.count(card) >= copies:
+                turn[action] = action_id
         return turn
 
-    @staticmethod
-    def _strength(action_id: int) -> int:
-        if action_id < _DECLARE_PAIR:
-            return 1
-        if action_id < _DECLARE_BLACK:
-            return 2
-        return 3 if action_id == _DECLARE_BLACK else 4
-
     def _declared_cards(self, action_id: int) -> list[Card]:
-        if action_id == _DECLARE_BLACK:
-            return [Card("BJ")] * 2
-        if action_id == _DECLARE_RED:
-            return [Card("RJ")] * 2
-        suit = _SUITS[(action_id - _DECLARE_SINGLE) % 4]
-        return [Card(self._rank + suit)] * (1 if action_id < _DECLARE_PAIR else 2)
+        _, _, card, copies, _ = _declarations(self._rank)[action_id - _DECLARE_SINGLE]
+        return [card] * copies
 
     def _speak(self, action: Action, action_id: int) -> None:
         seat = self._speaker
@@ -425,8 +437,9 @@ class TractorState(BaseState):
         for card in cards:
             self._hands[dealer].remove(card)
             self._buried.append(card)
-        # Buried shown cards (an exposed kitty's) are no longer known to be held.
-        self._known[dealer] -= Counter(cards)
+        if self._known[dealer]:
+            # Buried shown cards (an exposed kitty's) are no longer known to be held.
+            self._known[dealer] -= Counter(cards)
         if len(self._buried) == KITTY_SIZE:
             self._play = TractorDeal(self._hands, self._rank, self._trump, dealer)
             self._phase = Phase.PLAY
@@ -468,9 +481,9 @@ class TractorState(BaseState):
                 turn = self._declarations_allowed()
             elif self._phase is Phase.BURY:
                 assert self._dealer is not None
-                kinds = sorted(set(self._hands[self._dealer]), key=_INDEX.__getitem__)
-                ids = [_BURY + _INDEX[c] for c in kinds]
-                turn = {self._play_action(i): i for i in ids}
+                index, fixed = _INDEX, _FIXED
+                ids = sorted({_BURY + index[c] for c in self._hands[self._dealer]})
+                turn = {fixed[i] or self._play_action(i): i for i in ids}
             elif self._phase is Phase.PLAY:
                 fixed, tractor = _FIXED, _PLAY_TRACTOR
                 turn = {
@@ -610,8 +623,8 @@ class TractorState(BaseState):
         if fixed is not None:
             return fixed
         if action.kind == "declare":
-            for action_id in range(_DECLARE_SINGLE, _BURY):
-                if action.text == "declare " + _text(self._declared_cards(action_id)):
+            for action_id, known, _, _, _ in _declarations(self._rank):
+                if action == known:
                     return action_id
             return None
         if action.kind == "play" and self._trump is not None:
@@ -621,7 +634,7 @@ class TractorState(BaseState):
 
     def _id_action(self, action_id: int) -> Action | None:
         if _DECLARE_SINGLE <= action_id < _BURY:
-            return Action("declare " + _text(self._declared_cards(action_id)))
+            return _declarations(self._rank)[action_id - _DECLARE_SINGLE][1]
         if action_id >= _PLAY_TRACTOR:
             trump = self._trump
             return None if trump is None else _tractor_action(action_id, self._rank, trump)
@@ -657,7 +670,8 @@ class TractorState(BaseState):
                 "level": self._rank,
                 "dealer": dealer,
                 "declarations": [
-                    [s, "declare " + _text(self._declared_cards(a))] for s, a in self._declarations
+                    [s, _declarations(self._rank)[a - _DECLARE_SINGLE][1].text]
+                    for s, a in self._declarations
                 ],
                 "exposed_kitty": [str(c) for c in self._kitty_dealt] if self._exposed else None,
                 "trump": self._trump,
@@ -876,7 +890,7 @@ class TractorState(BaseState):
 
     def _declaration_view(self, seat: int, action_id: int) -> dict[str, Any]:
         """A declaration without card tokens (the cards are named where they are)."""
-        strength = self._strength(action_id)
+        strength = _strength(action_id)
         suit = _SUITS[(action_id - _DECLARE_SINGLE) % 4] if strength <= 2 else None
         return {"seat": seat, "declared": _STRENGTH_NAMES[strength - 1], "suit": suit}
 
@@ -899,7 +913,7 @@ class TractorState(BaseState):
         if self._declarations:
             who, action_id = self._declarations[-1]
             out[at["declaration"] + (who - seat) % 4] = 1.0
-            out[at["declaration"] + 4 + self._strength(action_id) - 1] = 1.0
+            out[at["declaration"] + 4 + _strength(action_id) - 1] = 1.0
         out[at["level"] + self._level] = 1.0
         if self._trump is not None:
             out[at["trump"] + ("c", "d", "h", "s", "nt").index(self._trump)] = 1.0
