@@ -318,12 +318,8 @@ class Tractor(BaseGame):
         return None
 
     def _id_action(self, action_id: int) -> Action | None:
-        if action_id == _PASS_ID:
-            return PASS
-        if _BURY <= action_id < _PLAY_TRACTOR:
-            text = tractor_action_text(action_id, "2")
-            return None if text is None else Action(text)
-        return None
+        # Declarations and tractors (None here) depend on the deal's level and trumps.
+        return _FIXED[action_id] if action_id < _PLAY_TRACTOR else None
 
 
 class TractorState(BaseState):
@@ -509,17 +505,11 @@ class TractorState(BaseState):
         change. A listed action (or its exact text) skips parsing and checking."""
         turn = self._turn
         if turn is not None and isinstance(action, str) and action in turn:
-            canonical = action if type(action) is Action else self._play_action_of(action)
+            canonical = action if type(action) is Action else Action(action)
             self._apply_listed(canonical, turn[canonical])
             self._history.append(canonical)
             return
         BaseState.apply(self, action)
-
-    def _play_action_of(self, text: str) -> Action:
-        """The listed Action equal to ``text``."""
-        turn = self._turn
-        assert turn is not None
-        return next(a for a in turn if a == text)
 
     def legal_actions(self) -> list[Action]:
         """The speeches, the cards to bury, or the leads (singles, pairs, tractors)
