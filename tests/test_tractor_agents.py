@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import cardkit
 from cardkit.agents import RandomAgent, agent_factory
-from cardkit.agents.tractor import TractorRuleAgent, card_order
+from cardkit.agents.tractor import TractorRuleAgent, TractorSearchAgent, card_order
 from cardkit.api import Action
 
 
@@ -41,3 +41,21 @@ def test_rule_agent_declares_a_long_suit_and_buries_short_suits() -> None:
     legal = [Action(f"bury {c}") for c in ("3h", "3c", "3s", "Ks")]
     assert agent.act(bury, legal) == "bury Ks"  # the shortest side suit, points first
     assert card_order(cardkit.Card("2c"), "2", "h") < card_order(cardkit.Card("2h"), "2", "h")
+
+
+def test_search_agent_plays_legal_deals_and_replays_identically() -> None:
+    game = cardkit.games.make("tractor", match=False)
+    for seed in range(2):
+        runs = [
+            cardkit.play(
+                game,
+                [
+                    TractorSearchAgent(s, worlds=2) if s % 2 else TractorRuleAgent(s)
+                    for s in range(4)
+                ],
+                seed=seed,
+            )
+            for _ in range(2)
+        ]
+        assert runs[0].is_terminal and runs[0].history == runs[1].history
+    assert isinstance(agent_factory("tractor", "search")(3), TractorSearchAgent)

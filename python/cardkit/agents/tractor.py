@@ -1,7 +1,9 @@
-"""A Tractor rule agent: declares on strength, buries short side suits and their
-points, leads tractors and pairs, feeds points to a partner who is winning the
-trick and trumps tricks worth points. It reads only its observation and the
-listed actions."""
+"""Tractor agents: a rule agent (declares on strength, buries short side suits and
+their points, leads tractors and pairs, feeds points to a partner who is winning
+the trick, trumps tricks worth points) and a determinized search agent that plays
+the rule agent's declaring and burying and scores each card-play choice by random
+Rust playouts of hidden hands sampled from what it has seen. Both read only their
+observation and the listed actions."""
 
 from __future__ import annotations
 
@@ -9,13 +11,23 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from cardkit._core import Card, parse_cards, tractor_trick_winner
-from cardkit._validate import check_agent_seed, check_legal_actions
+from cardkit._core import (
+    Card,
+    TractorDeal,
+    deck,
+    parse_cards,
+    tractor_action_index,
+    tractor_trick_winner,
+)
+from cardkit._validate import check_agent_seed, check_count, check_legal_actions
 from cardkit.api import Action, Observation
+from cardkit.errors import CardkitError
 
-__all__ = ["TractorRuleAgent", "card_order"]
+__all__ = ["TractorRuleAgent", "TractorSearchAgent", "card_order"]
 
 _RANKS = "23456789TJQKA"
+_PLAY_CARD = tractor_action_index()[6]
+_PACK = Counter(deck("double108"))
 
 
 def card_order(card: Card, level: str, trump: str | None) -> tuple[int, int]:
@@ -29,6 +41,11 @@ def card_order(card: Card, level: str, trump: str | None) -> tuple[int, int]:
     if text[0] == level:
         return (1, 98 if text[1] == trump else 97)
     return (int(text[1] == trump), _RANKS.index(text[0]))
+
+
+def _suit(card: Card, level: str, trump: str | None) -> str:
+    """The effective suit: ``"T"`` for trumps, else the suit letter."""
+    return "T" if card_order(card, level, trump)[0] else card.suit or "T"
 
 
 def _points(card: Card) -> int:
@@ -151,3 +168,115 @@ class TractorRuleAgent:
                 chosen = min(winning, key=lambda c: card_order(c, level, trump))
                 return Action(f"play {chosen}")
         return Action(f"play {min(cards, key=cheap)}")
+
+
+class TractorSearchAgent:
+    """Determinized search for the card play: for each of ``worlds`` samples of the
+    unseen cards (spread over the other hands and, unless it buried it, the kitty,
+    by their sizes), every listed action is played and the deal finished by random
+    Rust playouts; the action with the best mean points for its team (the
+    attackers' points, kitty bonus included, counted against the defenders) is
+    chosen. Declaring and burying follow :class:`TractorRuleAgent`."""
+
+    def __init__(self, seed: int | None = None, worlds: int = 16) -> None:
+        self._rng = random.Random(check_agent_seed(seed))
+        self._worlds = check_count("worlds", worlds, 1, 10_000)
+        self._rule = TractorRuleAgent(seed)
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """The chosen action among ``legal_actions``."""
+        check_legal_actions(legal_actions)
+        if observation.get("phase") != "play" or len(legal_actions) == 1:
+            return self._rule.act(observation, legal_actions)
+        seat = observation["seat"]
+        dealer = observation["dealer"]
+        attacking = seat % 2 != dealer % 2
+        totals = [0.0] * len(legal_actions)
+        sampled = 0
+        for _ in range(4 * self._worlds):
+            found = self._world(observation)
+            if found is None:
+                continue
+            world, kitty = found
+            sampled += 1
+            for i, action in enumerate(legal_actions):
+                deal = world.copy()
+                cards = parse_cards(action.args[0])
+                lead = deal.lead is None
+                action_id = deal.lead_id(cards) if lead else _PLAY_CARD + cards[0].index
+                assert action_id is not None  # a listed action names a legal play
+                deal.apply_id(action_id)
+                deal.random_playout(self._rng.getrandbits(64))
+                points = deal.attacker_points(dealer, kitty)
+                totals[i] += points if attacking else -points
+            if sampled == self._worlds:
+                break
+        if not sampled:
+            return self._rule.act(observation, legal_actions)
+        best = max(range(len(legal_actions)), key=totals.__getitem__)
+        return legal_actions[best]
+
+    def _world(self, observation: Observation) -> tuple[TractorDeal, list[Card]] | None:
+        """A deal of sampled hidden hands at the start of the trick in progress,
+        replayed up to now, and the kitty of that world; None if the sample did not
+        fit the play so far (a pair a follower did not supply, say)."""
+        seat = observation["seat"]
+        level, trump = observation["level"], observation["trump"]
+        own = [Card(c) for c in observation["hand"]] + [Card(c) for c in observation["chosen"]]
+        seen = Counter(own)
+        # Effective suits each holder has shown out of (a follow short of the led suit).
+        voids: list[set[str]] = [set(), set(), set(), set(), set()]
+        orders = [
+            [
+                ((t["leader"] + k) % 4, parse_cards(t["cards"][(t["leader"] + k) % 4]))
+                for k in range(4)
+            ]
+            for t in observation["tricks"]
+        ]
+        orders.append([(s, parse_cards(cards)) for s, cards in observation["trick"]])
+        for order in orders:
+            for _, cards in order:
+                seen.update(cards)
+            if not order:
+                continue
+            led = _suit(order[0][1][0], level, trump)
+            size = len(order[0][1])
+            for s, cards in order[1:]:
+                if sum(_suit(c, level, trump) == led for c in cards) < size:
+                    voids[s].add(led)
+        buried = observation["buried"]
+        if buried is not None:
+            seen.update(Card(c) for c in buried)
+        pool = list((_PACK - seen).elements())
+        self._rng.shuffle(pool)
+        room = list(observation["card_counts"])
+        room[seat] = 0
+        # The kitty, unless this seat buried it, is a fifth holder with no voids.
+        room.append(0 if buried is not None else len(pool) - sum(room))
+        hands: list[list[Card]] = [[], [], [], [], []]
+        for card in pool:
+            suit = _suit(card, level, trump)
+            open_ = [h for h in range(5) if room[h] > 0 and suit not in voids[h]]
+            if not open_:
+                return None
+            h = self._rng.choice(open_)
+            hands[h].append(card)
+            room[h] -= 1
+        kitty = [Card(c) for c in buried] if buried is not None else hands[4]
+        hands[seat] = own
+        trick = [(s, parse_cards(cards)) for s, cards in observation["trick"]]
+        for s, cards in trick:
+            hands[s].extend(cards)
+        deal = TractorDeal(hands[:4], level, trump, trick[0][0] if trick else seat)
+        try:
+            for k, (_, cards) in enumerate(trick):
+                lead = deal.lead_id(cards) if k == 0 else None
+                for action_id in (
+                    [lead] if lead is not None else [_PLAY_CARD + c.index for c in cards]
+                ):
+                    deal.apply_id(action_id)
+            for card in observation["chosen"]:
+                deal.apply_id(_PLAY_CARD + Card(card).index)
+        except CardkitError:
+            return None
+        return deal, kitty
