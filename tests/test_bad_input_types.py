@@ -623,6 +623,7 @@ TABLE: dict[str, Entry] = {
         {"dealer": 0, "kitty": "5c"}, {"dealer": INT, "kitty": CARDS}, _tractor_deal
     ),
     "TractorDeal.random_playout": Entry({"seed": 0}, {"seed": UINT}, _tractor_deal),
+    "TractorDeal.heuristic_playout": Entry({"seed": 0}, {"seed": UINT}, _tractor_deal),
     "TractorDeal.write_observation": Entry(
         {"seat": 0, "out": np.zeros(TR_OBS, dtype=np.float32), "playing": True},
         {

@@ -2221,6 +2221,13 @@ class TractorDeal:
         """The attackers' points with ``kitty`` buried by ``dealer`` (kitty bonus included)."""
     def random_playout(self, seed: int) -> list[int]:
         """Play the rest of the deal with random legal moves; the points each seat won."""
+    def heuristic_playout(self, seed: int) -> list[int]:
+        """Play the rest of the deal with the heuristic rollout policy; the points each seat won.
+
+        Followers feed points to a winning partner, win a single as cheaply as they
+        can, else play their cheapest card; leads are random (pairs and tractors
+        preferred half the time).
+        """
     def write_observation(
         self, seat: int, out: npt.NDArray[np.float32], playing: bool = True
     ) -> None:

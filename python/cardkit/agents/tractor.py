@@ -206,7 +206,7 @@ class TractorSearchAgent:
                 action_id = deal.lead_id(cards) if lead else _PLAY_CARD + cards[0].index
                 assert action_id is not None  # a listed action names a legal play
                 deal.apply_id(action_id)
-                deal.random_playout(self._rng.getrandbits(64))
+                deal.heuristic_playout(self._rng.getrandbits(64))
                 points = deal.attacker_points(dealer, kitty)
                 totals[i] += points if attacking else -points
             if sampled == self._worlds:

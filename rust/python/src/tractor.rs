@@ -383,6 +383,17 @@ impl PyTractorDeal {
         self.0.points()
     }
 
+    /// Play the rest of the deal with the heuristic rollout policy; the points each seat won.
+    ///
+    /// Followers feed points to a winning partner, win a single as cheaply as they
+    /// can, else play their cheapest card; leads are random (pairs and tractors
+    /// preferred half the time).
+    fn heuristic_playout(&mut self, #[pyo3(from_py_with = arg)] seed: u64) -> [u32; SEATS] {
+        let mut rng = cardkit_engine::rng::CardRng::new(seed);
+        self.0.heuristic_playout(&mut rng);
+        self.0.points()
+    }
+
     /// Write what `seat` knows of the card play into `out`.
     ///
     /// `out` is a zeroed float32 array of the tensor's length; `playing` false

@@ -7,7 +7,7 @@
 //! as Guandan maps it); partners sit opposite (0 & 2, 1 & 3).
 
 use super::{
-    lead_id, shape_of, tractor_of_id, tractors, trick_winner, Follow, Hand, Shape, Trumps,
+    lead_id, shape_of, tractor_of_id, tractors, trick_winner, Follow, Hand, Kind, Shape, Trumps,
     PLAY_CARD, PLAY_PAIR, PLAY_TRACTOR,
 };
 use crate::cancel::Cancel;
@@ -278,6 +278,16 @@ impl Deal {
     /// Play the deal to its end with uniformly random leads and, for follows, a
     /// uniformly random completable card at each step.
     pub fn random_playout(&mut self, rng: &mut CardRng) {
+        self.playout(rng, false);
+    }
+
+    /// Play the deal to its end with [`Deal::heuristic_id`] (the search agent's
+    /// rollout policy).
+    pub fn heuristic_playout(&mut self, rng: &mut CardRng) {
+        self.playout(rng, true);
+    }
+
+    fn playout(&mut self, rng: &mut CardRng, heuristic: bool) {
         let mut ids = Vec::with_capacity(64);
         while !self.is_over() {
             self.legal_ids_into(&mut ids);
@@ -285,11 +295,71 @@ impl Deal {
                 // Unequal hand-built hands: a follower holds too few cards.
                 break;
             }
-            let id = ids[rng.below(ids.len() as u64) as usize];
+            let id = if heuristic {
+                self.heuristic_id(&ids, rng)
+            } else {
+                ids[rng.below(ids.len() as u64) as usize]
+            };
             if self.apply_id(id).is_err() {
                 break;
             }
         }
+    }
+
+    /// A cheap, sensible choice among the legal `ids`: a random lead, preferring a
+    /// pair or tractor half the time; following, points to a partner who is winning
+    /// the trick, the cheapest winning card against a single, else the cheapest card
+    /// (no points, side suits before trumps, low before high).
+    pub fn heuristic_id(&self, ids: &[u32], rng: &mut CardRng) -> u32 {
+        let Some(lead) = self.lead else {
+            let shaped: Vec<u32> = ids.iter().copied().filter(|&i| i >= PLAY_PAIR).collect();
+            let pool = if !shaped.is_empty() && rng.below(2) == 0 {
+                &shaped[..]
+            } else {
+                ids
+            };
+            return pool[rng.below(pool.len() as u64) as usize];
+        };
+        let t = &self.trumps;
+        let me = self.to_move;
+        let plays = self.trick_plays();
+        let order: Vec<Hand> = plays.iter().map(|&(_, h)| h).collect();
+        let winner = plays[trick_winner(&order, t)].0;
+        let card = |id: u32| Card::from_index_unchecked((id - PLAY_CARD) as u8);
+        let value = |c: Card| {
+            Hand {
+                one: 1 << c.index(),
+                two: 0,
+            }
+            .points()
+        };
+        let strength = |c: Card| (t.is_trump(c), t.position(c));
+        if winner % 2 == me % 2 {
+            if let Some(&best) = ids
+                .iter()
+                .max_by_key(|&&i| (value(card(i)), std::cmp::Reverse(strength(card(i)))))
+            {
+                if value(card(best)) > 0 {
+                    return best;
+                }
+            }
+        } else if lead.kind == Kind::Single {
+            let beats = |i: &&u32| {
+                let mut all = order.clone();
+                all.push(Hand {
+                    one: 1 << (**i - PLAY_CARD),
+                    two: 0,
+                });
+                trick_winner(&all, t) == all.len() - 1
+            };
+            if let Some(&win) = ids.iter().filter(beats).min_by_key(|&&i| strength(card(i))) {
+                return win;
+            }
+        }
+        ids.iter()
+            .copied()
+            .min_by_key(|&i| (value(card(i)), strength(card(i))))
+            .unwrap_or(ids[0])
     }
 
     /// The attackers' points at the end of a deal dealt by `dealer` with `kitty`
@@ -400,6 +470,10 @@ mod tests {
         let mut rng = CardRng::new(11);
         for _ in 0..200 {
             let (mut deal, kitty) = random_deal(&mut rng);
+            let mut twin = deal.clone();
+            twin.heuristic_playout(&mut rng);
+            assert!(twin.is_over());
+            assert_eq!(twin.points().iter().sum::<u32>() + kitty.points(), 200);
             assert_eq!(kitty.len(), 8);
             assert!(deal.hands.iter().all(|h| h.len() == 25));
             deal.random_playout(&mut rng);
