@@ -125,6 +125,17 @@ OPT_PLAY = Kind((5, 1.5, "Z"), IllegalActionError, named=False)
 #: Four Guandan hands.
 HANDS4 = Kind((5, None, 1.5, [["3c"]]), InvalidCardError)
 
+TR_HANDS = [["3c"], ["4c"], ["5c"], ["6c"]]
+TR_OBS = sum(n for _, n in _core.TractorDeal.OBSERVATION_LAYOUT)
+
+
+def _tractor_deal() -> _core.TractorDeal:
+    return _core.TractorDeal(TR_HANDS, "2", "s", 0)
+
+
+#: A Tractor trump: a suit letter or "nt" (None too), else ``RuleOptionError``.
+TRUMP = Kind((5, 1.5, ["s"], "Z"), RuleOptionError)
+
 #: Any object serves as an action: one per card index.
 ACTIONS: list[Any] = list(range(52))
 PLAY_TABLE = _core.ActionTable(ACTIONS)
@@ -629,6 +640,58 @@ TABLE: dict[str, Entry] = {
         {"seat": 0, "out": np.zeros(535, dtype=np.float32)},
         {"seat": INT, "out": Kind((*ARRAY.bad, np.zeros(534, dtype=np.float32)), RuleOptionError)},
         _guandan_deal,
+    ),
+    "tractor_shape": Entry(
+        {"cards": "3c", "level": "2", "trump": "s"},
+        {"cards": CARDS, "level": LEVEL, "trump": TRUMP},
+    ),
+    "tractor_follow_cards": Entry(
+        {"hand": "3c4c", "lead": "5c", "chosen": "", "level": "2", "trump": "s"},
+        {"hand": CARDS, "lead": CARDS, "chosen": CARDS, "level": LEVEL, "trump": TRUMP},
+    ),
+    "tractor_is_legal_follow": Entry(
+        {"hand": "3c4c", "lead": "5c", "follow": "3c", "level": "2", "trump": "s"},
+        {"hand": CARDS, "lead": CARDS, "follow": CARDS, "level": LEVEL, "trump": TRUMP},
+    ),
+    "tractor_trick_winner": Entry(
+        {"plays": ["5c", "3c"], "level": "2", "trump": "s"},
+        {
+            "plays": Kind((5, None, 1.5)),
+            "level": LEVEL,
+            "trump": TRUMP,
+        },
+    ),
+    "tractor_action_text": Entry(
+        {"id": 0, "level": "2", "trump": "s"}, {"id": UINT, "level": LEVEL, "trump": TRUMP}
+    ),
+    "tractor_lead_id": Entry(
+        {"cards": "3c", "level": "2", "trump": "s"},
+        {"cards": CARDS, "level": LEVEL, "trump": TRUMP},
+    ),
+    "TractorDeal": Entry(
+        {"hands": TR_HANDS, "level": "2", "trump": "s", "leader": 0},
+        {"hands": HANDS4, "level": LEVEL, "trump": TRUMP, "leader": INT},
+    ),
+    "TractorDeal.hand": Entry({"seat": 0}, {"seat": INT}, _tractor_deal),
+    "TractorDeal.played": Entry({"seat": 0}, {"seat": INT}, _tractor_deal),
+    "TractorDeal.apply_id": Entry(
+        {"id": _core.tractor_lead_id("3c", "2", "s")}, {"id": UINT}, _tractor_deal
+    ),
+    "TractorDeal.action_text": Entry({"id": 0}, {"id": UINT}, _tractor_deal),
+    "TractorDeal.lead_id": Entry({"cards": "3c"}, {"cards": CARDS}, _tractor_deal),
+    "TractorDeal.attacker_points": Entry(
+        {"dealer": 0, "kitty": "5c"}, {"dealer": INT, "kitty": CARDS}, _tractor_deal
+    ),
+    "TractorDeal.random_playout": Entry({"seed": 0}, {"seed": UINT}, _tractor_deal),
+    "TractorDeal.heuristic_playout": Entry({"seed": 0}, {"seed": UINT}, _tractor_deal),
+    "TractorDeal.write_observation": Entry(
+        {"seat": 0, "out": np.zeros(TR_OBS, dtype=np.float32), "playing": True},
+        {
+            "seat": INT,
+            "out": Kind((*ARRAY.bad, np.zeros(TR_OBS - 1, dtype=np.float32)), RuleOptionError),
+            "playing": BOOL,
+        },
+        _tractor_deal,
     ),
     "VectorEnv.hearts": Entry(
         {**VECTOR, "passing": True, "target": 100},

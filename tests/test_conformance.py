@@ -307,6 +307,7 @@ _OTHER_OPTIONS: dict[str, dict[str, Any]] = {
     "holdem": {"stack": 500},
     "onepoker": {"stack": 10},
     "spades": {"target": 300},
+    "tractor": {"first_speaker": 1},
     "zhengshangyou": {},
 }
 

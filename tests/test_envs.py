@@ -31,6 +31,7 @@ MATCHES: dict[str, dict[str, Any]] = {
     "spades": {"target": 300, "lose_at": -300},
     "holdem": {"players": 2, "stack": 200},
     "onepoker": {"stack": 20},
+    "tractor": {"level": "Q"},
 }
 
 # PettingZoo's checker warns about any observation that is not one bare array; the
@@ -58,6 +59,11 @@ def _scored(state: Any) -> tuple[int, list[float]]:
         ahead = [float("23456789TJQKA".index(level)) for level in sb["team_levels"]]
         if sb["match_winner"] is not None:
             ahead[sb["match_winner"]] += 1
+        lead = ahead[0] - ahead[1]
+        return len(sb["deals"]), [lead, -lead, lead, -lead]
+    if name == "tractor":
+        # Beyond the ace counts one above it.
+        ahead = [float(("23456789TJQKA".find(level) + 14) % 14) for level in sb["team_levels"]]
         lead = ahead[0] - ahead[1]
         return len(sb["deals"]), [lead, -lead, lead, -lead]
     if name == "holdem":

@@ -92,7 +92,7 @@ def _check_log(state: api.State, logs: dict[int | None, list[api.Event]], one_de
 def _deals_played(state: Any) -> int:
     """How many deals (hands) the finished ``state`` dealt, from its own records."""
     name = state.game.name
-    if name in ("hearts", "spades", "guandan"):
+    if name in ("hearts", "spades", "guandan", "tractor"):
         return len(state.score_breakdown()["deals"])
     if name == "holdem":
         return len(state.hands)

@@ -2334,6 +2334,144 @@ class BettingCore:
             IllegalActionError: If a pot has no live seat to win it (nothing is paid).
         """
 
+# -- Tractor (rust/python/src/tractor.rs) -------------------------------------------
+
+__all__ += [
+    "TractorDeal",
+    "tractor_action_index",
+    "tractor_action_text",
+    "tractor_follow_cards",
+    "tractor_is_legal_follow",
+    "tractor_lead_id",
+    "tractor_shape",
+    "tractor_trick_winner",
+]
+
+_TractorTrick = tuple[int, list[str], int, int, int]
+
+@final
+class TractorDeal:
+    """The card play of one Tractor deal, after trumps and the kitty (docs/tractor.md).
+
+    Seats 0-3 act in seat order, partners opposite. A lead is one action id (a
+    single, a pair or a tractor); a follow is chosen one card id at a time.
+
+    Args:
+        hands: Four hands (cards), at most two of a card in all.
+        level: The level rank (``"2"``..``"A"``).
+        trump: The trump suit letter, or ``None`` / ``"nt"`` for no-trump.
+        leader: The seat that leads the first trick.
+
+    Raises:
+        InvalidCardError: If a card does not parse or is dealt more than twice.
+        IllegalActionError: If ``leader`` is not a seat.
+        RuleOptionError: If ``level`` or ``trump`` does not parse.
+    """
+
+    #: ``(name, length)`` of each slice of the observation tensor, in order.
+    OBSERVATION_LAYOUT: ClassVar[list[tuple[str, int]]]
+    def __new__(
+        cls, hands: Sequence[_Hand], level: str, trump: str | None, leader: int
+    ) -> TractorDeal: ...
+    def copy(self) -> TractorDeal:
+        """An independent copy."""
+    def legal_ids(self) -> list[int]:
+        """The legal action ids of the seat to move, ascending."""
+    def apply_id(self, id: int) -> _TractorTrick | None:
+        """Play action ``id`` (a lead, or one card of a follow).
+
+        Returns:
+            The trick it completed, as ``(leader, cards text by seat, winner,
+            points, cards per play)``, or None; a cards text is the cards in
+            card-index order, no spaces (``5h5h6h6h``).
+
+        Raises:
+            IllegalActionError: If the id is not legal now (nothing changes).
+        """
+    def hand(self, seat: int) -> list[Card]:
+        """``seat``'s cards in card-index order (a follow being chosen included)."""
+    def played(self, seat: int) -> list[Card]:
+        """The cards ``seat`` has played this deal."""
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, or None once every card is played."""
+    @property
+    def leader(self) -> int:
+        """The leader of the trick in progress (or of the next one)."""
+    @property
+    def over(self) -> bool:
+        """True once every card is played."""
+    @property
+    def points(self) -> list[int]:
+        """Card points each seat has won."""
+    @property
+    def tricks(self) -> int:
+        """Completed tricks."""
+    @property
+    def chosen(self) -> list[Card]:
+        """The cards the seat to move has chosen so far for its follow."""
+    @property
+    def lead(self) -> tuple[str, int] | None:
+        """The lead of the trick in progress as ``(kind, pairs)``, or None."""
+    @property
+    def trick(self) -> list[tuple[int, list[Card]]]:
+        """This trick's plays so far, in play order: ``(seat, cards)``."""
+    def action_text(self, id: int) -> str | None:
+        """The text of action ``id`` under this deal's trumps, or None."""
+    def lead_id(self, cards: _Hand) -> int | None:
+        """The lead id of ``cards`` under this deal's trumps, or None for no shape."""
+    def attacker_points(self, dealer: int, kitty: _Hand) -> int:
+        """The attackers' points with ``kitty`` buried by ``dealer`` (kitty bonus included)."""
+    def random_playout(self, seed: int) -> list[int]:
+        """Play the rest of the deal with random legal moves; the points each seat won."""
+    def heuristic_playout(self, seed: int) -> list[int]:
+        """Play the rest of the deal with the heuristic rollout policy; the points each seat won.
+
+        Followers feed points to a winning partner, win a single as cheaply as they
+        can, else play their cheapest card; leads are random (pairs and tractors
+        preferred half the time).
+        """
+    def write_observation(
+        self, seat: int, out: npt.NDArray[np.float32], playing: bool = True
+    ) -> None:
+        """Write what ``seat`` knows of the card play into ``out``.
+
+        ``out`` is a zeroed float32 array of the tensor's length; ``playing`` False
+        writes only the hand and the turn.
+
+        Raises:
+            RuleOptionError: If ``out`` is not a float32 vector of the tensor's length.
+        """
+
+def tractor_shape(cards: _Hand, level: str, trump: str | None = None) -> tuple[str, int] | None:
+    """``("single" | "pair" | "tractor", pairs)`` of ``cards``, or None for no shape."""
+
+def tractor_follow_cards(
+    hand: _Hand, lead: _Hand, chosen: _Hand, level: str, trump: str | None = None
+) -> list[Card]:
+    """The cards a follower may add to ``chosen`` (cards of ``hand``) following ``lead``.
+
+    Raises:
+        IllegalActionError: If ``lead`` has no shape or ``chosen`` is not in ``hand``.
+    """
+
+def tractor_is_legal_follow(
+    hand: _Hand, lead: _Hand, follow: _Hand, level: str, trump: str | None = None
+) -> bool:
+    """Whether ``follow`` (cards of ``hand``) is a legal follow of ``lead``."""
+
+def tractor_trick_winner(plays: Sequence[_Hand], level: str, trump: str | None = None) -> int:
+    """The index, in play order, of the play that wins the trick (the lead first)."""
+
+def tractor_action_index() -> list[int]:
+    """Where each block of the action index begins (docs/tractor.md), then its size."""
+
+def tractor_action_text(id: int, level: str, trump: str | None = None) -> str | None:
+    """The action text of ``id`` at ``level`` with ``trump``, or None."""
+
+def tractor_lead_id(cards: _Hand, level: str, trump: str | None = None) -> int | None:
+    """The lead id of ``cards`` at ``level`` with ``trump``, or None for no shape."""
+
 # -- batched episodes (cardkit.envs.VectorEnv) -----------------------------------
 
 __all__ += ["VectorEnv"]

@@ -50,6 +50,10 @@ _AGENTS: dict[str, dict[str, str]] = {
         "equity": "cardkit.agents.holdem:EquityAgent",
     },
     "onepoker": {"signal": "cardkit.agents.onepoker:SignalAgent"},
+    "tractor": {
+        "rule": "cardkit.agents.tractor:TractorRuleAgent",
+        "search": "cardkit.agents.tractor:TractorSearchAgent",
+    },
     "chinese_poker": {
         "greedy": "cardkit.agents.chinese_poker:GreedyAgent",
         "random_set": "cardkit.agents.chinese_poker:RandomSetAgent",

@@ -23,6 +23,7 @@ _BUILTIN: dict[str, str] = {
     "guandan": "cardkit.games.guandan:Guandan",
     "hearts": "cardkit.games.hearts:Hearts",
     "spades": "cardkit.games.spades:Spades",
+    "tractor": "cardkit.games.tractor:Tractor",
     "holdem": "cardkit.games.holdem:Holdem",
     "onepoker": "cardkit.games.onepoker:OnePoker",
 }

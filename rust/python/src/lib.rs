@@ -16,6 +16,7 @@ mod guandan;
 mod interrupt;
 mod poker;
 mod testing;
+mod tractor;
 mod trick;
 mod vector;
 
@@ -33,6 +34,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     climbing::register(m, &bench)?;
     guandan::register(m, &bench)?;
     trick::register(m, &bench)?;
+    tractor::register(m, &bench)?;
     betting::register(m)?;
     bridge_dd::register(m)?;
     vector::register(m)?;

@@ -11,6 +11,7 @@ pub mod dd;
 pub mod hearts;
 pub mod observe;
 pub mod spades;
+pub mod tractor;
 
 use crate::cancel::Cancel;
 use crate::cards::Card;

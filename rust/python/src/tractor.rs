@@ -1,0 +1,454 @@
+//! Tractor (拖拉机): shapes, follow legality, trick winners, the action index and
+//! the card play of a deal (`TractorDeal`), with its observation writer and random
+//! playouts.
+
+use crate::args::{arg, with_f32_out, Cards};
+use crate::cards::{repr_of, PyCard};
+use crate::errors::{to_py, IntoPyResult};
+use crate::interrupt;
+use cardkit_engine::trick::tractor::deal::{self, Deal, Trick, SEATS};
+use cardkit_engine::trick::tractor::{
+    self as tr, observe, parse_level, parse_trump, shape_of, Follow, Hand, Trumps,
+};
+use cardkit_engine::EngineError;
+use pyo3::prelude::*;
+use pyo3::types::{PySequence, PyString};
+
+fn cards_of(hand: &Hand) -> Vec<PyCard> {
+    hand.cards().into_iter().map(PyCard).collect()
+}
+
+fn hand_of(py: Python<'_>, cards: &[cardkit_engine::Card]) -> PyResult<Hand> {
+    Hand::from_cards(cards).py_err(py)
+}
+
+/// The trumps of `level` (a rank letter) and `trump` (a suit letter, or None /
+/// "nt" for no-trump).
+fn trumps_of(py: Python<'_>, level: &str, trump: Option<&str>) -> PyResult<Trumps> {
+    let level = parse_level(level).py_err(py)?;
+    let suit = parse_trump(trump.unwrap_or("nt")).py_err(py)?;
+    Trumps::new(level, suit).py_err(py)
+}
+
+fn seat_of(py: Python<'_>, seat: i64) -> PyResult<usize> {
+    usize::try_from(seat)
+        .ok()
+        .filter(|&s| s < SEATS)
+        .ok_or_else(|| {
+            to_py(
+                py,
+                EngineError::IllegalAction(format!("seat {seat} is not a seat: seats are 0-3")),
+            )
+        })
+}
+
+/// The shape of a lead, or an `IllegalActionError` saying it is none.
+fn lead_shape(py: Python<'_>, lead: &[cardkit_engine::Card], t: &Trumps) -> PyResult<tr::Shape> {
+    let hand = hand_of(py, lead)?;
+    shape_of(&hand, t).ok_or_else(|| {
+        to_py(
+            py,
+            EngineError::IllegalAction(
+                "the lead is not a single, a pair or a tractor of one effective suit".into(),
+            ),
+        )
+    })
+}
+
+/// `("single" | "pair" | "tractor", pairs)` of `cards`, or None for no shape.
+///
+/// Read under `level` and `trump` (TRC-25..TRC-27).
+#[pyfunction]
+#[pyo3(signature = (cards, level, trump = None))]
+fn tractor_shape(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] cards: Cards,
+    #[pyo3(from_py_with = arg)] level: &str,
+    #[pyo3(from_py_with = arg)] trump: Option<&str>,
+) -> PyResult<Option<(&'static str, u32)>> {
+    let t = trumps_of(py, level, trump)?;
+    let hand = hand_of(py, &cards.0)?;
+    Ok(shape_of(&hand, &t).map(|s| (s.kind.name(), s.kind.pairs())))
+}
+
+/// The cards a follower may add to `chosen` (cards of `hand`) following `lead`.
+///
+/// Distinct, in card-index order.
+#[pyfunction]
+#[pyo3(signature = (hand, lead, chosen, level, trump = None))]
+fn tractor_follow_cards(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] hand: Cards,
+    #[pyo3(from_py_with = arg)] lead: Cards,
+    #[pyo3(from_py_with = arg)] chosen: Cards,
+    #[pyo3(from_py_with = arg)] level: &str,
+    #[pyo3(from_py_with = arg)] trump: Option<&str>,
+) -> PyResult<Vec<PyCard>> {
+    let t = trumps_of(py, level, trump)?;
+    let hand = hand_of(py, &hand.0)?;
+    let chosen = hand_of(py, &chosen.0)?;
+    let shape = lead_shape(py, &lead.0, &t)?;
+    if !hand.holds(&chosen) {
+        return Err(to_py(
+            py,
+            EngineError::IllegalAction("chosen cards must be cards of the hand".into()),
+        ));
+    }
+    let bits = Follow::of(&shape, &t).next_cards(&hand, &chosen);
+    Ok(cards_of(&Hand { one: bits, two: 0 }))
+}
+
+/// Whether `follow` (cards of `hand`) is a legal follow of `lead`.
+///
+/// TRC-28..TRC-34.
+#[pyfunction]
+#[pyo3(signature = (hand, lead, follow, level, trump = None))]
+fn tractor_is_legal_follow(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] hand: Cards,
+    #[pyo3(from_py_with = arg)] lead: Cards,
+    #[pyo3(from_py_with = arg)] follow: Cards,
+    #[pyo3(from_py_with = arg)] level: &str,
+    #[pyo3(from_py_with = arg)] trump: Option<&str>,
+) -> PyResult<bool> {
+    let t = trumps_of(py, level, trump)?;
+    let hand = hand_of(py, &hand.0)?;
+    let follow = hand_of(py, &follow.0)?;
+    let shape = lead_shape(py, &lead.0, &t)?;
+    Ok(Follow::of(&shape, &t).allows(&hand, &follow))
+}
+
+/// The index, in play order, of the play that wins the trick (the lead first).
+///
+/// TRC-24, TRC-35..TRC-38.
+#[pyfunction]
+#[pyo3(signature = (plays, level, trump = None))]
+fn tractor_trick_winner(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] plays: Vec<Cards>,
+    #[pyo3(from_py_with = arg)] level: &str,
+    #[pyo3(from_py_with = arg)] trump: Option<&str>,
+) -> PyResult<usize> {
+    let t = trumps_of(py, level, trump)?;
+    let hands = plays
+        .iter()
+        .map(|p| hand_of(py, &p.0))
+        .collect::<PyResult<Vec<_>>>()?;
+    let Some(first) = plays.first() else {
+        return Err(to_py(
+            py,
+            EngineError::IllegalAction("a trick needs at least its lead".into()),
+        ));
+    };
+    lead_shape(py, &first.0, &t)?;
+    Ok(tr::trick_winner(&hands, &t))
+}
+
+/// Where each block of the action index begins (docs/tractor.md), then its size.
+///
+/// `(pass, declare_single, declare_pair, declare_black, declare_red, bury,
+/// play_card, play_pair, play_tractor, num_actions)`.
+#[pyfunction]
+fn tractor_action_index() -> [u32; 10] {
+    [
+        tr::PASS_ID,
+        tr::DECLARE_SINGLE,
+        tr::DECLARE_PAIR,
+        tr::DECLARE_BLACK,
+        tr::DECLARE_RED,
+        tr::BURY,
+        tr::PLAY_CARD,
+        tr::PLAY_PAIR,
+        tr::PLAY_TRACTOR,
+        tr::NUM_ACTIONS,
+    ]
+}
+
+/// The action text of `id` at `level` with `trump`, or None.
+///
+/// Tractor ids depend on both.
+#[pyfunction]
+#[pyo3(signature = (id, level, trump = None))]
+fn tractor_action_text(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] id: u32,
+    #[pyo3(from_py_with = arg)] level: &str,
+    #[pyo3(from_py_with = arg)] trump: Option<&str>,
+) -> PyResult<Option<String>> {
+    let t = trumps_of(py, level, trump)?;
+    Ok((id < tr::NUM_ACTIONS)
+        .then(|| tr::action_text(id, &t))
+        .flatten())
+}
+
+/// The lead id of `cards` at `level` with `trump`, or None for no shape.
+#[pyfunction]
+#[pyo3(signature = (cards, level, trump = None))]
+fn tractor_lead_id(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] cards: Cards,
+    #[pyo3(from_py_with = arg)] level: &str,
+    #[pyo3(from_py_with = arg)] trump: Option<&str>,
+) -> PyResult<Option<u32>> {
+    let t = trumps_of(py, level, trump)?;
+    let hand = hand_of(py, &cards.0)?;
+    Ok(shape_of(&hand, &t).map(|s| tr::lead_id(&s, &t)))
+}
+
+/// The card play of one Tractor deal, after trumps and the kitty (docs/tractor.md).
+///
+/// Leads by action id, follows one card id at a time, tricks scored as they complete.
+#[pyclass(module = "cardkit._core", name = "TractorDeal")]
+#[derive(Clone)]
+pub struct PyTractorDeal(pub Deal);
+
+fn trick_tuple(t: &Trick) -> (u8, Vec<String>, u8, u32, u32) {
+    (
+        t.leader,
+        t.plays.iter().map(tr::cards_text).collect(),
+        t.winner,
+        t.points,
+        t.size,
+    )
+}
+
+#[pymethods]
+impl PyTractorDeal {
+    /// `(name, length)` of each slice of the observation tensor, in order.
+    #[classattr]
+    #[allow(non_snake_case)]
+    fn OBSERVATION_LAYOUT() -> Vec<(&'static str, usize)> {
+        observe::LAYOUT.to_vec()
+    }
+
+    #[new]
+    #[pyo3(signature = (hands, level, trump, leader))]
+    fn new(
+        py: Python<'_>,
+        hands: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = arg)] level: &str,
+        #[pyo3(from_py_with = arg)] trump: Option<&str>,
+        #[pyo3(from_py_with = arg)] leader: i64,
+    ) -> PyResult<Self> {
+        let t = trumps_of(py, level, trump)?;
+        let seq = hands
+            .cast::<PySequence>()
+            .ok()
+            .filter(|s| !hands.is_instance_of::<PyString>() && s.len().ok() == Some(SEATS));
+        let Some(seq) = seq else {
+            return Err(to_py(
+                py,
+                EngineError::InvalidCard(format!(
+                    "hands {} must be a list of four hands",
+                    repr_of(hands)
+                )),
+            ));
+        };
+        let mut four = [Hand::EMPTY; SEATS];
+        for (i, slot) in four.iter_mut().enumerate() {
+            let cards: Cards = arg(&seq.get_item(i)?)?;
+            *slot = hand_of(py, &cards.0)?;
+        }
+        let leader = seat_of(py, leader)?;
+        Ok(PyTractorDeal(Deal::new(four, t, leader as u8).py_err(py)?))
+    }
+
+    /// An independent copy.
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+
+    /// The legal action ids of the seat to move, ascending.
+    fn legal_ids(&self) -> Vec<u32> {
+        let mut out = Vec::with_capacity(64);
+        self.0.legal_ids_into(&mut out);
+        out
+    }
+
+    /// Play action `id` (a lead, or one card of a follow).
+    ///
+    /// Illegal -> an `IllegalActionError`, nothing changed. Returns the completed
+    /// trick, if any, as `(leader, cards text by seat, winner, points, cards per
+    /// play)`; a cards text is the cards in card-index order, no spaces (`5h5h6h6h`).
+    #[allow(clippy::type_complexity)]
+    fn apply_id(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] id: u32,
+    ) -> PyResult<Option<(u8, Vec<String>, u8, u32, u32)>> {
+        Ok(self.0.apply_id(id).py_err(py)?.as_ref().map(trick_tuple))
+    }
+
+    /// `seat`'s cards in card-index order (a follow being chosen included).
+    fn hand(&self, py: Python<'_>, #[pyo3(from_py_with = arg)] seat: i64) -> PyResult<Vec<PyCard>> {
+        Ok(cards_of(&self.0.hand(seat_of(py, seat)?)))
+    }
+
+    /// The cards `seat` has played this deal.
+    fn played(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] seat: i64,
+    ) -> PyResult<Vec<PyCard>> {
+        Ok(cards_of(&self.0.played()[seat_of(py, seat)?]))
+    }
+
+    /// The seat to act, or None once every card is played.
+    #[getter]
+    fn to_move(&self) -> Option<u8> {
+        self.0.to_move()
+    }
+
+    /// The leader of the trick in progress (or of the next one).
+    #[getter]
+    fn leader(&self) -> u8 {
+        self.0.leader()
+    }
+
+    /// True once every card is played.
+    #[getter]
+    fn over(&self) -> bool {
+        self.0.is_over()
+    }
+
+    /// Card points each seat has won.
+    #[getter]
+    fn points(&self) -> [u32; SEATS] {
+        self.0.points()
+    }
+
+    /// Completed tricks.
+    #[getter]
+    fn tricks(&self) -> u32 {
+        self.0.tricks()
+    }
+
+    /// The cards the seat to move has chosen so far for its follow.
+    #[getter]
+    fn chosen(&self) -> Vec<PyCard> {
+        cards_of(&self.0.chosen())
+    }
+
+    /// The lead of the trick in progress as `(kind, pairs)`, or None.
+    #[getter]
+    fn lead(&self) -> Option<(&'static str, u32)> {
+        self.0.lead().map(|s| (s.kind.name(), s.kind.pairs()))
+    }
+
+    /// This trick's plays so far, in play order: `(seat, cards)`.
+    #[getter]
+    fn trick(&self) -> Vec<(u8, Vec<PyCard>)> {
+        self.0
+            .trick_plays()
+            .iter()
+            .map(|(s, h)| (*s, cards_of(h)))
+            .collect()
+    }
+
+    /// The text of action `id` under this deal's trumps, or None.
+    fn action_text(&self, #[pyo3(from_py_with = arg)] id: u32) -> Option<String> {
+        (id < tr::NUM_ACTIONS)
+            .then(|| tr::action_text(id, self.0.trumps()))
+            .flatten()
+    }
+
+    /// The lead id of `cards` under this deal's trumps, or None for no shape.
+    fn lead_id(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] cards: Cards,
+    ) -> PyResult<Option<u32>> {
+        let hand = hand_of(py, &cards.0)?;
+        let t = self.0.trumps();
+        Ok(shape_of(&hand, t).map(|s| tr::lead_id(&s, t)))
+    }
+
+    /// The attackers' points with `kitty` buried by `dealer` (kitty bonus included).
+    ///
+    /// TRC-42, TRC-43.
+    fn attacker_points(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] dealer: i64,
+        #[pyo3(from_py_with = arg)] kitty: Cards,
+    ) -> PyResult<u32> {
+        let dealer = seat_of(py, dealer)? as u8;
+        Ok(self.0.attacker_points(dealer, &hand_of(py, &kitty.0)?))
+    }
+
+    /// Play the rest of the deal with random legal moves; the points each seat won.
+    fn random_playout(&mut self, #[pyo3(from_py_with = arg)] seed: u64) -> [u32; SEATS] {
+        let mut rng = cardkit_engine::rng::CardRng::new(seed);
+        self.0.random_playout(&mut rng);
+        self.0.points()
+    }
+
+    /// Play the rest of the deal with the heuristic rollout policy; the points each seat won.
+    ///
+    /// Followers feed points to a winning partner, win a single as cheaply as they
+    /// can, else play their cheapest card; leads are random (pairs and tractors
+    /// preferred half the time).
+    fn heuristic_playout(&mut self, #[pyo3(from_py_with = arg)] seed: u64) -> [u32; SEATS] {
+        let mut rng = cardkit_engine::rng::CardRng::new(seed);
+        self.0.heuristic_playout(&mut rng);
+        self.0.points()
+    }
+
+    /// Write what `seat` knows of the card play into `out`.
+    ///
+    /// `out` is a zeroed float32 array of the tensor's length; `playing` false
+    /// writes only the hand and the turn.
+    #[pyo3(signature = (seat, out, playing = true))]
+    fn write_observation(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] seat: i64,
+        out: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = arg)] playing: bool,
+    ) -> PyResult<()> {
+        let seat = seat_of(py, seat)?;
+        with_f32_out(out, |slice| {
+            if slice.len() != observe::OBSERVATION_LEN {
+                return Err(to_py(
+                    py,
+                    EngineError::RuleOption(format!(
+                        "out holds {} floats, the tensor has {}",
+                        slice.len(),
+                        observe::OBSERVATION_LEN
+                    )),
+                ));
+            }
+            observe::write(&self.0, seat, playing, slice);
+            Ok(())
+        })
+    }
+}
+
+/// Random whole Tractor deals played out in Rust (bench only); returns the
+/// attackers' points summed over them.
+#[pyfunction]
+fn bench_tractor_random_playouts(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] deals: u64,
+    #[pyo3(from_py_with = arg)] seed: u64,
+) -> PyResult<u64> {
+    // A random deal takes well under a millisecond.
+    let micros = deals.saturating_mul(1000);
+    interrupt::run_sized(py, micros, |cancel| {
+        deal::random_playouts(deals, seed, cancel)
+    })?
+    .py_err(py)
+}
+
+pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyTractorDeal>()?;
+    bench.add_function(wrap_pyfunction!(bench_tractor_random_playouts, bench)?)?;
+    m.add_function(wrap_pyfunction!(tractor_shape, m)?)?;
+    m.add_function(wrap_pyfunction!(tractor_follow_cards, m)?)?;
+    m.add_function(wrap_pyfunction!(tractor_is_legal_follow, m)?)?;
+    m.add_function(wrap_pyfunction!(tractor_trick_winner, m)?)?;
+    m.add_function(wrap_pyfunction!(tractor_action_index, m)?)?;
+    m.add_function(wrap_pyfunction!(tractor_action_text, m)?)?;
+    m.add_function(wrap_pyfunction!(tractor_lead_id, m)?)?;
+    Ok(())
+}
