@@ -37,6 +37,25 @@ def table(title: str, rows: Sequence[tuple[str, str, float]], baseline: str = "c
     return "\n".join(lines)
 
 
+def best_rate(run: Callable[[], int], rounds: int) -> float:
+    """The best items per second of ``run`` (which returns how many items it did)."""
+    best = 0.0
+    for _ in range(rounds):
+        start = time.perf_counter()
+        done = run()
+        best = max(best, done / (time.perf_counter() - start))
+    return best
+
+
+def row(name: str, value: float, target: float | None, unit: str) -> None:
+    """Print a rate, with its target and whether it meets it when there is one."""
+    if target is None:
+        print(f"  {name:<52} {value:>12,.0f} {unit}")
+        return
+    met = "meets" if value >= target else "below"
+    print(f"  {name:<52} {value:>12,.0f} {unit}  target {target:>9,.0f}  {met}")
+
+
 def cardkit_random_deals(game: Any, n: int) -> float:
     """Random single deals per second through cardkit's Python State API."""
     start = time.perf_counter()

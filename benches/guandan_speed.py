@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
-from collections.abc import Callable
 
 import cardkit
-from _timing import cardkit_random_deals
+from _timing import best_rate, cardkit_random_deals, row
 from cardkit._core import (  # the _bench bindings are unstable, for benches only
     Card,
     GuandanDeal,
@@ -22,24 +20,6 @@ from cardkit._core import (  # the _bench bindings are unstable, for benches onl
     deck,
     guandan_lead_ids_batch,
 )
-
-
-def best_rate(run: Callable[[], int], rounds: int) -> float:
-    """The best items per second of ``run`` (which returns how many items it did)."""
-    best = 0.0
-    for _ in range(rounds):
-        start = time.perf_counter()
-        done = run()
-        best = max(best, done / (time.perf_counter() - start))
-    return best
-
-
-def row(name: str, value: float, target: float | None, unit: str) -> None:
-    if target is None:
-        print(f"  {name:<52} {value:>12,.0f} {unit}")
-        return
-    met = "meets" if value >= target else "below"
-    print(f"  {name:<52} {value:>12,.0f} {unit}  target {target:>9,.0f}  {met}")
 
 
 def wild_hands(n: int) -> list[list[Card]]:
