@@ -290,6 +290,19 @@ class TrickState(BaseState):
         deal = self._play_deal
         return deal.legal() if deal is not None else 0
 
+    def zones(self) -> dict[str, list[Card]]:
+        """Hands, the current trick and the played tricks (games that track more, such as
+        Hearts' passes and won cards, define their own)."""
+        zones: dict[str, list[Card]] = {}
+        hands = self._current_hands()
+        for seat in range(4):
+            zones[f"hand{seat}"] = cards_of(hands[seat])
+        deal = self._play_deal
+        trick = [] if deal is None else deal.trick
+        zones["trick"] = cards_of(sum(1 << c for c in trick))
+        zones["played"] = cards_of(0 if deal is None else sum(deal.taken))
+        return zones
+
     def _trick_lists(self) -> dict[str, Any]:
         """The current trick and every completed trick, as observations show them."""
         deal = self._play_deal

@@ -521,18 +521,6 @@ class SpadesState(TrickState):
         """The seat's hand."""
         return cards_of(self._current_hands()[self.check_seat(seat)])
 
-    def zones(self) -> dict[str, list[Card]]:
-        """Hands, the current trick and the played tricks."""
-        zones: dict[str, list[Card]] = {}
-        hands = self._current_hands()
-        for seat in range(4):
-            zones[f"hand{seat}"] = cards_of(hands[seat])
-        deal = self._play_deal
-        trick = [] if deal is None else deal.trick
-        zones["trick"] = cards_of(sum(1 << c for c in trick))
-        zones["played"] = cards_of(0 if deal is None else sum(deal.taken))
-        return zones
-
     def score_breakdown(self) -> dict[str, Any]:
         """Every finished deal (bids, tricks, each team's contract, nils, bags) and totals."""
         return {
