@@ -209,3 +209,35 @@ def test_absurd_thread_counts_are_capped() -> None:
     a = equity(["QQ+", "random"], samples=200_000, seed=3, threads=50_000)
     b = equity(["QQ+", "random"], samples=200_000, seed=3, threads=1)
     assert a == b
+
+
+@pytest.mark.parametrize(
+    ("call", "argument", "quoted"),
+    [
+        (lambda: equity(["AhAs", "KdKc"], board="2c3x"), "board", '"3x"'),
+        (lambda: equity(["AhAs", "KdKc"], dead=["2c", "Zz"]), "dead", '"Zz"'),
+        (lambda: equity(["AhAs", "KdKx"]), "players", '"KdKx"'),
+        (lambda: equity(["AhAs", ["Kd", "Kx"]]), "players", '"Kx"'),
+        (lambda: cardkit.poker.evaluate("AhKx"), "cards", '"Kx"'),
+        (lambda: cardkit.poker.winners(["AhAs", "KdKx"], "2c3c4c"), "hands", '"Kx"'),
+        (lambda: cardkit.poker.winners(["AhAs", "KdKc"], "2c3c4x"), "board", '"4x"'),
+        (lambda: Range("AA").combos(dead="Xx"), "dead", '"Xx"'),
+        (lambda: cardkit.parse_cards("AsXx"), "cards", '"Xx"'),
+    ],
+)
+def test_card_and_range_errors_name_the_argument(call: object, argument: str, quoted: str) -> None:
+    with pytest.raises((InvalidCardError, InvalidRangeError)) as info:
+        call()  # type: ignore[operator]
+    assert info.value.argument == argument
+    assert str(info.value).startswith(f"{argument}: ")
+    assert quoted in str(info.value)
+
+
+def test_cli_names_card_arguments_as_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["equity", "AhAs", "KdKc", "--board", "2c3x", "--no-progress"]) == 2
+    assert '--board: invalid card "3x"' in capsys.readouterr().err
+    assert main(["equity", "AhAs", "KdKc", "--dead", "Zz", "--no-progress"]) == 2
+    assert '--dead: invalid card "Zz"' in capsys.readouterr().err
+    # a player is a positional argument: the message quotes its token alone
+    assert main(["equity", "AhAs", "KdKx", "--no-progress"]) == 2
+    assert capsys.readouterr().err.startswith('cardkit: error: invalid range token "KdKx"')

@@ -139,10 +139,14 @@ class _Progress:
 # Keyword names of cardkit.poker.equity as its messages spell them ("samples=",
 # "exact=True", "stderr must be ..."), and the command-line options they stand for.
 _OPTION_NAMES = re.compile(r"\b(?:(exact)=True|(samples|stderr|seed|threads)\b=?)")
+#: The argument an error names (``board: invalid card ...``), as the command line
+#: spells it: the players are the positional arguments, whose token the message quotes.
+_ARGUMENT_NAMES = re.compile(r"^(?:(board|dead)|players): ")
 
 
 def _cli_message(message: str) -> str:
     """An error message of ``equity`` with its keyword names as ``cardkit equity`` options."""
+    message = _ARGUMENT_NAMES.sub(lambda m: f"--{m.group(1)}: " if m.group(1) else "", message)
     return _OPTION_NAMES.sub(lambda m: f"--{m.group(1) or m.group(2)}", message)
 
 

@@ -26,8 +26,38 @@ class CardkitError(Exception):
     """Base class of every cardkit error."""
 
 
-class InvalidCardError(CardkitError, ValueError):
-    """A card string, index or object that names no card (the message quotes it)."""
+class _NamesArgument(CardkitError):
+    """An error that may be raised while a function converts one of its arguments;
+    PyO3's note naming that argument (``"while processing 'board'"``) goes into the
+    message, so ``equity(players, board="2c3x")`` says which argument held the bad
+    card. ``argument`` holds the name, when known."""
+
+    #: The name of the refused argument, when known.
+    argument: str | None = None
+    #: What joins the argument's name to the message.
+    _joiner = ": "
+
+    def add_note(self, note: str, /) -> None:
+        """Add ``note``; a note naming the argument being converted goes into the
+        message instead (only the first: the innermost argument named wins)."""
+        named = _CONVERTING.fullmatch(note)
+        if named is None or self.argument is not None:
+            super().add_note(note)
+            return
+        self.argument = named[1]
+        self.args = (
+            f"{self.argument}{self._joiner}{self.args[0]}" if self.args else self.argument,
+        )
+
+
+#: The note PyO3 adds to an error raised while converting an argument.
+_CONVERTING = re.compile(r"while processing '([A-Za-z_][A-Za-z0-9_]*)'")
+
+
+class InvalidCardError(_NamesArgument, ValueError):
+    """A card string, index or object that names no card (the message quotes it and,
+    for an argument of the Rust core, names the argument: ``board: invalid card
+    "3x" in "2c3x": unknown suit``)."""
 
 
 class IllegalActionError(CardkitError, ValueError):
@@ -55,7 +85,7 @@ class InvalidNotationError(RuleOptionError):
     """
 
 
-class InvalidArgumentError(RuleOptionError, TypeError):
+class InvalidArgumentError(_NamesArgument, RuleOptionError, TypeError):
     """An argument of a function or class of the Rust core (``cardkit._core``) that
     does not convert to its parameter's type: a str, float, bool or None for an
     int, an int outside the parameter's range (a seed of -1 or ``2**70``), None for
@@ -68,30 +98,17 @@ class InvalidArgumentError(RuleOptionError, TypeError):
     working.
     """
 
-    #: The name of the refused argument, when known.
-    argument: str | None = None
-
-    def add_note(self, note: str, /) -> None:
-        """Add ``note``; PyO3's note naming the argument being converted
-        (``"while processing 'seed'"``) goes into the message instead."""
-        named = _CONVERTING.fullmatch(note)
-        if named is None or self.argument is not None:
-            super().add_note(note)
-            return
-        self.argument = named[1]
-        self.args = (f"{self.argument} {self.args[0]}" if self.args else self.argument,)
-
-
-#: The note PyO3 adds to an error raised while converting an argument.
-_CONVERTING = re.compile(r"while processing '([A-Za-z_][A-Za-z0-9_]*)'")
+    _joiner = " "
 
 
 class InvalidSeatError(CardkitError, ValueError):
     """A seat number that is not a seat of the game."""
 
 
-class InvalidRangeError(CardkitError, ValueError):
-    """A poker range that does not parse; the message names the bad token."""
+class InvalidRangeError(_NamesArgument, ValueError):
+    """A poker range that does not parse; the message names the bad token (and,
+    for an argument of the Rust core, the argument: ``players: invalid range
+    token ...``)."""
 
 
 #: How many characters of a user's input an error message quotes.

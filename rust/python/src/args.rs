@@ -40,6 +40,19 @@ pub fn arg<'a, 'py, T: Arg<'a, 'py>>(obj: &'a Bound<'py, PyAny>) -> PyResult<T> 
     })
 }
 
+/// `result`, its error (if any) naming `parameter` the way PyO3 names an argument
+/// it failed to convert: for an item of a list argument read in the body (a hand of
+/// `hands`), so its message names the list as a boundary conversion's would.
+pub fn named<T>(py: Python<'_>, parameter: &str, result: PyResult<T>) -> PyResult<T> {
+    result.map_err(|err| {
+        // A failed note leaves the original error, which is still typed and named.
+        let _ = err
+            .value(py)
+            .call_method1("add_note", (format!("while processing '{parameter}'"),));
+        err
+    })
+}
+
 /// `0..2**bits-1`, or the maximum itself for small types.
 fn unsigned_range(bits: u32, max: u64) -> String {
     if bits <= 16 {

@@ -1,6 +1,6 @@
 //! `Card`, card parsing, decks and the seeded shuffle.
 
-use crate::args::arg;
+use crate::args::{arg, Cards};
 use crate::errors::{to_py, IntoPyResult};
 use cardkit_engine::cards::{self, Card, MAX_CARDS};
 use cardkit_engine::error::cut;
@@ -209,8 +209,8 @@ pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
 ///
 /// A string may pack or separate its cards: `"As Kd Th"`, `"AsKdTh"`, `"As,Kd"`.
 #[pyfunction]
-pub fn parse_cards(cards: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
-    Ok(extract_cards(cards)?.into_iter().map(PyCard).collect())
+pub fn parse_cards(#[pyo3(from_py_with = arg)] cards: Cards) -> PyResult<Vec<PyCard>> {
+    Ok(cards.0.into_iter().map(PyCard).collect())
 }
 
 /// The cards of a named deck in ascending order, pack after pack.

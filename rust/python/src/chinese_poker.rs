@@ -2,7 +2,7 @@
 //! and the solver. Inputs are converted to owned engine values first; the solver
 //! runs on a worker thread that stops on Ctrl-C (see `interrupt`).
 
-use crate::args::{arg, Iterable};
+use crate::args::{arg, named, Cards, Iterable};
 use crate::cards::extract_cards;
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
@@ -148,15 +148,13 @@ impl PyRules {
     }
 }
 
-fn hand_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
-    let hand = extract_cards(obj)?;
-    check_hand(&hand).py_err(py)?;
-    Ok(hand)
+fn hand_of(py: Python<'_>, hand: Cards) -> PyResult<Vec<Card>> {
+    check_hand(&hand.0).py_err(py)?;
+    Ok(hand.0)
 }
 
-fn table_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<HandTable> {
-    let hand = extract_cards(obj)?;
-    HandTable::new(&hand).py_err(py)
+fn table_of(py: Python<'_>, hand: Cards) -> PyResult<HandTable> {
+    HandTable::new(&hand.0).py_err(py)
 }
 
 fn text(cards: &[Card]) -> String {
@@ -183,7 +181,7 @@ fn made_name(m: Made) -> &'static str {
 #[pyfunction]
 fn chinese_poker_automatic_wins(
     py: Python<'_>,
-    hand: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = arg)] hand: Cards,
 ) -> PyResult<Vec<&'static str>> {
     let hand = hand_of(py, hand)?;
     Ok(cp::automatic_wins(&hand)
@@ -203,16 +201,11 @@ fn chinese_poker_automatic_wins(
 #[allow(clippy::type_complexity)]
 fn chinese_poker_rank_set(
     py: Python<'_>,
-    front: &Bound<'_, PyAny>,
-    middle: &Bound<'_, PyAny>,
-    back: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = arg)] front: Cards,
+    #[pyo3(from_py_with = arg)] middle: Cards,
+    #[pyo3(from_py_with = arg)] back: Cards,
 ) -> PyResult<(Vec<u32>, Vec<&'static str>, Vec<&'static str>, bool)> {
-    let a = Arrangement::new(
-        &extract_cards(front)?,
-        &extract_cards(middle)?,
-        &extract_cards(back)?,
-    )
-    .py_err(py)?;
+    let a = Arrangement::new(&front.0, &middle.0, &back.0).py_err(py)?;
     let hands = a.hands();
     let categories = vec![
         poker::rank_front(a.front).category().as_str(),
@@ -292,7 +285,7 @@ fn chinese_poker_score(
         if parsed.len() == 4 {
             return Err(too_many());
         }
-        parsed.push(entry_of(py, &entry?)?);
+        parsed.push(named(py, "entries", entry_of(py, &entry?))?);
     }
     if parsed.len() < 2 {
         return Err(rule_error(
@@ -311,7 +304,7 @@ fn chinese_poker_score(
 #[pyfunction(name = "chinese_poker_count_sets")]
 fn bench_chinese_poker_count_sets(
     py: Python<'_>,
-    hand: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = arg)] hand: Cards,
 ) -> PyResult<(usize, usize)> {
     let table = table_of(py, hand)?;
     Ok((cp::splits::NUM_SPLITS, py.detach(|| table.count_proper())))
@@ -325,7 +318,7 @@ fn bench_chinese_poker_count_sets(
 #[pyo3(signature = (hand, count, improper = false))]
 fn chinese_poker_sample_sets(
     py: Python<'_>,
-    hand: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = arg)] hand: Cards,
     #[pyo3(from_py_with = arg)] count: usize,
     #[pyo3(from_py_with = arg)] improper: bool,
 ) -> PyResult<Vec<(String, String, String)>> {
@@ -346,7 +339,7 @@ fn chinese_poker_sample_sets(
 #[pyfunction]
 fn chinese_poker_greedy_set(
     py: Python<'_>,
-    hand: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = arg)] hand: Cards,
 ) -> PyResult<(String, String, String)> {
     let table = table_of(py, hand)?;
     Ok(texts(&table.arrangement(&table.greedy())))
@@ -356,7 +349,7 @@ fn chinese_poker_greedy_set(
 #[pyfunction]
 fn chinese_poker_random_set(
     py: Python<'_>,
-    hand: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = arg)] hand: Cards,
     #[pyo3(from_py_with = arg)] seed: u64,
 ) -> PyResult<(String, String, String)> {
     let table = table_of(py, hand)?;
@@ -377,7 +370,7 @@ fn chinese_poker_random_set(
 #[allow(clippy::type_complexity)]
 fn chinese_poker_solve(
     py: Python<'_>,
-    hand: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = arg)] hand: Cards,
     #[pyo3(from_py_with = arg)] rules: Bound<'_, PyRules>,
     #[pyo3(from_py_with = arg)] players: usize,
     #[pyo3(from_py_with = arg)] samples: usize,

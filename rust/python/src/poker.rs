@@ -1,7 +1,7 @@
 //! Poker hand evaluation bindings: `HandRank`, `poker_evaluate`, `poker_compare`,
 //! `poker_winners` (re-exported by `cardkit.poker` under their short names).
 
-use crate::args::{arg, Callable, Iterable};
+use crate::args::{arg, named, Callable, Cards, Iterable};
 use crate::cards::{extract_cards, repr_of, PyCard, PyObject_or_bool};
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
@@ -101,15 +101,22 @@ impl PyHandRank {
 /// iterable of `Card`s / card strings. Duplicates, jokers and other counts raise
 /// `InvalidCardError`.
 #[pyfunction]
-fn poker_evaluate(py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<PyHandRank> {
-    evaluate_cards(py, extract_cards(cards)?)
+fn poker_evaluate(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] cards: Cards,
+) -> PyResult<PyHandRank> {
+    evaluate_cards(py, cards.0)
 }
 
 /// -1, 0 or 1 as hand `a` is worse than, ties with or beats hand `b`.
 #[pyfunction]
-fn poker_compare(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i32> {
-    let ra = poker::rank_cards(&extract_cards(a)?).py_err(py)?;
-    let rb = poker::rank_cards(&extract_cards(b)?).py_err(py)?;
+fn poker_compare(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] a: Cards,
+    #[pyo3(from_py_with = arg)] b: Cards,
+) -> PyResult<i32> {
+    let ra = poker::rank_cards(&a.0).py_err(py)?;
+    let rb = poker::rank_cards(&b.0).py_err(py)?;
     Ok(ra.cmp(&rb) as i32)
 }
 
@@ -122,16 +129,13 @@ fn poker_compare(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> 
 fn poker_winners(
     py: Python<'_>,
     #[pyo3(from_py_with = arg)] hands: Iterable<'_>,
-    board: Option<&Bound<'_, PyAny>>,
+    #[pyo3(from_py_with = arg)] board: Option<Cards>,
 ) -> PyResult<Vec<usize>> {
-    let board = match board {
-        Some(b) => extract_cards(b)?,
-        None => Vec::new(),
-    };
+    let board = board.map(|b| b.0).unwrap_or_default();
     let mut seen = CardSet::from_cards(board.iter().copied());
     let mut ranks = Vec::new();
     for hand in hands.0 {
-        let mut cards = extract_cards(&hand?)?;
+        let mut cards = named(py, "hands", extract_cards(&hand?))?;
         for &c in &cards {
             if !c.is_joker() && !seen.insert(c) {
                 return Err(to_py(
@@ -204,11 +208,11 @@ impl PyRange {
     ///
     /// Live: a positive weight and no card of `dead`; in ascending combo order.
     #[pyo3(signature = (dead = None))]
-    fn combos(&self, dead: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<(PyCard, PyCard, f64)>> {
-        let dead = match dead {
-            Some(d) => CardSet::from_cards(extract_cards(d)?),
-            None => CardSet::EMPTY,
-        };
+    fn combos(
+        &self,
+        #[pyo3(from_py_with = arg)] dead: Option<Cards>,
+    ) -> PyResult<Vec<(PyCard, PyCard, f64)>> {
+        let dead = dead.map_or(CardSet::EMPTY, |d| CardSet::from_cards(d.0));
         Ok(self
             .range
             .live_combos(dead)
@@ -276,8 +280,8 @@ type EquityTuple = (Vec<(f64, f64, f64, f64)>, bool, u64, u64);
 fn poker_equity(
     py: Python<'_>,
     #[pyo3(from_py_with = arg)] players: Iterable<'_>,
-    board: Option<&Bound<'_, PyAny>>,
-    dead: Option<&Bound<'_, PyAny>>,
+    #[pyo3(from_py_with = arg)] board: Option<Cards>,
+    #[pyo3(from_py_with = arg)] dead: Option<Cards>,
     #[pyo3(from_py_with = arg)] exact: Option<bool>,
     #[pyo3(from_py_with = arg)] samples: Option<u64>,
     #[pyo3(from_py_with = arg)] stderr: Option<f64>,
@@ -287,10 +291,10 @@ fn poker_equity(
 ) -> PyResult<EquityTuple> {
     let ranges = players
         .0
-        .map(|p| extract_player(py, &p?))
+        .map(|p| named(py, "players", extract_player(py, &p?)))
         .collect::<PyResult<Vec<Range>>>()?;
-    let board = board.map(extract_cards).transpose()?.unwrap_or_default();
-    let dead = dead.map(extract_cards).transpose()?.unwrap_or_default();
+    let board = board.map(|b| b.0).unwrap_or_default();
+    let dead = dead.map(|d| d.0).unwrap_or_default();
     let problem = Problem::new(&ranges, &board, &dead).py_err(py)?;
     let sampling = samples.is_some() || stderr.is_some();
     let method = match exact {
