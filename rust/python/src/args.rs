@@ -44,12 +44,11 @@ pub fn arg<'a, 'py, T: Arg<'a, 'py>>(obj: &'a Bound<'py, PyAny>) -> PyResult<T> 
 /// it failed to convert: for an item of a list argument read in the body (a hand of
 /// `hands`), so its message names the list as a boundary conversion's would.
 pub fn named<T>(py: Python<'_>, parameter: &str, result: PyResult<T>) -> PyResult<T> {
-    result.map_err(|err| {
+    result.inspect_err(|err| {
         // A failed note leaves the original error, which is still typed and named.
         let _ = err
             .value(py)
             .call_method1("add_note", (format!("while processing '{parameter}'"),));
-        err
     })
 }
 
