@@ -310,12 +310,12 @@ AGENTS: list[tuple[Callable[..., Any], list[str]]] = [
     (cardkit.agents.RandomAgent, []),
     (cp_agents.SolverAgent, ["samples", "candidates"]),
     (cp_agents.RandomSetAgent, []),
-    (ddz_agents.DouDizhuSearchAgent, ["samples"]),
+    (ddz_agents.DouDizhuSearchAgent, ["samples", "endgame", "endgame_nodes"]),
     (hearts_agents.HeartsSearchAgent, ["worlds", "epsilon"]),
     (holdem_agents.EquityAgent, ["samples"]),
     (onepoker_agents.SignalAgent, ["bluff"]),
     (spades_agents.SpadesSearchAgent, ["worlds", "epsilon"]),
-    (zsy_agents.ZhengShangyouSearchAgent, ["samples"]),
+    (zsy_agents.ZhengShangyouSearchAgent, ["samples", "endgame", "endgame_nodes"]),
 ]
 
 

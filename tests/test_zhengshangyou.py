@@ -182,6 +182,15 @@ def test_random_games_are_zero_sum_and_agents_play() -> None:
         assert state.is_terminal and sum(state.returns()) == 0
 
 
+def test_search_with_the_endgame_solver_plays_legal_replayable_games() -> None:
+    for seed in range(4):
+        agents = [ZhengShangyouSearchAgent(seed + s, samples=4, endgame=16) for s in range(3)]
+        state = cardkit.play(GAME, agents, seed=seed)
+        assert state.is_terminal and sum(state.returns()) == 0
+        again = [ZhengShangyouSearchAgent(seed + s, samples=4, endgame=16) for s in range(3)]
+        assert cardkit.play(GAME, again, seed=seed).history == state.history
+
+
 def test_rule_agent_beats_random() -> None:
     total = 0.0
     for seed in range(30):

@@ -722,18 +722,26 @@ class ClimbingView:
         Returns:
             The rank text of the play, or ``None`` to pass.
         """
-    def search_move(self, samples: int, seed: int) -> str | None:
+    def search_move(
+        self, samples: int, seed: int, endgame_cards: int = 0, endgame_nodes: int = 20_000
+    ) -> str | None:
         """The search's move after ``samples`` determinized deals (seeded): rank text or None.
 
         Each sample deals ``unknown`` to the other seats (``pinned`` cards stay with
         their seat), plays each candidate move and finishes the deal with the rule
         policy (a random move one time in 32); the move with the best total score
-        for the seat wins. Runs without the GIL.
+        for the seat wins. With ``endgame_cards`` > 0, a sample is solved exactly
+        (alpha-beta, every hand known) once at most that many cards are left in all
+        hands, unless the solve needs more than ``endgame_nodes`` nodes. Runs
+        without the GIL.
 
         Args:
             samples: Determinized deals to play out, an int in 0..2**32-1 (0 counts
                 as 1).
             seed: The sampling seed, an int in 0..2**64-1.
+            endgame_cards: Cards left at which samples are solved, an int in
+                0..255 (0: never).
+            endgame_nodes: Nodes one solve may visit, an int in 0..2**32-1.
 
         Returns:
             The rank text of the chosen play, or ``None`` to pass.

@@ -59,11 +59,23 @@ class DouDizhuSearchAgent:
     """Determinized Monte Carlo search over rule playouts (seeded, so games replay).
 
     ``samples`` deals of the unseen cards are tried for every candidate move.
+    With ``endgame`` > 0, a sampled deal with at most that many cards left in all
+    hands is solved exactly (alpha-beta with a transposition table, every hand
+    known in that sample) instead of played out, each solve capped at
+    ``endgame_nodes`` nodes (past that, the sample is played out as without it).
     """
 
-    def __init__(self, seed: int | None = None, samples: int = 32) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = 32,
+        endgame: int = 0,
+        endgame_nodes: int = 20_000,
+    ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self.samples = check_count("samples", samples, 1, 1_000_000)
+        self.endgame = check_count("endgame", endgame, 0, 54)
+        self.endgame_nodes = check_count("endgame_nodes", endgame_nodes, 1, 100_000_000)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Bid by hand strength; in play, the move with the best sampled mean score."""
@@ -73,4 +85,7 @@ class DouDizhuSearchAgent:
         if observation["phase"] == "bid":
             return _bid(observation, legal_actions)
         view = view_of(GAME, observation)
-        return choose(view.search_move(self.samples, self._rng.getrandbits(64)), legal_actions)
+        move = view.search_move(
+            self.samples, self._rng.getrandbits(64), self.endgame, self.endgame_nodes
+        )
+        return choose(move, legal_actions)

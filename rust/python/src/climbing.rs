@@ -8,6 +8,7 @@ use crate::cards::{extract_card, repr_of, PyCard};
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
 use cardkit_engine::climbing::cardplay::CardPlay;
+use cardkit_engine::climbing::endgame::Endgame;
 use cardkit_engine::climbing::index::{ActionIndex, KeyHasher};
 use cardkit_engine::climbing::observe;
 use cardkit_engine::climbing::playout::{self, Deal, Game, Move, Policy};
@@ -707,25 +708,37 @@ impl PyClimbingView {
     }
 
     /// The search's move after `samples` determinized deals (seeded): rank text or None.
+    ///
+    /// `endgame_cards` > 0 solves each sampled world exactly once at most that many
+    /// cards are left in all hands, each solve visiting at most `endgame_nodes`
+    /// nodes (past that, the world is played out as without the solver).
+    #[pyo3(signature = (samples, seed, endgame_cards = 0, endgame_nodes = 20_000))]
     fn search_move(
         &self,
         py: Python<'_>,
         #[pyo3(from_py_with = arg)] samples: u32,
         #[pyo3(from_py_with = arg)] seed: u64,
+        #[pyo3(from_py_with = arg)] endgame_cards: u8,
+        #[pyo3(from_py_with = arg)] endgame_nodes: u32,
     ) -> PyResult<Option<String>> {
         let (deal, unknown, pinned) = (&self.deal, &self.unknown, &self.pinned);
+        let endgame = Endgame {
+            cards: usize::from(endgame_cards),
+            nodes: u64::from(endgame_nodes),
+        };
         // A rule playout costs about 0.25 us a card left (a whole Dou Dizhu deal
-        // ~14 us; counted as 0.5 for margin); hand-built hands bigger than a real
-        // deal's get no estimate.
+        // ~14 us; counted as 0.5 for margin), a solver node about 1 us; hand-built
+        // hands bigger than a real deal's get no estimate.
         let cards: usize = deal.hands.iter().map(|h| h.len()).sum();
+        let solving = if endgame.cards > 0 { endgame.nodes } else { 0 };
         let micros = if deal.hands.iter().all(|h| h.len() <= 20) {
-            playout::search_playouts(deal, samples).saturating_mul(cards as u64 / 2 + 1)
+            playout::search_playouts(deal, samples).saturating_mul(cards as u64 / 2 + 1 + solving)
         } else {
             u64::MAX
         };
         let mv = interrupt::run_sized(py, micros, |cancel| {
             let mut rng = CardRng::new(seed);
-            playout::search_move(deal, unknown, pinned, samples, &mut rng, cancel)
+            playout::search_move(deal, unknown, pinned, samples, endgame, &mut rng, cancel)
         })?
         .py_err(py)?;
         Ok(mv.map(|c| c.cards.to_string()))

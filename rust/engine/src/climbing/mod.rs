@@ -10,6 +10,7 @@
 
 pub mod cardplay;
 pub mod doudizhu;
+pub mod endgame;
 pub mod guandan;
 pub mod index;
 pub mod observe;

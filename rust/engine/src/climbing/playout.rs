@@ -9,6 +9,7 @@
 //! the winner each loser's card penalty (x2 if it never played, +10 for the two,
 //! +10 per bomb still held) and settles unbeaten response bombs at 20.
 
+use super::endgame::{cards_left, Endgame, Solver};
 use super::{doudizhu as ddz, zhengshangyou as zsy, Combination, Kind, Ranks};
 use super::{ACE, BLACK_JOKER, NUM_RANKS, RED_JOKER, THREE, TWO};
 use crate::cancel::Cancel;
@@ -507,17 +508,21 @@ pub enum Policy {
 /// Play `deal` to the end with `policy` for every seat.
 pub fn playout(deal: &mut Deal, policy: Policy, rng: &mut CardRng) {
     while !deal.is_over() {
-        let mv = match policy {
-            Policy::Random => random_move(deal, rng),
-            Policy::Rule { epsilon_inverse } => {
-                if epsilon_inverse > 0 && rng.below(u64::from(epsilon_inverse)) == 0 {
-                    random_move(deal, rng)
-                } else {
-                    rule_move(deal)
-                }
+        deal.apply(policy_move(deal, policy, rng));
+    }
+}
+
+/// The move `policy` makes for the seat to act.
+fn policy_move(deal: &Deal, policy: Policy, rng: &mut CardRng) -> Move {
+    match policy {
+        Policy::Random => random_move(deal, rng),
+        Policy::Rule { epsilon_inverse } => {
+            if epsilon_inverse > 0 && rng.below(u64::from(epsilon_inverse)) == 0 {
+                random_move(deal, rng)
+            } else {
+                rule_move(deal)
             }
-        };
-        deal.apply(mv);
+        }
     }
 }
 
@@ -616,11 +621,19 @@ pub const SEARCH_PLAYOUT: Policy = Policy::Rule {
 /// rule playouts; return the move with the best mean score for the seat.
 /// `deal.hands` of the other seats only give their card counts. Polls `cancel`
 /// before every playout (hand-built hands can have thousands of candidates).
+///
+/// With `endgame` on and at most `endgame.cards` cards left in the deal, each
+/// candidate in each sampled world is solved exactly instead
+/// ([`super::endgame::Solver`]): the value of best play in that world, or a rule
+/// playout when the solve exceeds its node budget. One solver serves the whole
+/// search, so worlds share its table. (Solving inside playouts from earlier
+/// positions costs a solve per playout, far more than the search's time per move.)
 pub fn search_move(
     deal: &Deal,
     unknown: &Ranks,
     pinned: &[Ranks; 3],
     samples: u32,
+    endgame: Endgame,
     rng: &mut CardRng,
     cancel: &Cancel,
 ) -> Result<Move> {
@@ -629,6 +642,7 @@ pub fn search_move(
     if moves.len() <= 1 {
         return Ok(moves.into_iter().next().flatten());
     }
+    let mut solver = Solver::new(seat);
     let mut totals = vec![0i64; moves.len()];
     for _ in 0..samples.max(1) {
         let world = determinize(deal, seat, unknown, pinned, rng);
@@ -636,12 +650,32 @@ pub fn search_move(
             cancel.check()?;
             let mut trial = world.clone();
             trial.apply(*mv);
-            playout(&mut trial, SEARCH_PLAYOUT, rng);
-            totals[i] += i64::from(trial.scores()[seat as usize]);
+            let score = finish(&mut trial, seat, endgame, &mut solver, rng, cancel)?;
+            totals[i] += i64::from(score);
         }
     }
     let best = (0..moves.len()).max_by_key(|&i| (totals[i], std::cmp::Reverse(i)));
     Ok(best.and_then(|i| moves[i]))
+}
+
+/// `seat`'s score at the end of `trial`: its exact value when `trial` is within
+/// `endgame.cards` cards left and the solver finds it within its budget, else the
+/// end of a playout.
+fn finish(
+    trial: &mut Deal,
+    seat: u8,
+    endgame: Endgame,
+    solver: &mut Solver,
+    rng: &mut CardRng,
+    cancel: &Cancel,
+) -> Result<i32> {
+    if !trial.is_over() && cards_left(trial) <= endgame.cards {
+        if let Some(value) = solver.solve(trial, endgame.nodes, cancel)? {
+            return Ok(value);
+        }
+    }
+    playout(trial, SEARCH_PLAYOUT, rng);
+    Ok(trial.scores()[usize::from(seat)])
 }
 
 /// How many playouts [`search_move`] runs for `samples`: one per sample and
@@ -857,7 +891,15 @@ mod tests {
             .filter(|&s| s != seat)
             .fold(Ranks::default(), |u, s| u.plus(&deal.hands[s]));
         let pinned = [Ranks::default(); 3];
-        let search = search_move(&deal, &unknown, &pinned, u32::MAX, &mut rng, &cancel);
+        let search = search_move(
+            &deal,
+            &unknown,
+            &pinned,
+            u32::MAX,
+            Endgame::OFF,
+            &mut rng,
+            &cancel,
+        );
         assert_eq!(search, Err(crate::EngineError::Cancelled));
     }
 
@@ -866,6 +908,15 @@ mod tests {
         let mut rng = CardRng::new(11);
         for i in 0..20 {
             let mut deal = random_deal(i % 2 == 0, &mut rng);
+            // Half the deals search with the endgame solver, from 12 cards left.
+            let endgame = if i % 4 < 2 {
+                Endgame::OFF
+            } else {
+                Endgame {
+                    cards: 12,
+                    nodes: 5_000,
+                }
+            };
             while !deal.is_over() {
                 let legal = deal.legal();
                 let rule = rule_move(&deal);
@@ -877,9 +928,9 @@ mod tests {
                         unknown = unknown.plus(&deal.hands[s]);
                     }
                 }
-                let mv = if deal.plays.iter().sum::<u16>() < 3 {
+                let mv = if deal.plays.iter().sum::<u16>() < 3 || cards_left(&deal) <= 14 {
                     let pinned = [Ranks::default(); 3];
-                    search_move(&deal, &unknown, &pinned, 2, &mut rng, &NEVER).unwrap()
+                    search_move(&deal, &unknown, &pinned, 2, endgame, &mut rng, &NEVER).unwrap()
                 } else {
                     rule
                 };
