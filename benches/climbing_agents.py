@@ -9,6 +9,7 @@ Dou Dizhu the gap is also split by the stronger agent's role in its game: landlo
 farmer (partnered with a weaker agent).
 
 Run: python benches/climbing_agents.py [--deals N] [--samples S]  (issue target: N=10000)
+     [--endgame CARDS [--only-endgame]]: the search with the endgame solver vs without
 """
 
 from __future__ import annotations
@@ -27,17 +28,15 @@ from cardkit.sim import mean_ci
 Factory = Callable[[int], Agent]
 
 
-def _agents(game: str, samples: int) -> dict[str, Factory]:
-    if game == "doudizhu":
-        return {
-            "random": lambda s: RandomAgent(s),
-            "rule": lambda s: DouDizhuRuleAgent(),
-            "search": lambda s: DouDizhuSearchAgent(s, samples),
-        }
+def _agents(game: str, samples: int, endgame: int) -> dict[str, Factory]:
+    search = DouDizhuSearchAgent if game == "doudizhu" else ZhengShangyouSearchAgent
+    rule = DouDizhuRuleAgent if game == "doudizhu" else ZhengShangyouRuleAgent
     return {
         "random": lambda s: RandomAgent(s),
-        "rule": lambda s: ZhengShangyouRuleAgent(),
-        "search": lambda s: ZhengShangyouSearchAgent(s, samples),
+        "rule": lambda s: rule(),
+        "search": lambda s: search(s, samples),
+        # the same search, solving sampled deals exactly from `endgame` cards left
+        "endgame": lambda s: search(s, samples, endgame=endgame),
     }
 
 
@@ -62,12 +61,23 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=10_000)
     parser.add_argument("--samples", type=int, default=16)
     parser.add_argument("--games", nargs="*", default=["doudizhu", "zhengshangyou"])
+    parser.add_argument(
+        "--endgame",
+        type=int,
+        default=0,
+        help="also pit the search with the endgame solver from this many cards left "
+        "against the plain search (0: skip)",
+    )
+    parser.add_argument("--only-endgame", action="store_true", help="run only the endgame matchup")
     args = parser.parse_args()
     print(f"deals per matchup: {args.deals} (x3 seat rotations); search samples {args.samples}")
     print(f"{'game':<14} {'matchup':<18} {'as':<9} {'n':>6} {'gap':>8} {'95% CI':>18} gap>0")
     for name in args.games:
-        agents = _agents(name, args.samples)
-        for strong, weak in (("rule", "random"), ("search", "rule")):
+        agents = _agents(name, args.samples, args.endgame)
+        pairs = [] if args.only_endgame else [("rule", "random"), ("search", "rule")]
+        if args.endgame:
+            pairs.append(("endgame", "search"))
+        for strong, weak in pairs:
             start = time.perf_counter()
             results = matchup(name, agents[strong], agents[weak], args.deals)
             for role, values in results.items():
