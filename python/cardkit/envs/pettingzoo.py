@@ -26,22 +26,25 @@ over, the returns and every card); ``"human"`` prints it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
+from cardkit._core import AecCore
 from cardkit.api import Game, State
 from cardkit.envs._common import (
     RENDER_MODES,
     DealRewards,
     Obs,
     check_render_mode,
+    engine_core,
     missing_extra,
     observation_space,
     observe,
     render_table,
     resolve_game,
 )
+from cardkit.games._base import _check_seed as check_seed
 
 try:
     import gymnasium
@@ -52,6 +55,8 @@ except ImportError as exc:
 __all__ = ["env", "raw_env"]
 
 _MAX_SEED = 2**63
+#: What ``AecCore.step`` answers for an id it refuses (nothing changed).
+_REFUSED = -2
 
 #: What ``reset`` sets: reading one before it is an error that says so.
 _SET_BY_RESET = frozenset(
@@ -63,6 +68,8 @@ _SET_BY_RESET = frozenset(
         "truncations",
         "infos",
         "_cumulative_rewards",
+        "_state",
+        "_core",
         "game_state",
     )
 )
@@ -77,6 +84,12 @@ class raw_env(AECEnv):
     than the rest of the environment: reading ``agents``, ``agent_selection`` and the
     other per-episode attributes, or calling ``step``, ``observe``, ``last`` or
     ``render``, before ``reset`` raises an :class:`AttributeError` that says so.
+
+    Single deals of the games with an engine episode (Dou Dizhu, Zheng Shangyou,
+    Bridge, and Hearts, Spades, Guandan and Hold'em with ``match=False``) are
+    played by that episode in Rust, a step being one call; ``game_state`` is then
+    brought up to date (the same moves replayed on a Python state) when it is
+    read, so a loop that never reads it never pays for it.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012
@@ -101,14 +114,39 @@ class raw_env(AECEnv):
         self.action_spaces = {agent: actions for agent in self.possible_agents}
         self._rewards = DealRewards(self.game)
         self._seeds = np.random.default_rng()
-        #: The cardkit state of the episode (after ``reset``): read it, never apply to it.
-        self.game_state: State
+        #: The engine episode that plays single deals in Rust, if the game has one;
+        #: ``_core`` is it once ``reset`` has run (so calls before then fail as
+        #: every other per-episode read does).
+        self._engine = engine_core(self.game)
+        self._core: AecCore | None
+        #: True while ``rewards`` may hold a nonzero value (else nothing to clear).
+        self._paid = False
+        #: The Python state of the episode (with an engine episode: ``None`` until
+        #: read), its seed, and with an engine episode the ids played since reset,
+        #: of which the first ``_replayed`` are applied to it.
+        self._state: State | None
+        self._seed = 0
+        self._ids: list[int] = []
+        self._replayed = 0
 
     def __getattr__(self, name: str) -> Any:
         # Only reached when normal lookup fails, so the hot path pays nothing.
         if name in _SET_BY_RESET:
             raise AttributeError(f"{name} is set by reset(): call reset() first")
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def game_state(self) -> State:
+        """The cardkit state of the episode (after ``reset``): read it, never apply to it."""
+        state = self._state
+        if state is None:
+            state = self._state = self.game.new_state(seed=self._seed)
+        ids = self._ids
+        if self._replayed < len(ids):
+            for action_id in ids[self._replayed :]:
+                state.apply(state.id_to_action(action_id))
+            self._replayed = len(ids)
+        return state
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The same Dict space object for every call with ``agent``."""
@@ -126,25 +164,39 @@ class raw_env(AECEnv):
         ``options`` is PettingZoo's reset argument; the rule options are fixed when
         the environment is made, so it is not read."""
         if seed is None:
-            state = self.game.new_state(seed=int(self._seeds.integers(_MAX_SEED)))
+            seed = int(self._seeds.integers(_MAX_SEED))
         else:
-            state = self.game.new_state(seed=seed)  # checks the seed first
+            check_seed(seed)
             self._seeds = np.random.default_rng(seed)
-        self.game_state = state
+        core = self._core = self._engine
+        # With an engine episode the Python state is dealt when first read.
+        self._state = self.game.new_state(seed=seed) if core is None else None
+        self._seed = seed
+        self._ids = []
+        self._replayed = 0
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._paid = False
         self._rewards.reset()
         self.agent_selection = self.possible_agents[0]
-        # A deal can end before anyone acts (blinds that put every stack all in).
-        self._after_move()
+        if core is None:
+            # A deal can end before anyone acts (blinds that put every stack all in).
+            self._after_move()
+        else:
+            self._select(core.reset(seed))
 
     def observe(self, agent: str) -> Obs:
-        """``agent``'s observation tensor and action mask (see the module docs)."""
-        return observe(self.game_state, self._seats[agent], self._num_actions)
+        """``agent``'s observation tensor and action mask (see the module docs); new
+        arrays on every call, which the environment never writes to afterwards."""
+        core = self._core
+        if core is None:
+            return observe(self._state, self._seats[agent], self._num_actions)  # type: ignore[arg-type]
+        tensor, mask = core.observe(self._seats[agent])
+        return {"observation": tensor, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Play action id ``action`` for the agent to act (``None`` for an agent whose
@@ -153,31 +205,73 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.game_state
-        # id_to_action refuses a non-int or out-of-range id, apply an illegal one.
-        state.apply(state.id_to_action(action))  # type: ignore[arg-type]
+        core = self._core
+        if core is None:
+            state = self._state
+            assert state is not None  # dealt by reset without an engine episode
+            # id_to_action refuses a non-int or out-of-range id, apply an illegal one.
+            state.apply(state.id_to_action(action))  # type: ignore[arg-type]
+            self._cumulative_rewards[agent] = 0.0
+            self._after_move()
+            return
+        seat = core.step(action)
+        if seat == _REFUSED:
+            self._refuse(action)
+        self._ids.append(action)  # type: ignore[arg-type]
         self._cumulative_rewards[agent] = 0.0
-        self._after_move()
+        self._select(seat)
+
+    def _refuse(self, action: object) -> NoReturn:
+        """Raise what the Python state raises for ``action``, an id the engine
+        episode refused (not an int, out of range or illegal), on a copy of it."""
+        state = self.game_state.clone()
+        state.apply(state.id_to_action(action))  # type: ignore[arg-type]
+        raise AssertionError(f"the engine refused action id {action!r}, which the state plays")
+
+    def _select(self, seat: int) -> None:
+        """After an engine move (or deal): the next agent, or, once the deal is over,
+        every agent's episode ends and each is paid its ``returns()``."""
+        if seat >= 0:
+            self.agent_selection = self.possible_agents[seat]
+            return
+        returns = self._core.returns()  # type: ignore[union-attr]
+        self._pay(returns)
+        for name in self.terminations:
+            self.terminations[name] = True
+
+    def _pay(self, deltas: list[float] | None) -> None:
+        """Set ``rewards`` to ``deltas`` by seat (zeros for ``None``) and add them to
+        the cumulative rewards; the all-zero case, most moves, costs nothing."""
+        rewards = self.rewards
+        if deltas is None:
+            if self._paid:
+                for name in rewards:
+                    rewards[name] = 0.0
+                self._paid = False
+            return
+        cumulative = self._cumulative_rewards
+        seats = self._seats
+        for name in rewards:
+            reward = rewards[name] = deltas[seats[name]]
+            cumulative[name] += reward
+        self._paid = True
+
+    def _clear_rewards(self) -> None:
+        super()._clear_rewards()
+        self._paid = False
 
     def _after_move(self) -> None:
-        """Pay the rewards of the move just made and select the next agent, or end
-        every agent's episode once the game is over."""
-        state = self.game_state
-        rewards = self.rewards
-        deltas = self._rewards.after_move(state)
-        if deltas is None:
-            for name in rewards:
-                rewards[name] = 0.0
-        else:
-            for name in rewards:
-                rewards[name] = deltas[self._seats[name]]
+        """After a move of the Python state: pay the rewards of the move just made
+        and select the next agent, or end every agent's episode once the game is over."""
+        state = self._state
+        assert state is not None  # dealt by reset without an engine episode
+        self._pay(self._rewards.after_move(state))
         seat = state.current_player
         if seat is None:
             for name in self.terminations:
                 self.terminations[name] = True
         else:
             self.agent_selection = self.possible_agents[seat]
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         """The table of what the seat to act sees (``"ansi"`` returns it, ``"human"``
