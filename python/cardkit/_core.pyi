@@ -2537,13 +2537,16 @@ class AecCore:
         Raises:
             RuleOptionError: Before the first ``reset``.
         """
-    def observe(self, seat: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
-        """`seat`'s observation tensor (float32) and legal-action mask (int8, all
-        zeros unless `seat` is to act), both new arrays.
+    def observe(self, seat: int) -> dict[str, npt.NDArray[Any]]:
+        """`seat`'s observation as the AEC environments give it: a new dict of
+        `"observation"` (float32 tensor) and `"action_mask"` (int8, all zeros
+        unless `seat` is to act), both new arrays.
 
         Raises:
             RuleOptionError: Before the first ``reset``, or for a seat not at the table.
         """
+    def played(self, start: int = 0) -> list[int]:
+        """The ids played since the deal from the `start`-th on (all of them by default)."""
     def returns(self) -> list[float]:
         """Each seat's return of the episode, once it is over.
 

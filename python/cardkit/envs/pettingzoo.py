@@ -19,6 +19,16 @@ over an episode add up to exactly its ``returns()`` (see
 :class:`cardkit.envs._common.DealRewards`). Episodes never truncate: every game is
 finite (``game.info.max_match_length``).
 
+Speed: single deals of the games with an engine episode (Dou Dizhu, Zheng
+Shangyou, Bridge, and Hearts, Spades, Guandan and Hold'em with ``match=False``)
+are played in Rust by :class:`cardkit._core.AecCore`, the episodes of the vector
+env one at a time: ``step`` is one call that checks and plays the id, ``observe``
+one call that returns new arrays. ``game_state`` is then the Python state brought
+up to date when ``env.game_state`` is read (dealt on the first read, the moves
+since the last read replayed), so read it from the environment after stepping
+rather than keeping the object from an earlier read. Matches and the other games
+step their Python state.
+
 ``render_mode="ansi"`` makes ``render()`` return a text table of what the seat to
 act sees (its own observation, never another seat's hidden cards; once the game is
 over, the returns and every card); ``"human"`` prints it.
@@ -85,11 +95,9 @@ class raw_env(AECEnv):
     other per-episode attributes, or calling ``step``, ``observe``, ``last`` or
     ``render``, before ``reset`` raises an :class:`AttributeError` that says so.
 
-    Single deals of the games with an engine episode (Dou Dizhu, Zheng Shangyou,
-    Bridge, and Hearts, Spades, Guandan and Hold'em with ``match=False``) are
-    played by that episode in Rust, a step being one call; ``game_state`` is then
-    brought up to date (the same moves replayed on a Python state) when it is
-    read, so a loop that never reads it never pays for it.
+    Single deals of the games with an engine episode are played in Rust and
+    ``game_state`` follows them when read (see the module docs): a loop that never
+    reads it never pays for it.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012
@@ -122,11 +130,9 @@ class raw_env(AECEnv):
         #: True while ``rewards`` may hold a nonzero value (else nothing to clear).
         self._paid = False
         #: The Python state of the episode (with an engine episode: ``None`` until
-        #: read), its seed, and with an engine episode the ids played since reset,
-        #: of which the first ``_replayed`` are applied to it.
+        #: read), its seed, and how many of the engine's moves it has replayed.
         self._state: State | None
         self._seed = 0
-        self._ids: list[int] = []
         self._replayed = 0
 
     def __getattr__(self, name: str) -> Any:
@@ -137,15 +143,16 @@ class raw_env(AECEnv):
 
     @property
     def game_state(self) -> State:
-        """The cardkit state of the episode (after ``reset``): read it, never apply to it."""
+        """The cardkit state of the episode (after ``reset``): read it, never apply to
+        it; with an engine episode it shows the moves made when it is read."""
         state = self._state
         if state is None:
             state = self._state = self.game.new_state(seed=self._seed)
-        ids = self._ids
-        if self._replayed < len(ids):
-            for action_id in ids[self._replayed :]:
+        core = self._core
+        if core is not None:
+            for action_id in core.played(self._replayed):
                 state.apply(state.id_to_action(action_id))
-            self._replayed = len(ids)
+                self._replayed += 1
         return state
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
@@ -172,7 +179,6 @@ class raw_env(AECEnv):
         # With an engine episode the Python state is dealt when first read.
         self._state = self.game.new_state(seed=seed) if core is None else None
         self._seed = seed
-        self._ids = []
         self._replayed = 0
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -183,11 +189,15 @@ class raw_env(AECEnv):
         self._paid = False
         self._rewards.reset()
         self.agent_selection = self.possible_agents[0]
+        # A deal can end before anyone acts (blinds that put every stack all in).
         if core is None:
-            # A deal can end before anyone acts (blinds that put every stack all in).
             self._after_move()
         else:
-            self._select(core.reset(seed))
+            seat = core.reset(seed)
+            if seat >= 0:
+                self.agent_selection = self.possible_agents[seat]
+            else:
+                self._finish(core)
 
     def observe(self, agent: str) -> Obs:
         """``agent``'s observation tensor and action mask (see the module docs); new
@@ -195,8 +205,7 @@ class raw_env(AECEnv):
         core = self._core
         if core is None:
             return observe(self._state, self._seats[agent], self._num_actions)  # type: ignore[arg-type]
-        tensor, mask = core.observe(self._seats[agent])
-        return {"observation": tensor, "action_mask": mask}
+        return core.observe(self._seats[agent])
 
     def step(self, action: int | None) -> None:
         """Play action id ``action`` for the agent to act (``None`` for an agent whose
@@ -217,9 +226,11 @@ class raw_env(AECEnv):
         seat = core.step(action)
         if seat == _REFUSED:
             self._refuse(action)
-        self._ids.append(action)  # type: ignore[arg-type]
         self._cumulative_rewards[agent] = 0.0
-        self._select(seat)
+        if seat >= 0:
+            self.agent_selection = self.possible_agents[seat]
+        else:
+            self._finish(core)
 
     def _refuse(self, action: object) -> NoReturn:
         """Raise what the Python state raises for ``action``, an id the engine
@@ -228,14 +239,10 @@ class raw_env(AECEnv):
         state.apply(state.id_to_action(action))  # type: ignore[arg-type]
         raise AssertionError(f"the engine refused action id {action!r}, which the state plays")
 
-    def _select(self, seat: int) -> None:
-        """After an engine move (or deal): the next agent, or, once the deal is over,
-        every agent's episode ends and each is paid its ``returns()``."""
-        if seat >= 0:
-            self.agent_selection = self.possible_agents[seat]
-            return
-        returns = self._core.returns()  # type: ignore[union-attr]
-        self._pay(returns)
+    def _finish(self, core: AecCore) -> None:
+        """The engine's deal is over: every agent's episode ends and each is paid
+        its ``returns()``."""
+        self._pay(core.returns())
         for name in self.terminations:
             self.terminations[name] = True
 

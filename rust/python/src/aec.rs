@@ -16,8 +16,9 @@ use cardkit_engine::vector::trick::{BridgeEpisodes, HeartsEpisodes, SpadesEpisod
 use cardkit_engine::vector::Episodes;
 use cardkit_engine::EngineError;
 use numpy::PyArray1;
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::PyBool;
+use pyo3::types::{PyBool, PyDict};
 
 use crate::args::arg;
 use crate::errors::{to_py, IntoPyResult};
@@ -33,6 +34,8 @@ struct Single<G: Episodes> {
     episode: Option<G::Episode>,
     /// The legal ids of the seat to act, listed once per position.
     ids: Vec<u32>,
+    /// The ids played since the deal, in order.
+    played: Vec<u32>,
 }
 
 fn rule_error(py: Python<'_>, why: String) -> PyErr {
@@ -49,6 +52,7 @@ impl<G: Episodes> Single<G> {
             game,
             episode: None,
             ids: Vec::new(),
+            played: Vec::new(),
         }
     }
 
@@ -69,6 +73,7 @@ impl<G: Episodes> Single<G> {
 
     fn reset(&mut self, py: Python<'_>, seed: u64) -> PyResult<i64> {
         self.episode = Some(self.game.start(seed).py_err(py)?);
+        self.played.clear();
         Ok(self.settle())
     }
 
@@ -84,14 +89,11 @@ impl<G: Episodes> Single<G> {
             return Ok(REFUSED);
         }
         self.game.apply(episode, id as usize).py_err(py)?;
+        self.played.push(id);
         Ok(self.settle())
     }
 
-    fn observe<'py>(
-        &self,
-        py: Python<'py>,
-        seat: usize,
-    ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>)> {
+    fn observe<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyDict>> {
         let Some(episode) = &self.episode else {
             return Err(not_reset(py));
         };
@@ -110,7 +112,10 @@ impl<G: Episodes> Single<G> {
                 mask[id as usize] = 1;
             }
         }
-        Ok((PyArray1::from_vec(py, tensor), PyArray1::from_vec(py, mask)))
+        let obs = PyDict::new(py);
+        obs.set_item(intern!(py, "observation"), PyArray1::from_vec(py, tensor))?;
+        obs.set_item(intern!(py, "action_mask"), PyArray1::from_vec(py, mask))?;
+        Ok(obs)
     }
 
     fn returns(&self, py: Python<'_>) -> PyResult<Vec<f64>> {
@@ -271,15 +276,21 @@ impl PyAecCore {
         with_single!(&mut self.core, s => s.step(py, id))
     }
 
-    /// `seat`'s observation tensor (float32) and legal-action mask (int8, all
-    /// zeros unless `seat` is to act), both new arrays.
-    #[allow(clippy::type_complexity)]
+    /// `seat`'s observation as the AEC environments give it: a new dict of
+    /// `"observation"` (float32 tensor) and `"action_mask"` (int8, all zeros
+    /// unless `seat` is to act), both new arrays.
     fn observe<'py>(
         &self,
         py: Python<'py>,
         #[pyo3(from_py_with = arg)] seat: usize,
-    ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>)> {
+    ) -> PyResult<Bound<'py, PyDict>> {
         with_single!(&self.core, s => s.observe(py, seat))
+    }
+
+    /// The ids played since the deal from the `start`-th on (all of them by default).
+    #[pyo3(signature = (start = 0))]
+    fn played(&self, #[pyo3(from_py_with = arg)] start: usize) -> Vec<u32> {
+        with_single!(&self.core, s => s.played.get(start..).unwrap_or_default().to_vec())
     }
 
     /// Each seat's return of the episode, once it is over.
