@@ -53,8 +53,9 @@ def aec_steps(env: Any, steps: int, seed: int) -> float:
             if not env.agents:
                 env.reset()
             continue
-        # nonzero is ~20x faster on bools than on int8 (24,643 ids for Dou Dizhu).
-        legal = np.flatnonzero(obs["action_mask"].view(np.bool_))
+        # nonzero is ~20x faster on bools than on int8 (24,643 ids for Dou Dizhu),
+        # and the method skips flatnonzero's Python wrapper (about 1 µs a call).
+        legal = obs["action_mask"].view(np.bool_).nonzero()[0]
         env.step(int(legal[rng.randrange(len(legal))]))
         done += 1
     return (time.perf_counter() - start) / done

@@ -16,6 +16,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from cardkit import IllegalActionError, RuleOptionError, games
+from cardkit._core import derive_seed
 from cardkit.agents import RandomAgent, agent_factory
 from cardkit.envs import pettingzoo as pz
 from cardkit.envs.gym import SingleSeatEnv
@@ -555,3 +556,31 @@ def test_engine_deal_calls_before_reset_say_so() -> None:
         env.game_state  # noqa: B018
     with pytest.raises(RuleOptionError, match="seed"):
         env.reset(seed=2**64)
+
+
+@pytest.mark.parametrize(("name", "options"), [("doudizhu", {}), ("hearts", {})])
+def test_unseeded_resets_derive_from_the_last_seed(name: str, options: dict[str, Any]) -> None:
+    env = pz.env(name, **options)
+    game = games.make(name, **options)
+    env.reset(seed=5)
+    for k in range(2):
+        env.reset()
+        assert env.game_state == game.new_state(seed=derive_seed(5, k))
+
+
+@pytest.mark.parametrize("options", [{"players": 3, "match": False}, {"players": 3}])
+def test_finished_agents_leave_one_by_one(options: dict[str, Any]) -> None:
+    env = pz.env("holdem", **options)
+    env.reset(seed=2)
+    while not env.terminations[env.agent_selection]:
+        env.step(0 if env.observe(env.agent_selection)["action_mask"][0] else 1)
+    first = env.agent_selection
+    with pytest.raises(ValueError, match="only valid action is None"):
+        env.step(1)
+    left = []
+    while env.agents:
+        left.append(env.agent_selection)
+        env.step(None)
+        assert set(env.rewards) == set(env.agents) == set(env.terminations)
+        assert not any(env.rewards.values())
+    assert sorted(left) == env.possible_agents and left[0] == first

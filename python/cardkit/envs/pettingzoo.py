@@ -7,9 +7,10 @@ float32 tensor of the game's ``observation_shape`` and an int8 mask of the game'
 of the game's action index (``Discrete(num_actions)``); an id that is not legal
 raises :class:`~cardkit.errors.IllegalActionError` and leaves the game unchanged.
 
-``reset(seed=s)`` deals exactly ``game.new_state(seed=s)``; later resets without a
-seed deal from seeds drawn from a generator seeded with ``s`` (or from the OS when
-no seed was ever given), so the same seed replays the same episodes.
+``reset(seed=s)`` deals exactly ``game.new_state(seed=s)``; the ``k``-th reset
+without a seed after it (``k`` from 0) deals ``new_state(seed=derive_seed(s, k))``
+(from a seed drawn from the OS when no seed was ever given), so the same seed
+replays the same episodes.
 
 Rewards: a match game (Hearts and Spades to their targets, Hold'em and One Poker
 to the last stack) pays every seat its result of each deal as the deal is scored,
@@ -36,11 +37,10 @@ over, the returns and every card); ``"human"`` prints it.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any, NoReturn
 
-import numpy as np
-
-from cardkit._core import AecCore
+from cardkit._core import AecCore, derive_seed
 from cardkit.api import Game, State
 from cardkit.envs._common import (
     RENDER_MODES,
@@ -64,7 +64,6 @@ except ImportError as exc:
 
 __all__ = ["env", "raw_env"]
 
-_MAX_SEED = 2**63
 #: What ``AecCore.step`` answers for an id it refuses (nothing changed).
 _REFUSED = -2
 
@@ -121,7 +120,15 @@ class raw_env(AECEnv):
         actions = gymnasium.spaces.Discrete(info.num_actions)
         self.action_spaces = {agent: actions for agent in self.possible_agents}
         self._rewards = DealRewards(self.game)
-        self._seeds = np.random.default_rng()
+        #: Resets without a seed deal ``derive_seed(_base_seed, k)`` for k = 0, 1, ...
+        #: (``_unseeded`` is the next k) from the last seed given, else from the OS.
+        self._base_seed = secrets.randbits(64)
+        self._unseeded = 0
+        # Fresh copies of these start each episode's dicts (copying is cheaper than
+        # building them).
+        self._zeros = dict.fromkeys(self.possible_agents, 0.0)
+        self._falses = dict.fromkeys(self.possible_agents, False)
+        self._skip_agent_selection: str | None = None
         #: The engine episode that plays single deals in Rust, if the game has one;
         #: ``_core`` is it once ``reset`` has run (so calls before then fail as
         #: every other per-episode read does).
@@ -167,37 +174,53 @@ class raw_env(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game: from ``seed`` when given (``game.new_state(seed=seed)``),
-        else from the next seed of the generator the last seeded reset started.
+        else from the next seed derived from the last seed given (module docs).
         ``options`` is PettingZoo's reset argument; the rule options are fixed when
         the environment is made, so it is not read."""
         if seed is None:
-            seed = int(self._seeds.integers(_MAX_SEED))
+            seed = derive_seed(self._base_seed, self._unseeded)
+            self._unseeded += 1
         else:
             check_seed(seed)
-            self._seeds = np.random.default_rng(seed)
+            self._base_seed = seed
+            self._unseeded = 0
         core = self._core = self._engine
         # With an engine episode the Python state is dealt when first read.
         self._state = self.game.new_state(seed=seed) if core is None else None
         self._seed = seed
         self._replayed = 0
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        agents = self.possible_agents
+        self.agents = agents[:]
+        self.rewards = self._zeros.copy()
+        self._cumulative_rewards = self._zeros.copy()
+        self.terminations = self._falses.copy()
+        self.truncations = self._falses.copy()
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
         self._paid = False
-        self._rewards.reset()
-        self.agent_selection = self.possible_agents[0]
+        self._skip_agent_selection = None
+        self.agent_selection = agents[0]
         # A deal can end before anyone acts (blinds that put every stack all in).
         if core is None:
+            self._rewards.reset()
             self._after_move()
         else:
             seat = core.reset(seed)
             if seat >= 0:
-                self.agent_selection = self.possible_agents[seat]
+                self.agent_selection = agents[seat]
             else:
                 self._finish(core)
+
+    def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
+        """The observation, cumulative reward, termination, truncation and info of
+        the agent to act (PettingZoo's, read directly)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def observe(self, agent: str) -> Obs:
         """``agent``'s observation tensor and action mask (see the module docs); new
@@ -266,6 +289,30 @@ class raw_env(AECEnv):
     def _clear_rewards(self) -> None:
         super()._clear_rewards()
         self._paid = False
+
+    def _was_dead_step(self, action: Any) -> None:
+        """PettingZoo's step of an agent whose episode is over (it leaves; the next
+        agent whose episode is over goes next, else the one that was to act), with
+        the same effects but without rebuilding the list of dead agents."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        terminations, truncations = self.terminations, self.truncations
+        del terminations[agent], truncations[agent]
+        del self.rewards[agent], self._cumulative_rewards[agent], self.infos[agent]
+        agents = self.agents
+        agents.remove(agent)
+        for other in agents:
+            if terminations[other] or truncations[other]:
+                if self._skip_agent_selection is None:
+                    self._skip_agent_selection = agent
+                self.agent_selection = other
+                break
+        else:
+            if self._skip_agent_selection is not None:
+                self.agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        self._clear_rewards()
 
     def _after_move(self) -> None:
         """After a move of the Python state: pay the rewards of the move just made
