@@ -214,8 +214,15 @@ class raw_env(AECEnv):
         """The observation, cumulative reward, termination, truncation and info of
         the agent to act (PettingZoo's, read directly)."""
         agent = self.agent_selection
+        core = self._core
+        if not observe:
+            obs = None
+        elif core is None:
+            obs = self.observe(agent)
+        else:
+            obs = core.observe(self._seats[agent])  # observe() inlined: the hot path
         return (
-            self.observe(agent) if observe else None,
+            obs,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
