@@ -471,11 +471,11 @@ def test_engine_steps_equal_the_python_state(name: str, options: dict[str, Any])
         assert env.game_state.history == state.history
 
 
-@pytest.mark.parametrize(("name", "options"), ENGINE_DEALS[:4], ids=ENGINE_IDS[:4])
+@pytest.mark.parametrize(("name", "options"), ENGINE_DEALS, ids=ENGINE_IDS)
 @pytest.mark.filterwarnings(*DICT_OBS_WARNINGS)
 def test_engine_deals_pass_api_and_seed_tests(name: str, options: dict[str, Any]) -> None:
-    api_test(pz.env(name, **options), num_cycles=100)
-    seed_test(lambda: pz.env(name, **options), num_cycles=100)
+    api_test(pz.env(name, **options), num_cycles=60)
+    seed_test(lambda: pz.env(name, **options), num_cycles=60)
 
 
 @pytest.mark.parametrize(
