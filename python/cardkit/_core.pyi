@@ -2478,8 +2478,10 @@ __all__ += ["AecCore"]
 
 @final
 class AecCore:
-    """One episode of a single-deal game stepped by action id, for the PettingZoo
-    AEC environments: the engine episodes of the vector env, one at a time.
+    """One episode of a single-deal game stepped by id (see cardkit.envs.pettingzoo).
+
+    The engine episodes of the vector env, one at a time, for the PettingZoo AEC
+    environments.
 
     Made by ``AecCore.hearts``, ``AecCore.spades``, ``AecCore.bridge``,
     ``AecCore.doudizhu``, ``AecCore.zhengshangyou``, ``AecCore.guandan`` or
@@ -2503,12 +2505,16 @@ class AecCore:
         """
     @staticmethod
     def bridge(vulnerable: Sequence[bool]) -> AecCore:
-        """A Bridge deal: the auction from South, then the play (`vulnerable`:
-        North-South's, then East-West's)."""
+        """A Bridge deal: the auction from South, then the play.
+
+        ``vulnerable`` is North-South's, then East-West's.
+        """
     @staticmethod
     def doudizhu(single_round: bool) -> AecCore:
-        """A Dou Dizhu game: the bidding (`single_round`: each seat speaks once), then
-        the card play."""
+        """A Dou Dizhu game: the bidding, then the card play.
+
+        ``single_round``: each seat speaks once in the bidding.
+        """
     @staticmethod
     def zhengshangyou() -> AecCore:
         """A Zheng Shangyou deal (the game has no rule options)."""
@@ -2527,20 +2533,25 @@ class AecCore:
             RuleOptionError: If the table is not a valid one.
         """
     def reset(self, seed: int) -> int:
-        """Deal the episode of `seed` (the game of `new_state(seed=seed)`); returns
-        the seat to act, or -1 when it is over before any move."""
+        """Deal the episode of `seed` (the game of `new_state(seed=seed)`).
+
+        Returns the seat to act, or -1 when the deal is over before any move.
+        """
     def step(self, action: object) -> int:
-        """Play action id `action` for the seat to act; returns the next seat to act,
-        -1 once the episode is over, or -2 (nothing changed) when `action` is not
-        an int (numpy integers count; bools do not) naming a legal id.
+        """Play action id `action` for the seat to act.
+
+        Returns the next seat to act, -1 once the episode is over, or -2 (nothing
+        changed) when ``action`` is not an int (numpy integers count; bools do not)
+        naming a legal id.
 
         Raises:
             RuleOptionError: Before the first ``reset``.
         """
     def observe(self, seat: int) -> dict[str, npt.NDArray[Any]]:
-        """`seat`'s observation as the AEC environments give it: a new dict of
-        `"observation"` (float32 tensor) and `"action_mask"` (int8, all zeros
-        unless `seat` is to act), both new arrays.
+        """`seat`'s observation as the AEC environments give it, in a new dict.
+
+        ``"observation"`` is the float32 tensor, ``"action_mask"`` the int8 mask (all
+        zeros unless ``seat`` is to act), both new arrays.
 
         Raises:
             RuleOptionError: Before the first ``reset``, or for a seat not at the table.

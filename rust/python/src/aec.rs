@@ -202,8 +202,9 @@ impl PyAecCore {
         })
     }
 
-    /// A Bridge deal: the auction from South, then the play (`vulnerable`:
-    /// North-South's, then East-West's).
+    /// A Bridge deal: the auction from South, then the play.
+    ///
+    /// `vulnerable` is North-South's, then East-West's.
     #[staticmethod]
     fn bridge(#[pyo3(from_py_with = arg)] vulnerable: [bool; 2]) -> PyAecCore {
         PyAecCore {
@@ -211,8 +212,9 @@ impl PyAecCore {
         }
     }
 
-    /// A Dou Dizhu game: the bidding (`single_round`: each seat speaks once), then
-    /// the card play.
+    /// A Dou Dizhu game: the bidding, then the card play.
+    ///
+    /// `single_round`: each seat speaks once in the bidding.
     #[staticmethod]
     fn doudizhu(#[pyo3(from_py_with = arg)] single_round: bool) -> PyAecCore {
         PyAecCore {
@@ -258,15 +260,18 @@ impl PyAecCore {
         })
     }
 
-    /// Deal the episode of `seed` (the game of `new_state(seed=seed)`); returns
-    /// the seat to act, or -1 when it is over before any move.
+    /// Deal the episode of `seed` (the game of `new_state(seed=seed)`).
+    ///
+    /// Returns the seat to act, or -1 when the deal is over before any move.
     fn reset(&mut self, py: Python<'_>, #[pyo3(from_py_with = arg)] seed: u64) -> PyResult<i64> {
         with_single!(&mut self.core, s => s.reset(py, seed))
     }
 
-    /// Play action id `action` for the seat to act; returns the next seat to act,
-    /// -1 once the episode is over, or -2 (nothing changed) when `action` is not
-    /// an int (numpy integers count; bools do not) naming a legal id.
+    /// Play action id `action` for the seat to act.
+    ///
+    /// Returns the next seat to act, -1 once the episode is over, or -2 (nothing
+    /// changed) when `action` is not an int (numpy integers count; bools do not)
+    /// naming a legal id.
     fn step(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<i64> {
         let id = if action.is_instance_of::<PyBool>() {
             None
@@ -276,9 +281,10 @@ impl PyAecCore {
         with_single!(&mut self.core, s => s.step(py, id))
     }
 
-    /// `seat`'s observation as the AEC environments give it: a new dict of
-    /// `"observation"` (float32 tensor) and `"action_mask"` (int8, all zeros
-    /// unless `seat` is to act), both new arrays.
+    /// `seat`'s observation as the AEC environments give it, in a new dict.
+    ///
+    /// `"observation"` is the float32 tensor, `"action_mask"` the int8 mask (all
+    /// zeros unless `seat` is to act), both new arrays.
     fn observe<'py>(
         &self,
         py: Python<'py>,
