@@ -92,6 +92,12 @@ def _betting() -> _core.BettingCore:
     return core
 
 
+def _aec_core() -> _core.AecCore:
+    core = _core.AecCore.hearts(True, 100)
+    core.reset(0)
+    return core
+
+
 def _vector_env() -> _core.VectorEnv:
     env = _core.VectorEnv.hearts(1, 0, 1, True, 100)
     env.reset()
@@ -728,6 +734,32 @@ TABLE: dict[str, Entry] = {
         {"actions": Kind(("x", None, [0], np.zeros(1, dtype=np.float64)), IllegalActionError)},
         _vector_env,
     ),
+    "AecCore.hearts": Entry({"passing": True, "target": 100}, {"passing": BOOL, "target": UINT}),
+    "AecCore.spades": Entry(
+        {"dealer": 0, "two_of_clubs_leads": False, "target": 500},
+        {"dealer": UINT, "two_of_clubs_leads": BOOL, "target": UINT},
+    ),
+    "AecCore.bridge": Entry(
+        {"vulnerable": [True, False]},
+        {"vulnerable": Kind(("x", 5, None, ["x", "y"], [1.5, 2.5], [True]))},
+    ),
+    "AecCore.doudizhu": Entry({"single_round": False}, {"single_round": BOOL}),
+    "AecCore.guandan": Entry(
+        {"level": "2", "double_win_ends": False}, {"level": LEVEL, "double_win_ends": BOOL}
+    ),
+    "AecCore.holdem": Entry(
+        {"stacks": [100, 100], "blinds": (1, 2), "button": 0},
+        {
+            "stacks": LIST,
+            "blinds": Kind(("x", 5, None, (1,), (1, -1), (1, "x"))),
+            "button": UINT,
+        },
+    ),
+    "AecCore.reset": Entry({"seed": 0}, {"seed": UINT}, _aec_core),
+    # Any object: an id the episode does not list is refused by the answer -2.
+    "AecCore.step": Entry({"action": 0}, {"action": ANY}, _aec_core),
+    "AecCore.observe": Entry({"seat": 0}, {"seat": UINT}, _aec_core),
+    "AecCore.played": Entry({"start": 0}, {"start": UINT}, _aec_core),
 }
 
 

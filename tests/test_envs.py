@@ -16,6 +16,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from cardkit import IllegalActionError, RuleOptionError, games
+from cardkit._core import derive_seed
 from cardkit.agents import RandomAgent, agent_factory
 from cardkit.envs import pettingzoo as pz
 from cardkit.envs.gym import SingleSeatEnv
@@ -411,3 +412,175 @@ def test_missing_extra_is_named(module: str, missing: str) -> None:
         assert out.stdout == "", "the Gymnasium environment does not need PettingZoo"
     else:
         assert "pip install 'cardkit[envs]'" in out.stdout
+
+
+# Single deals played by the engine episode (AecCore) instead of the Python state.
+ENGINE_DEALS: list[tuple[str, dict[str, Any]]] = [
+    ("bridge", {}),
+    ("doudizhu", {}),
+    ("doudizhu", {"bidding": "single_round"}),
+    ("guandan", {"match": False}),
+    ("guandan", {"match": False, "level": "Q", "double_win_ends": True}),
+    ("hearts", {"match": False}),
+    ("hearts", {"match": False, "passing": False}),
+    ("holdem", {"match": False}),
+    ("holdem", {"players": 2, "match": False}),
+    ("holdem", {"players": 3, "match": False, "stacks": [40, 300, 1000], "button": 1}),
+    ("spades", {"match": False}),
+    ("spades", {"match": False, "dealer": 2, "first_lead": "two_of_clubs"}),
+    ("zhengshangyou", {}),
+]
+ENGINE_IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in o.items())}" for name, o in ENGINE_DEALS]
+
+
+def test_engine_episodes_cover_the_single_deals_and_only_them() -> None:
+    for name, options in ENGINE_DEALS:
+        assert pz.env(name, **options)._engine is not None, name
+    for name in ("chinese_poker", "onepoker", "tractor", "hearts", "holdem", "spades", "guandan"):
+        assert pz.env(name)._engine is None, f"{name} at its defaults is played in Python"
+
+
+@pytest.mark.parametrize(("name", "options"), ENGINE_DEALS, ids=ENGINE_IDS)
+def test_engine_steps_equal_the_python_state(name: str, options: dict[str, Any]) -> None:
+    # Every seat's observation and mask, the agent to act and the rewards, move for
+    # move on seeded random rollouts, against the state the slow path plays.
+    env = pz.env(name, **options)
+    game = games.make(name, **options)
+    zeros = np.zeros(game.num_actions, dtype=np.int8)
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        env.reset(seed=seed)
+        state = game.new_state(seed=seed)
+        while not state.is_terminal:
+            seat = state.current_player
+            assert env.agent_selection == f"player_{seat}"
+            for other, agent in enumerate(env.possible_agents):
+                obs = env.observe(agent)
+                np.testing.assert_array_equal(obs["observation"], state.observation_tensor(other))
+                assert obs["observation"].dtype == np.float32
+                mask = state.legal_action_mask().view(np.int8) if other == seat else zeros
+                np.testing.assert_array_equal(obs["action_mask"], mask)
+                assert obs["action_mask"].dtype == np.int8
+            assert not any(env.rewards.values())
+            action = int(rng.choice(state.legal_action_ids()))
+            env.step(action)
+            state.apply(state.id_to_action(action))
+        assert all(env.terminations.values())
+        assert [env.rewards[a] for a in env.possible_agents] == state.returns()
+        assert env.game_state == state
+        assert env.game_state.history == state.history
+
+
+@pytest.mark.parametrize(("name", "options"), ENGINE_DEALS, ids=ENGINE_IDS)
+@pytest.mark.filterwarnings(*DICT_OBS_WARNINGS)
+def test_engine_deals_pass_api_and_seed_tests(name: str, options: dict[str, Any]) -> None:
+    api_test(pz.env(name, **options), num_cycles=60)
+    seed_test(lambda: pz.env(name, **options), num_cycles=60)
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("holdem", {"players": 2, "match": False}), ("doudizhu", {}), ("hearts", {})],
+)
+def test_observations_handed_out_are_never_written_again(
+    name: str, options: dict[str, Any]
+) -> None:
+    env = pz.env(name, **options)
+    kept = []
+    for seed in range(2):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, terminated, _, _ = env.last()
+            other = env.observe(env.possible_agents[-1])
+            kept += [(o, {k: v.copy() for k, v in o.items()}) for o in (obs, other)]
+            if terminated:
+                env.step(None)
+                continue
+            rng = np.random.default_rng(len(kept))
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            assert agent in env.possible_agents
+    for obs, copy in kept:
+        for key, value in obs.items():
+            np.testing.assert_array_equal(value, copy[key])
+
+
+@pytest.mark.parametrize("options", [{"players": 2, "match": False}, {"match": True}])
+def test_game_state_follows_the_engine_when_read(options: dict[str, Any]) -> None:
+    # Read every other move: each read shows every move made so far.
+    env = pz.env("holdem", **options)
+    reference = games.make("holdem", **options).new_state(seed=3)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for step in range(12):
+        if env.terminations[env.agent_selection]:
+            break
+        if step % 2 == 0:
+            assert env.game_state == reference
+        action = int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])))
+        env.step(action)
+        reference.apply(reference.id_to_action(action))
+    assert env.game_state == reference
+
+
+@pytest.mark.parametrize("name", ["doudizhu", "bridge"])
+def test_engine_deals_refuse_bad_ids_like_the_state(name: str) -> None:
+    env = pz.env(name)
+    env.reset(seed=1)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    legal = np.flatnonzero(mask)
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    before = env.game_state.to_json()
+    for bad in (illegal, -1, mask.size, 2**70, 1.0, "0", True, None, [0]):
+        state = env.game_state.clone()
+        with pytest.raises(IllegalActionError) as raised:
+            env.step(bad)
+        with pytest.raises(IllegalActionError) as expected:
+            state.apply(state.id_to_action(bad))
+        assert str(raised.value) == str(expected.value)
+        assert env.game_state.to_json() == before and env.agent_selection == agent
+        assert env._cumulative_rewards == dict.fromkeys(env.possible_agents, 0.0)
+    env.step(np.int64(legal[0]))  # numpy integers are ids too
+    assert len(env.game_state.history) == 1
+
+
+def test_engine_deal_calls_before_reset_say_so() -> None:
+    env = pz.env("doudizhu")
+    with pytest.raises(AttributeError, match="call reset"):
+        env.step(0)
+    with pytest.raises(AttributeError, match="call reset"):
+        env.last()
+    with pytest.raises(AttributeError, match="call reset"):
+        env.observe("player_0")
+    with pytest.raises(AttributeError, match="call reset"):
+        env.game_state  # noqa: B018
+    with pytest.raises(RuleOptionError, match="seed"):
+        env.reset(seed=2**64)
+
+
+@pytest.mark.parametrize(("name", "options"), [("doudizhu", {}), ("hearts", {})])
+def test_unseeded_resets_derive_from_the_last_seed(name: str, options: dict[str, Any]) -> None:
+    env = pz.env(name, **options)
+    game = games.make(name, **options)
+    env.reset(seed=5)
+    for k in range(2):
+        env.reset()
+        assert env.game_state == game.new_state(seed=derive_seed(5, k))
+
+
+@pytest.mark.parametrize("options", [{"players": 3, "match": False}, {"players": 3}])
+def test_finished_agents_leave_one_by_one(options: dict[str, Any]) -> None:
+    env = pz.env("holdem", **options)
+    env.reset(seed=2)
+    while not env.terminations[env.agent_selection]:
+        env.step(0 if env.observe(env.agent_selection)["action_mask"][0] else 1)
+    first = env.agent_selection
+    with pytest.raises(ValueError, match="only valid action is None"):
+        env.step(1)
+    left = []
+    while env.agents:
+        left.append(env.agent_selection)
+        env.step(None)
+        assert set(env.rewards) == set(env.agents) == set(env.terminations)
+        assert not any(env.rewards.values())
+    assert sorted(left) == env.possible_agents and left[0] == first

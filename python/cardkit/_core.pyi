@@ -2480,6 +2480,99 @@ def tractor_action_text(id: int, level: str, trump: str | None = None) -> str | 
 def tractor_lead_id(cards: _Hand, level: str, trump: str | None = None) -> int | None:
     """The lead id of ``cards`` at ``level`` with ``trump``, or None for no shape."""
 
+# -- one episode stepped by id (cardkit.envs.pettingzoo) ------------------------
+
+__all__ += ["AecCore"]
+
+@final
+class AecCore:
+    """One episode of a single-deal game stepped by id (see cardkit.envs.pettingzoo).
+
+    The engine episodes of the vector env, one at a time, for the PettingZoo AEC
+    environments.
+
+    Made by ``AecCore.hearts``, ``AecCore.spades``, ``AecCore.bridge``,
+    ``AecCore.doudizhu``, ``AecCore.zhengshangyou``, ``AecCore.guandan`` or
+    ``AecCore.holdem`` (the arguments of ``VectorEnv``'s makers without the
+    slots, seed and threads); call ``reset`` before anything else.
+    """
+
+    @staticmethod
+    def hearts(passing: bool, target: int) -> AecCore:
+        """A Hearts deal, with the pass to the left or (`passing=False`) none.
+
+        Raises:
+            RuleOptionError: If ``target`` is 0.
+        """
+    @staticmethod
+    def spades(dealer: int, two_of_clubs_leads: bool, target: int) -> AecCore:
+        """A Spades deal: the seat left of `dealer` bids first.
+
+        Raises:
+            RuleOptionError: If ``dealer`` is not 0..3 or ``target`` is 0.
+        """
+    @staticmethod
+    def bridge(vulnerable: Sequence[bool]) -> AecCore:
+        """A Bridge deal: the auction from South, then the play.
+
+        ``vulnerable`` is North-South's, then East-West's.
+        """
+    @staticmethod
+    def doudizhu(single_round: bool) -> AecCore:
+        """A Dou Dizhu game: the bidding, then the card play.
+
+        ``single_round``: each seat speaks once in the bidding.
+        """
+    @staticmethod
+    def zhengshangyou() -> AecCore:
+        """A Zheng Shangyou deal (the game has no rule options)."""
+    @staticmethod
+    def guandan(level: str, double_win_ends: bool) -> AecCore:
+        """A Guandan deal at `level` (`"2"`..`"A"`), without tribute.
+
+        Raises:
+            RuleOptionError: If ``level`` is not a rank.
+        """
+    @staticmethod
+    def holdem(stacks: Sequence[int], blinds: tuple[int, int], button: int) -> AecCore:
+        """A Texas Hold'em hand from these starting `stacks`, `blinds` and `button`.
+
+        Raises:
+            RuleOptionError: If the table is not a valid one.
+        """
+    def reset(self, seed: int) -> int:
+        """Deal the episode of `seed` (the game of `new_state(seed=seed)`).
+
+        Returns the seat to act, or -1 when the deal is over before any move.
+        """
+    def step(self, action: object) -> int:
+        """Play action id `action` for the seat to act.
+
+        Returns the next seat to act, -1 once the episode is over, or -2 (nothing
+        changed) when ``action`` is not an int (numpy integers count; bools do not)
+        naming a legal id.
+
+        Raises:
+            RuleOptionError: Before the first ``reset``.
+        """
+    def observe(self, seat: int) -> dict[str, npt.NDArray[Any]]:
+        """`seat`'s observation as the AEC environments give it, in a new dict.
+
+        ``"observation"`` is the float32 tensor, ``"action_mask"`` the int8 mask (all
+        zeros unless ``seat`` is to act), both new arrays.
+
+        Raises:
+            RuleOptionError: Before the first ``reset``, or for a seat not at the table.
+        """
+    def played(self, start: int = 0) -> list[int]:
+        """The ids played since the deal from the `start`-th on (all of them by default)."""
+    def returns(self) -> list[float]:
+        """Each seat's return of the episode, once it is over.
+
+        Raises:
+            RuleOptionError: Before the first ``reset``.
+        """
+
 # -- batched episodes (cardkit.envs.VectorEnv) -----------------------------------
 
 __all__ += ["VectorEnv"]

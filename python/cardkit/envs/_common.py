@@ -10,6 +10,7 @@ from typing import Any, cast
 import numpy as np
 import numpy.typing as npt
 
+from cardkit._core import AecCore
 from cardkit.api import Game, GameInfo, State
 from cardkit.errors import RuleOptionError, shown
 
@@ -79,6 +80,34 @@ def observation_space(info: GameInfo) -> gymnasium.spaces.Space[Obs]:
     )
     # A Dict space is typed Space[dict[str, Any]]; its samples are these two arrays.
     return cast("gymnasium.spaces.Space[Obs]", space)
+
+
+def engine_core(game: Game) -> AecCore | None:
+    """An engine episode that plays single deals of ``game`` exactly as its states
+    do (the same episodes the vector env steps, checked move for move against the
+    Python states in tests/test_envs.py), or ``None`` for a game without one or
+    options it does not play (a match)."""
+    options = game.options
+    if options.get("match", False) is not False or len(game.observation_shape) != 1:
+        return None
+    name = game.name
+    if name == "hearts":
+        return AecCore.hearts(options["passing"], options["target"])
+    if name == "spades":
+        two_of_clubs = options["first_lead"] == "two_of_clubs"
+        return AecCore.spades(options["dealer"], two_of_clubs, options["target"])
+    if name == "bridge":
+        return AecCore.bridge(list(game.vulnerable))  # type: ignore[attr-defined]
+    if name == "doudizhu":
+        return AecCore.doudizhu(options["bidding"] == "single_round")
+    if name == "zhengshangyou":
+        return AecCore.zhengshangyou()
+    if name == "guandan":
+        return AecCore.guandan(options["level"], options["double_win_ends"])
+    if name == "holdem":
+        stacks = game.starting_stacks  # type: ignore[attr-defined]
+        return AecCore.holdem(stacks, tuple(options["blinds"]), options["button"])
+    return None
 
 
 def observe(state: State, seat: int, num_actions: int) -> Obs:

@@ -7,9 +7,10 @@ float32 tensor of the game's ``observation_shape`` and an int8 mask of the game'
 of the game's action index (``Discrete(num_actions)``); an id that is not legal
 raises :class:`~cardkit.errors.IllegalActionError` and leaves the game unchanged.
 
-``reset(seed=s)`` deals exactly ``game.new_state(seed=s)``; later resets without a
-seed deal from seeds drawn from a generator seeded with ``s`` (or from the OS when
-no seed was ever given), so the same seed replays the same episodes.
+``reset(seed=s)`` deals exactly ``game.new_state(seed=s)``; the ``k``-th reset
+without a seed after it (``k`` from 0) deals ``new_state(seed=derive_seed(s, k))``
+(from a seed drawn from the OS when no seed was ever given), so the same seed
+replays the same episodes.
 
 Rewards: a match game (Hearts and Spades to their targets, Hold'em and One Poker
 to the last stack) pays every seat its result of each deal as the deal is scored,
@@ -19,6 +20,16 @@ over an episode add up to exactly its ``returns()`` (see
 :class:`cardkit.envs._common.DealRewards`). Episodes never truncate: every game is
 finite (``game.info.max_match_length``).
 
+Speed: single deals of the games with an engine episode (Dou Dizhu, Zheng
+Shangyou, Bridge, and Hearts, Spades, Guandan and Hold'em with ``match=False``)
+are played in Rust by :class:`cardkit._core.AecCore`, the episodes of the vector
+env one at a time: ``step`` is one call that checks and plays the id, ``observe``
+one call that returns new arrays. ``game_state`` is then the Python state brought
+up to date when ``env.game_state`` is read (dealt on the first read, the moves
+since the last read replayed), so read it from the environment after stepping
+rather than keeping the object from an earlier read. Matches and the other games
+step their Python state.
+
 ``render_mode="ansi"`` makes ``render()`` return a text table of what the seat to
 act sees (its own observation, never another seat's hidden cards; once the game is
 over, the returns and every card); ``"human"`` prints it.
@@ -26,22 +37,24 @@ over, the returns and every card); ``"human"`` prints it.
 
 from __future__ import annotations
 
-from typing import Any
+import secrets
+from typing import Any, NoReturn
 
-import numpy as np
-
+from cardkit._core import AecCore, derive_seed
 from cardkit.api import Game, State
 from cardkit.envs._common import (
     RENDER_MODES,
     DealRewards,
     Obs,
     check_render_mode,
+    engine_core,
     missing_extra,
     observation_space,
     observe,
     render_table,
     resolve_game,
 )
+from cardkit.games._base import _check_seed as check_seed
 
 try:
     import gymnasium
@@ -51,7 +64,8 @@ except ImportError as exc:
 
 __all__ = ["env", "raw_env"]
 
-_MAX_SEED = 2**63
+#: What ``AecCore.step`` answers for an id it refuses (nothing changed).
+_REFUSED = -2
 
 #: What ``reset`` sets: reading one before it is an error that says so.
 _SET_BY_RESET = frozenset(
@@ -63,6 +77,8 @@ _SET_BY_RESET = frozenset(
         "truncations",
         "infos",
         "_cumulative_rewards",
+        "_state",
+        "_core",
         "game_state",
     )
 )
@@ -77,6 +93,10 @@ class raw_env(AECEnv):
     than the rest of the environment: reading ``agents``, ``agent_selection`` and the
     other per-episode attributes, or calling ``step``, ``observe``, ``last`` or
     ``render``, before ``reset`` raises an :class:`AttributeError` that says so.
+
+    Single deals of the games with an engine episode are played in Rust and
+    ``game_state`` follows them when read (see the module docs): a loop that never
+    reads it never pays for it.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012
@@ -100,15 +120,47 @@ class raw_env(AECEnv):
         actions = gymnasium.spaces.Discrete(info.num_actions)
         self.action_spaces = {agent: actions for agent in self.possible_agents}
         self._rewards = DealRewards(self.game)
-        self._seeds = np.random.default_rng()
-        #: The cardkit state of the episode (after ``reset``): read it, never apply to it.
-        self.game_state: State
+        #: Resets without a seed deal ``derive_seed(_base_seed, k)`` for k = 0, 1, ...
+        #: (``_unseeded`` is the next k) from the last seed given, else from the OS.
+        self._base_seed = secrets.randbits(64)
+        self._unseeded = 0
+        # Fresh copies of these start each episode's dicts (copying is cheaper than
+        # building them).
+        self._zeros = dict.fromkeys(self.possible_agents, 0.0)
+        self._falses = dict.fromkeys(self.possible_agents, False)
+        self._skip_agent_selection: str | None = None
+        #: The engine episode that plays single deals in Rust, if the game has one;
+        #: ``_core`` is it once ``reset`` has run (so calls before then fail as
+        #: every other per-episode read does).
+        self._engine = engine_core(self.game)
+        self._core: AecCore | None
+        #: True while ``rewards`` may hold a nonzero value (else nothing to clear).
+        self._paid = False
+        #: The Python state of the episode (with an engine episode: ``None`` until
+        #: read), its seed, and how many of the engine's moves it has replayed.
+        self._state: State | None
+        self._seed = 0
+        self._replayed = 0
 
     def __getattr__(self, name: str) -> Any:
         # Only reached when normal lookup fails, so the hot path pays nothing.
         if name in _SET_BY_RESET:
             raise AttributeError(f"{name} is set by reset(): call reset() first")
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def game_state(self) -> State:
+        """The cardkit state of the episode (after ``reset``): read it, never apply to
+        it; with an engine episode it shows the moves made when it is read."""
+        state = self._state
+        if state is None:
+            state = self._state = self.game.new_state(seed=self._seed)
+        core = self._core
+        if core is not None:
+            for action_id in core.played(self._replayed):
+                state.apply(state.id_to_action(action_id))
+                self._replayed += 1
+        return state
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The same Dict space object for every call with ``agent``."""
@@ -122,29 +174,68 @@ class raw_env(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game: from ``seed`` when given (``game.new_state(seed=seed)``),
-        else from the next seed of the generator the last seeded reset started.
+        else from the next seed derived from the last seed given (module docs).
         ``options`` is PettingZoo's reset argument; the rule options are fixed when
         the environment is made, so it is not read."""
         if seed is None:
-            state = self.game.new_state(seed=int(self._seeds.integers(_MAX_SEED)))
+            seed = derive_seed(self._base_seed, self._unseeded)
+            self._unseeded += 1
         else:
-            state = self.game.new_state(seed=seed)  # checks the seed first
-            self._seeds = np.random.default_rng(seed)
-        self.game_state = state
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._rewards.reset()
-        self.agent_selection = self.possible_agents[0]
+            check_seed(seed)
+            self._base_seed = seed
+            self._unseeded = 0
+        core = self._core = self._engine
+        # With an engine episode the Python state is dealt when first read.
+        self._state = self.game.new_state(seed=seed) if core is None else None
+        self._seed = seed
+        self._replayed = 0
+        agents = self.possible_agents
+        self.agents = agents[:]
+        self.rewards = self._zeros.copy()
+        self._cumulative_rewards = self._zeros.copy()
+        self.terminations = self._falses.copy()
+        self.truncations = self._falses.copy()
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
+        self._paid = False
+        self._skip_agent_selection = None
+        self.agent_selection = agents[0]
         # A deal can end before anyone acts (blinds that put every stack all in).
-        self._after_move()
+        if core is None:
+            self._rewards.reset()
+            self._after_move()
+        else:
+            seat = core.reset(seed)
+            if seat >= 0:
+                self.agent_selection = agents[seat]
+            else:
+                self._finish(core)
+
+    def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
+        """The observation, cumulative reward, termination, truncation and info of
+        the agent to act (PettingZoo's, read directly)."""
+        agent = self.agent_selection
+        core = self._core
+        if not observe:
+            obs = None
+        elif core is None:
+            obs = self.observe(agent)
+        else:
+            obs = core.observe(self._seats[agent])  # observe() inlined: the hot path
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def observe(self, agent: str) -> Obs:
-        """``agent``'s observation tensor and action mask (see the module docs)."""
-        return observe(self.game_state, self._seats[agent], self._num_actions)
+        """``agent``'s observation tensor and action mask (see the module docs); new
+        arrays on every call, which the environment never writes to afterwards."""
+        core = self._core
+        if core is None:
+            return observe(self._state, self._seats[agent], self._num_actions)  # type: ignore[arg-type]
+        return core.observe(self._seats[agent])
 
     def step(self, action: int | None) -> None:
         """Play action id ``action`` for the agent to act (``None`` for an agent whose
@@ -153,31 +244,95 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.game_state
-        # id_to_action refuses a non-int or out-of-range id, apply an illegal one.
-        state.apply(state.id_to_action(action))  # type: ignore[arg-type]
+        core = self._core
+        if core is None:
+            state = self._state
+            assert state is not None  # dealt by reset without an engine episode
+            # id_to_action refuses a non-int or out-of-range id, apply an illegal one.
+            state.apply(state.id_to_action(action))  # type: ignore[arg-type]
+            self._cumulative_rewards[agent] = 0.0
+            self._after_move()
+            return
+        seat = core.step(action)
+        if seat == _REFUSED:
+            self._refuse(action)
         self._cumulative_rewards[agent] = 0.0
-        self._after_move()
+        if seat >= 0:
+            self.agent_selection = self.possible_agents[seat]
+        else:
+            self._finish(core)
+
+    def _refuse(self, action: object) -> NoReturn:
+        """Raise what the Python state raises for ``action``, an id the engine
+        episode refused (not an int, out of range or illegal), on a copy of it."""
+        state = self.game_state.clone()
+        state.apply(state.id_to_action(action))  # type: ignore[arg-type]
+        raise AssertionError(f"the engine refused action id {action!r}, which the state plays")
+
+    def _finish(self, core: AecCore) -> None:
+        """The engine's deal is over: every agent's episode ends and each is paid
+        its ``returns()``."""
+        self._pay(core.returns())
+        for name in self.terminations:
+            self.terminations[name] = True
+
+    def _pay(self, deltas: list[float] | None) -> None:
+        """Set ``rewards`` to ``deltas`` by seat (zeros for ``None``) and add them to
+        the cumulative rewards; the all-zero case, most moves, costs nothing."""
+        rewards = self.rewards
+        if deltas is None:
+            if self._paid:
+                for name in rewards:
+                    rewards[name] = 0.0
+                self._paid = False
+            return
+        cumulative = self._cumulative_rewards
+        seats = self._seats
+        for name in rewards:
+            reward = rewards[name] = deltas[seats[name]]
+            cumulative[name] += reward
+        self._paid = True
+
+    def _clear_rewards(self) -> None:
+        super()._clear_rewards()
+        self._paid = False
+
+    def _was_dead_step(self, action: Any) -> None:
+        """PettingZoo's step of an agent whose episode is over (it leaves; the next
+        agent whose episode is over goes next, else the one that was to act), with
+        the same effects but without rebuilding the list of dead agents."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        terminations, truncations = self.terminations, self.truncations
+        del terminations[agent], truncations[agent]
+        del self.rewards[agent], self._cumulative_rewards[agent], self.infos[agent]
+        agents = self.agents
+        agents.remove(agent)
+        for other in agents:
+            if terminations[other] or truncations[other]:
+                if self._skip_agent_selection is None:
+                    self._skip_agent_selection = agent
+                self.agent_selection = other
+                break
+        else:
+            if self._skip_agent_selection is not None:
+                self.agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        self._clear_rewards()
 
     def _after_move(self) -> None:
-        """Pay the rewards of the move just made and select the next agent, or end
-        every agent's episode once the game is over."""
-        state = self.game_state
-        rewards = self.rewards
-        deltas = self._rewards.after_move(state)
-        if deltas is None:
-            for name in rewards:
-                rewards[name] = 0.0
-        else:
-            for name in rewards:
-                rewards[name] = deltas[self._seats[name]]
+        """After a move of the Python state: pay the rewards of the move just made
+        and select the next agent, or end every agent's episode once the game is over."""
+        state = self._state
+        assert state is not None  # dealt by reset without an engine episode
+        self._pay(self._rewards.after_move(state))
         seat = state.current_player
         if seat is None:
             for name in self.terminations:
                 self.terminations[name] = True
         else:
             self.agent_selection = self.possible_agents[seat]
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         """The table of what the seat to act sees (``"ansi"`` returns it, ``"human"``

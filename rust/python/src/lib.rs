@@ -5,6 +5,7 @@
 
 use pyo3::prelude::*;
 
+mod aec;
 mod args;
 mod betting;
 mod bridge_dd;
@@ -38,6 +39,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     betting::register(m)?;
     bridge_dd::register(m)?;
     vector::register(m)?;
+    aec::register(m)?;
     testing::register(&test)?;
     let modules = py.import("sys")?.getattr("modules")?;
     for sub in [bench, test] {
