@@ -35,6 +35,7 @@ import pickle
 import signal
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -44,14 +45,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from cardkit import games as _games
 from cardkit._core import derive_seed
 from cardkit._validate import check_count, check_flag, check_seed, is_sequence
 from cardkit.agents import AgentSpec, RandomAgent, agent_factory, agent_names
 from cardkit.api import Agent, State
 from cardkit.errors import CardkitError, RuleOptionError, shown
-from cardkit.games import available as games_available
 from cardkit.games import make
-from cardkit.games import register as register_game
 from cardkit.play import play
 from cardkit.tables import parse_options
 
@@ -300,8 +300,8 @@ def _seated(block: _Block, seating: int, deal_seed: int) -> list[Agent]:
 
 
 def _make(block: _Block) -> Any:
-    if block.registered is not None and block.game not in games_available():
-        register_game(block.game, block.registered)
+    if block.registered is not None and block.game not in _games.available():
+        _games.register(block.game, block.registered)
     return make(block.game, **block.options)
 
 
@@ -447,11 +447,19 @@ class RayExecutor(cf.Executor):
         future.add_done_callback(lambda f: self._refs.pop(f, None))
         return future
 
+    def cancel(self, futures: Iterable[cf.Future[Any]]) -> None:
+        """Stop the tasks of ``futures``: one not started never starts, and a running one
+        is interrupted at once (Ray raises ``KeyboardInterrupt`` in its task; the
+        worker process lives on). Its games are dropped, so stopping mid-game is safe."""
+        for future in futures:
+            ref = self._refs.pop(future, None)
+            if ref is not None:
+                self._ray.cancel(ref, force=False)
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Cancel the outstanding tasks if asked, then stop Ray if this executor started it."""
         if cancel_futures:
-            for ref in list(self._refs.values()):
-                self._ray.cancel(ref, force=True)
+            self.cancel(list(self._refs))
         self._refs.clear()
         if self._started:
             self._started = False
@@ -490,19 +498,66 @@ class DaskExecutor(cf.Executor):
             self._owned.insert(0, client)
         self.client = client
         self._executor = client.get_executor(pure=False)
+        self.halt = _DaskHalt()
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
         """Run ``fn(*args, **kwargs)`` as one Dask task."""
         future: cf.Future[Any] = self._executor.submit(fn, *args, **kwargs)
         return future
 
+    def cancel(self, futures: Iterable[cf.Future[Any]]) -> None:
+        """Stop the tasks of ``futures``: one not started never starts, and a running
+        block stops before its next game once it sees the run's stop flag
+        (:attr:`halt`, which it asks the scheduler about every half second). Later
+        runs get a fresh flag."""
+        halt, self.halt = self.halt, _DaskHalt()
+        halt.set(self.client)
+        for future in futures:
+            future.cancel()
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Cancel outstanding tasks if asked, then close the client and cluster it started."""
+        if cancel_futures:
+            self.halt.set(self.client)
         self._executor.shutdown(wait=wait and not cancel_futures)
         for owned in self._owned:
             owned.close()
         self._owned.clear()
 
+
+class _DaskHalt:
+    """A run's stop flag on a Dask cluster: a named ``distributed.Event``. Dask cannot
+    interrupt a running task, so a block asks the flag itself, at most every
+    :data:`HALT_POLL` seconds (each question is a round trip to the scheduler)."""
+
+    def __init__(self, name: str | None = None) -> None:
+        self.name = name or f"cardkit-halt-{uuid.uuid4().hex}"
+        self._next: float | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_DaskHalt, (self.name,))
+
+    def is_set(self) -> bool:
+        """Whether the run was cancelled, as of the last question (asked in a worker)."""
+        now = time.monotonic()
+        if self._next is None:  # a block shorter than one poll never asks
+            self._next = now + HALT_POLL
+        if now < self._next:
+            return False
+        self._next = now + HALT_POLL
+        from distributed import Event
+
+        return bool(Event(self.name).is_set())
+
+    def set(self, client: Any) -> None:
+        """Raise the flag (from the client's side)."""
+        from distributed import Event
+
+        Event(self.name, client=client).set()
+
+
+#: Seconds between two looks at a Dask run's stop flag by a running block.
+HALT_POLL = 0.5
 
 _EXECUTORS = ("local", "ray", "dask")
 
@@ -541,20 +596,36 @@ def _check_sendable(
     dumps: Callable[[Any], bytes] | None,
     factories: Sequence[AgentFactory],
     labels: Sequence[str],
+    game: str,
+    registered: Callable[..., Any] | None,
 ) -> None:
-    """Refuse up front, naming the agent, a factory the workers cannot rebuild,
-    instead of a serialization traceback from inside the executor."""
+    """Refuse up front, naming the agent or the game, a factory the workers cannot
+    rebuild, instead of a serialization traceback from inside the executor."""
     if dumps is None:
         return
     for seat, (factory, label) in enumerate(zip(factories, labels, strict=True)):
-        try:
-            dumps(factory)
-        except Exception as err:  # pickling raises several unrelated types
-            raise RuleOptionError(
-                f"seat {seat}'s agent factory {label!r} ({shown(factory, 40)}) cannot be sent "
-                "to worker processes (use an agent name, a module-level function or class, "
-                "or workers=1)"
-            ) from err
+        _sendable(
+            dumps,
+            factory,
+            f"seat {seat}'s agent factory {label!r} ({shown(factory, 40)})",
+            "use an agent name, a module-level function or class, or workers=1",
+        )
+    if registered is not None:
+        _sendable(
+            dumps,
+            registered,
+            f"game {game!r} was added with games.register, and its factory "
+            f"({shown(registered, 40)})",
+            "worker processes know only the built-in games: register a module-level "
+            "function or class, or use workers=1",
+        )
+
+
+def _sendable(dumps: Callable[[Any], bytes], thing: Any, what: str, remedy: str) -> None:
+    try:
+        dumps(thing)
+    except Exception as err:  # pickling raises several unrelated types
+        raise RuleOptionError(f"{what} cannot be sent to worker processes ({remedy})") from err
 
 
 # -- the run ----------------------------------------------------------------------------
@@ -618,6 +689,8 @@ def _run_blocks(
                 parts.append(collect(future.result()))
             fill()
     except BaseException:
+        if isinstance(executor, (RayExecutor, DaskExecutor)):
+            executor.cancel(pending)
         for future in pending:
             future.cancel()
         raise
@@ -741,20 +814,26 @@ def _run(
     in_process = kind == "local" and workers == 1
     size = max(1, min(MAX_BLOCK, math.ceil(total / (workers * 8))))
     figures = _has_pyarrow()
-    blocks = (
-        _Block(
-            name,
-            options,
-            tuple(factories),
-            seatings,
-            duplicate,
-            seed,
-            s,
-            min(s + size, total),
-            figures,
-        )
-        for s in range(0, total, size)
-    )
+    # a fresh worker process knows only the built-in games (see _Block.registered)
+    registered = _games._REGISTERED.get(name)
+
+    def blocks(halt: Any = None) -> Iterator[_Block]:
+        for s in range(0, total, size):
+            end = min(s + size, total)
+            yield _Block(
+                name,
+                options,
+                tuple(factories),
+                seatings,
+                duplicate,
+                seed,
+                s,
+                end,
+                figures,
+                halt,
+                registered,
+            )
+
     display = _Display() if progress is True else None
     callback: Progress | None = display or (progress if callable(progress) else None)
     done = 0
@@ -770,18 +849,19 @@ def _run(
     started = time.perf_counter()
     try:
         if in_process:
-            parts = [collect(_play_block(block)) for block in blocks]
+            parts = [collect(_play_block(block)) for block in blocks()]
         else:
             if isinstance(executor, cf.Executor):
                 runner, owned = executor, None
             else:
                 if kind == "local":
                     # before the pool: starting spawn workers takes a while
-                    _check_sendable(pickle.dumps, factories, labels)
+                    _check_sendable(pickle.dumps, factories, labels, name, registered)
                 runner = owned = _executor_for(kind, workers)
             try:
-                _check_sendable(_serializer(runner), factories, labels)
-                parts = _run_blocks(runner, blocks, 2 * workers, collect)
+                _check_sendable(_serializer(runner), factories, labels, name, registered)
+                halt = runner.halt if isinstance(runner, DaskExecutor) else None
+                parts = _run_blocks(runner, blocks(halt), 2 * workers, collect)
             except BrokenProcessPool as err:
                 raise CardkitError(
                     "simulation worker processes died (spawned workers re-import the "
@@ -1225,7 +1305,7 @@ def _figure_table(pa: Any, blocks: Sequence[tuple[int, dict[str, Any]]]) -> dict
         parts = [columns.get(key) for _, columns in blocks]
         kinds = {p.dtype if isinstance(p, np.ndarray) else None for p in parts}
         if len(kinds) == 1 and None not in kinds:
-            arrays[key] = pa.array(np.concatenate(parts))
+            arrays[key] = pa.array(np.concatenate([p for p in parts if p is not None]))
             continue
         values: list[Any] = []
         for (n, _), part in zip(blocks, parts, strict=True):
