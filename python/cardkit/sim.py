@@ -926,9 +926,10 @@ def simulate(
 
     ``progress`` is a callback ``progress(games_done, games_total)`` called as blocks
     finish, or ``True`` for a games/s and ETA line on stderr when it is a terminal.
-    Ctrl-C stops the workers (a local pool's before their next game; queued tasks of
-    an executor are cancelled) and raises ``KeyboardInterrupt``; nothing is returned
-    or written.
+    Ctrl-C stops the work and raises ``KeyboardInterrupt``; nothing is returned or
+    written. Blocks not started never start; running ones stop before their next game
+    on a local pool and on Dask (within about :data:`HALT_POLL` seconds), are
+    interrupted at once on Ray, and run to their end on any other executor.
 
     The records and statistics are the same for any ``workers`` and ``executor``.
     """
