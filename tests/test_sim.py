@@ -455,7 +455,10 @@ def test_games_registered_at_run_time_reach_the_workers() -> None:
         games.register("short_spades", lambda **options: _short_spades(**options))
         with pytest.raises(RuleOptionError, match="game 'short_spades' was added with games"):
             simulate("short_spades", 8, seed=2, workers=2)
-        # in this process it needs no sending
+        # in this process it needs no sending, nor in the caller's pool of threads (or a
+        # forked one), where it stays behind for the workers' own registry
         _same(alone, simulate("short_spades", 8, seed=2, workers=1))
+        with cf.ThreadPoolExecutor(2) as pool:
+            _same(alone, simulate("short_spades", 8, seed=2, executor=pool))
     finally:
         games.unregister("short_spades")

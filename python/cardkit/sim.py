@@ -622,10 +622,17 @@ def _check_sendable(
 
 
 def _sendable(dumps: Callable[[Any], bytes], thing: Any, what: str, remedy: str) -> None:
+    err = _send_error(dumps, thing)
+    if err is not None:
+        raise RuleOptionError(f"{what} cannot be sent to worker processes ({remedy})") from err
+
+
+def _send_error(dumps: Callable[[Any], bytes], thing: Any) -> Exception | None:
     try:
         dumps(thing)
     except Exception as err:  # pickling raises several unrelated types
-        raise RuleOptionError(f"{what} cannot be sent to worker processes ({remedy})") from err
+        return err
+    return None
 
 
 # -- the run ----------------------------------------------------------------------------
@@ -816,8 +823,18 @@ def _run(
     figures = _has_pyarrow()
     # a fresh worker process knows only the built-in games (see _Block.registered)
     registered = _games._REGISTERED.get(name)
+    dumps = _serializer(executor) if isinstance(executor, cf.Executor) else None
+    if (
+        registered is not None
+        and kind == "custom"
+        and not isinstance(executor, (RayExecutor, DaskExecutor))
+        and _send_error(dumps or pickle.dumps, registered) is not None
+    ):
+        # the caller's pool may be forked, its workers holding the game already: send
+        # the factory where it can be sent, and leave the rest to the workers
+        registered = None
 
-    def blocks(halt: Any = None) -> Iterator[_Block]:
+    def blocks(halt: Any = None, registered: Callable[..., Any] | None = None) -> Iterator[_Block]:
         for s in range(0, total, size):
             end = min(s + size, total)
             yield _Block(
@@ -849,7 +866,7 @@ def _run(
     started = time.perf_counter()
     try:
         if in_process:
-            parts = [collect(_play_block(block)) for block in blocks()]
+            parts = [collect(_play_block(block)) for block in blocks(None, registered)]
         else:
             if isinstance(executor, cf.Executor):
                 runner, owned = executor, None
@@ -861,7 +878,7 @@ def _run(
             try:
                 _check_sendable(_serializer(runner), factories, labels, name, registered)
                 halt = runner.halt if isinstance(runner, DaskExecutor) else None
-                parts = _run_blocks(runner, blocks(halt), 2 * workers, collect)
+                parts = _run_blocks(runner, blocks(halt, registered), 2 * workers, collect)
             except BrokenProcessPool as err:
                 raise CardkitError(
                     "simulation worker processes died (spawned workers re-import the "
