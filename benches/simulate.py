@@ -158,39 +158,38 @@ def main() -> None:
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     pools = {"local": local, "ray": RayExecutor(), "dask": DaskExecutor(workers=2)}
     load = os.getloadavg()
-    rows = []
-    try:
-        for name in names:
-            rows.append(measure(name, options, args, pools))
-    finally:
-        local.shutdown()
-        pools["dask"].shutdown()
-        ray.shutdown()
-    load_after = os.getloadavg()
-
     print(
         f"random agents{' ' + json.dumps(options) if options else ''}; load average "
-        f"{load[0]:.1f} before, {load_after[0]:.1f} after (2 cores)"
+        f"{load[0]:.1f} at the start (2 cores)"
     )
     print()
     print(
         "| game | games | bare play | 1 worker | 2 local | 2 procs | Ray 2 | Dask 2 "
         "| records overhead, median (spread) |"
     )
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for r in rows:
-        spread = f"{min(r.overheads):+.1%} .. {max(r.overheads):+.1%}"
-        print(
-            f"| {r.game} | {r.games:,} | {r.bare:,.0f} | {r.one:,.0f} "
-            f"| {r.two:,.0f} ({r.two / r.one:.2f}x) | {r.ceiling:,.0f} ({r.ceiling / r.one:.2f}x) "
-            f"| {r.ray:,.0f} ({r.ray / r.one:.2f}x) | {r.dask:,.0f} ({r.dask / r.one:.2f}x) "
-            f"| {statistics.median(r.overheads):+.1%} ({spread}) |"
-        )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", flush=True)
+    try:
+        for name in names:
+            r = measure(name, options, args, pools)
+            spread = f"{min(r.overheads):+.1%} .. {max(r.overheads):+.1%}"
+            print(
+                f"| {r.game} | {r.games:,} | {r.bare:,.0f} | {r.one:,.0f} "
+                f"| {r.two:,.0f} ({r.two / r.one:.2f}x) "
+                f"| {r.ceiling:,.0f} ({r.ceiling / r.one:.2f}x) "
+                f"| {r.ray:,.0f} ({r.ray / r.one:.2f}x) | {r.dask:,.0f} ({r.dask / r.one:.2f}x) "
+                f"| {statistics.median(r.overheads):+.1%} ({spread}) |",
+                flush=True,
+            )
+    finally:
+        local.shutdown()
+        pools["dask"].shutdown()
+        ray.shutdown()
     print()
     print("games/s; (x) is the ratio to 1 worker. Targets: 2 local >= 1.8x, Ray and Dask")
     print(
         f">= 1.6x, records <= 10% of a Dou Dizhu game. Starting a local pool of 2 took "
-        f"{pool_start:.2f} s (a cold workers=2 run pays it once)."
+        f"{pool_start:.2f} s (a cold workers=2 run pays it once). Load average at the "
+        f"end: {os.getloadavg()[0]:.1f}."
     )
 
 
