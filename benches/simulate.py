@@ -96,6 +96,8 @@ def two_processes(name: str, options: dict[str, Any], games: int) -> float:
 
 @dataclass
 class Row:
+    """One game's figures: its count, games/s per column, and the overhead pairs."""
+
     game: str
     games: int
     bare: float
@@ -110,6 +112,7 @@ class Row:
 def measure(
     name: str, options: dict[str, Any], args: argparse.Namespace, pools: dict[str, Any]
 ) -> Row:
+    """Every column of one game's row, with a count sized to ``--seconds`` of CPU."""
     # imports and first arrays, then the cost of one game on this machine now
     _ = simulate(name, 4, options=options, workers=1).records
     calibrated, start = 0, time.process_time()
