@@ -823,18 +823,17 @@ def _run(
     figures = _has_pyarrow()
     # a fresh worker process knows only the built-in games (see _Block.registered)
     registered = _games._REGISTERED.get(name)
-    dumps = _serializer(executor) if isinstance(executor, cf.Executor) else None
     if (
         registered is not None
-        and kind == "custom"
+        and isinstance(executor, cf.Executor)
         and not isinstance(executor, (RayExecutor, DaskExecutor))
-        and _send_error(dumps or pickle.dumps, registered) is not None
+        and _send_error(_serializer(executor) or pickle.dumps, registered) is not None
     ):
         # the caller's pool may be forked, its workers holding the game already: send
         # the factory where it can be sent, and leave the rest to the workers
         registered = None
 
-    def blocks(halt: Any = None, registered: Callable[..., Any] | None = None) -> Iterator[_Block]:
+    def blocks(halt: Any = None) -> Iterator[_Block]:
         for s in range(0, total, size):
             end = min(s + size, total)
             yield _Block(
@@ -866,7 +865,7 @@ def _run(
     started = time.perf_counter()
     try:
         if in_process:
-            parts = [collect(_play_block(block)) for block in blocks(None, registered)]
+            parts = [collect(_play_block(block)) for block in blocks()]
         else:
             if isinstance(executor, cf.Executor):
                 runner, owned = executor, None
@@ -878,7 +877,7 @@ def _run(
             try:
                 _check_sendable(_serializer(runner), factories, labels, name, registered)
                 halt = runner.halt if isinstance(runner, DaskExecutor) else None
-                parts = _run_blocks(runner, blocks(halt, registered), 2 * workers, collect)
+                parts = _run_blocks(runner, blocks(halt), 2 * workers, collect)
             except BrokenProcessPool as err:
                 raise CardkitError(
                     "simulation worker processes died (spawned workers re-import the "
