@@ -1,13 +1,20 @@
-"""Simulation at scale: games/s through ``cardkit.sim.simulate`` with random agents on
-1 and 2 local worker processes, on a local Ray and a local Dask cluster of 2 workers,
-and the cost of the record keeping against a bare ``play`` loop. Prints each rate
-and its ratio to the 1-worker local rate.
+"""Simulation at scale, per game: games/s through ``cardkit.sim.simulate`` with random
+agents on 1 and 2 local worker processes, on a local Ray and a local Dask cluster of
+2 workers, and the cost of the record keeping against a bare ``play`` loop.
 
-The local pool is started by each call, so its rate includes starting the workers
-(as a user's run does); the Ray and Dask clusters are started once before timing
-(as a cluster is). A machine shared with other work may not give two free cores:
-the "two independent processes" row shows what it gives, the ceiling of every
-2-worker row. Run: python benches/simulate.py [--games N] [--game NAME]
+Each game's count is chosen from a short calibration so that one cell takes about
+``--seconds`` on one core. The pool and clusters of the 2-worker rows are started
+once before timing (the footer gives what starting a local pool adds to a cold
+run); the "2 procs" column is two independent 1-worker processes side by side, the
+parallel speed the machine gives right now and so the ceiling of every 2-worker
+column (a machine shared with other work may not give two free cores).
+
+The record overhead is measured in CPU time of this process, from interleaved pairs
+(a bare loop, then ``simulate(workers=1)`` with its records built, on the same
+games and seeds), so that load from other processes falls on both sides alike; the
+table gives the median of the pairs and their spread.
+
+Run: python benches/simulate.py [--game NAME|all] [--seconds S] [--option key=value]
 (needs ``pip install '.[sim,ray,dask]'``).
 """
 
@@ -15,114 +22,178 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from cardkit import derive_seed
 from cardkit.agents import RandomAgent
-from cardkit.games import make
+from cardkit.games import available, make
 from cardkit.play import play
-from cardkit.sim import DaskExecutor, RayExecutor, simulate
+from cardkit.sim import DaskExecutor, RayExecutor, _LocalPool, simulate
 
 
-def bare(name: str, options: dict[str, Any], games: int) -> float:
-    """Games/s of plain ``play`` calls with the simulator's seeds: no records, no figures."""
+def bare(name: str, options: dict[str, Any], games: int) -> None:
+    """Plain ``play`` calls with the simulator's seeds (seed 0): no records, no figures."""
     game = make(name, **options)
-    start = time.perf_counter()
     for g in range(games):
         seed = derive_seed(0, g)
         agents = [RandomAgent(derive_seed(seed, s + 1)) for s in range(game.num_players)]
         play(game, agents, seed=seed)
+
+
+def rate(name: str, options: dict[str, Any], games: int, **kwargs: Any) -> float:
+    """Wall-clock games/s of one ``simulate`` call."""
+    start = time.perf_counter()
+    simulate(name, games, seed=0, options=options, **kwargs)
     return games / (time.perf_counter() - start)
 
 
-def through(name: str, options: dict[str, Any], games: int, **kwargs: Any) -> float:
-    """Games/s of one ``simulate`` call (records and statistics included)."""
-    start = time.perf_counter()
-    result = simulate(name, games, seed=0, options=options, **kwargs)
-    seconds = time.perf_counter() - start
-    _ = result.records  # building the table is part of the run's cost
-    return result.games / seconds
+def overhead(name: str, options: dict[str, Any], games: int, pairs: int) -> list[float]:
+    """Per interleaved pair: CPU time of ``simulate`` (records built) over that of the
+    bare loop on the same games, minus one. The side that goes first alternates, so a
+    drift in the machine's load falls on both alike."""
+
+    def plain() -> float:
+        start = time.process_time()
+        bare(name, options, games)
+        return time.process_time() - start
+
+    def recorded() -> float:
+        start = time.process_time()
+        _ = simulate(name, games, seed=0, options=options, workers=1).records
+        return time.process_time() - start
+
+    out = []
+    for k in range(pairs):
+        if k % 2:
+            with_records, without = recorded(), plain()
+        else:
+            without, with_records = plain(), recorded()
+        out.append(with_records / without - 1)
+    return out
 
 
 def two_processes(name: str, options: dict[str, Any], games: int) -> float:
-    """Games/s of two independent 1-worker runs side by side, half the games each:
-    the parallel speed this machine gives right now, the ceiling of any 2-worker run."""
+    """Games/s of two independent 1-worker runs side by side, half the games each (the
+    sum of their rates, each timed inside its process: interpreter start left out)."""
     code = (
-        "import json, sys; from cardkit.sim import simulate; "
-        "simulate(sys.argv[1], int(sys.argv[2]), options=json.loads(sys.argv[3]), workers=1)"
+        "import json, sys, time; from cardkit.sim import simulate; "
+        "n, options = int(sys.argv[2]), json.loads(sys.argv[3]); "
+        "simulate(sys.argv[1], 4, options=options, workers=1); "
+        "start = time.perf_counter(); "
+        "simulate(sys.argv[1], n, options=options, workers=1); "
+        "print(n / (time.perf_counter() - start))"
     )
     argv = [sys.executable, "-c", code, name, str(games // 2), json.dumps(options)]
+    children = [subprocess.Popen(argv, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    return sum(float(child.communicate()[0]) for child in children)
+
+
+@dataclass
+class Row:
+    """One game's figures: its count, games/s per column, and the overhead pairs."""
+
+    game: str
+    games: int
+    bare: float
+    one: float
+    two: float
+    ceiling: float
+    ray: float
+    dask: float
+    overheads: list[float]
+
+
+def measure(
+    name: str, options: dict[str, Any], args: argparse.Namespace, pools: dict[str, Any]
+) -> Row:
+    """Every column of one game's row, with a count sized to ``--seconds`` of CPU."""
+    # imports and first arrays, then the cost of one game on this machine now
+    _ = simulate(name, 4, options=options, workers=1).records
+    calibrated, start = 0, time.process_time()
+    while time.process_time() - start < 0.3:
+        bare(name, options, 4)
+        calibrated += 4
+    per_game = (time.process_time() - start) / calibrated
+    n = max(64, round(args.seconds / per_game))
+    small = max(8, n // (2 * args.pairs))
+    for pool in pools.values():
+        simulate(name, 16, options=options, executor=pool, workers=2)
+
+    def best(**kwargs: Any) -> float:
+        return max(rate(name, options, n, **kwargs) for _ in range(args.repeat))
+
     start = time.perf_counter()
-    children = [subprocess.Popen(argv) for _ in range(2)]
-    for child in children:
-        child.wait()
-    return 2 * (games // 2) / (time.perf_counter() - start)
-
-
-def on_cluster(executor: Any, args: argparse.Namespace) -> float:
-    """Best games/s on a running cluster, after a short run that warms its workers."""
-    options = _options(args)
-    through(args.game, options, 200, executor=executor, workers=2)
-    return max(
-        through(args.game, options, args.games, executor=executor, workers=2)
-        for _ in range(args.repeat)
+    bare(name, options, n)
+    plain = n / (time.perf_counter() - start)
+    one = best(workers=1)
+    ceiling = max(two_processes(name, options, n) for _ in range(args.repeat))
+    two = best(executor=pools["local"], workers=2)
+    ray = best(executor=pools["ray"], workers=2)
+    dask = best(executor=pools["dask"], workers=2)
+    return Row(
+        name, n, plain, one, two, ceiling, ray, dask, overhead(name, options, small, args.pairs)
     )
-
-
-def _options(args: argparse.Namespace) -> dict[str, Any]:
-    return {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--game", default="doudizhu")
-    parser.add_argument("--games", type=int, default=6000)
+    parser.add_argument("--game", default="doudizhu", help="a game name, or all")
     parser.add_argument("--option", action="append", default=[], help="key=value (JSON)")
-    parser.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per cell")
+    parser.add_argument("--repeat", type=int, default=2, help="best of this many runs")
+    parser.add_argument("--pairs", type=int, default=15, help="interleaved overhead pairs")
     args = parser.parse_args()
-
-    options = _options(args)
-    name, n = args.game, args.games
-
-    rows: list[tuple[str, float]] = []
-    # best of interleaved pairs: on a shared machine one lone timing is mostly noise
-    pairs = [
-        (bare(name, options, n), through(name, options, n, workers=1)) for _ in range(args.repeat)
-    ]
-    base_play = max(p for p, _ in pairs)
-    one = max(s for _, s in pairs)
-    rows.append(("bare play loop, 1 process", base_play))
-    rows.append(("simulate, 1 worker (in process)", one))
-    ceiling = max(two_processes(name, options, n) for _ in range(args.repeat))
-    rows.append(("ceiling: two independent 1-worker processes", ceiling))
-    two = max(through(name, options, n, workers=2) for _ in range(args.repeat))
-    rows.append(("simulate, 2 local workers (pool start included)", two))
+    options = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
+    names = available() if args.game == "all" else [args.game]
 
     import ray
 
+    start = time.perf_counter()
+    local = _LocalPool(2)
+    list(local.map(abs, [1, 2]))
+    pool_start = time.perf_counter() - start
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    pools = {"local": local, "ray": RayExecutor(), "dask": DaskExecutor(workers=2)}
+    load = os.getloadavg()
+    print(
+        f"random agents{' ' + json.dumps(options) if options else ''}; load average "
+        f"{load[0]:.1f} at the start (2 cores)"
+    )
+    print()
+    print(
+        "| game | games | bare play | 1 worker | 2 local | 2 procs | Ray 2 | Dask 2 "
+        "| records overhead, median (spread) |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", flush=True)
     try:
-        rows.append(("simulate, Ray (2 local CPUs)", on_cluster(RayExecutor(), args)))
+        for name in names:
+            r = measure(name, options, args, pools)
+            spread = f"{min(r.overheads):+.1%} .. {max(r.overheads):+.1%}"
+            print(
+                f"| {r.game} | {r.games:,} | {r.bare:,.0f} | {r.one:,.0f} "
+                f"| {r.two:,.0f} ({r.two / r.one:.2f}x) "
+                f"| {r.ceiling:,.0f} ({r.ceiling / r.one:.2f}x) "
+                f"| {r.ray:,.0f} ({r.ray / r.one:.2f}x) | {r.dask:,.0f} ({r.dask / r.one:.2f}x) "
+                f"| {statistics.median(r.overheads):+.1%} ({spread}) |",
+                flush=True,
+            )
     finally:
+        local.shutdown()
+        pools["dask"].shutdown()
         ray.shutdown()
-    dask_executor = DaskExecutor(workers=2)
-    try:
-        rows.append(("simulate, Dask (LocalCluster, 2 workers)", on_cluster(dask_executor, args)))
-    finally:
-        dask_executor.shutdown()
-
-    print(f"### {name} {options or ''}: {n} games, random agents")
     print()
-    print("| run | games/s | vs 1 worker |")
-    print("| --- | ---: | ---: |")
-    for label, value in rows:
-        print(f"| {label} | {value:,.0f} | {value / one:.2f}x |")
-    print()
-    overhead = (1 / one - 1 / base_play) * base_play
-    print(f"record keeping and statistics: {overhead:+.1%} of a bare game's time")
+    print("games/s; (x) is the ratio to 1 worker. Targets: 2 local >= 1.8x, Ray and Dask")
+    print(
+        f">= 1.6x, records <= 10% of a Dou Dizhu game. Starting a local pool of 2 took "
+        f"{pool_start:.2f} s (a cold workers=2 run pays it once). Load average at the "
+        f"end: {os.getloadavg()[0]:.1f}."
+    )
 
 
 if __name__ == "__main__":

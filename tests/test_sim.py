@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -24,6 +25,9 @@ from cardkit.sim import (
     DaskExecutor,
     RayExecutor,
     SimulationResult,
+    _Block,
+    _play_block,
+    _Stopped,
     flatten_breakdown,
     key_figures,
     simulate,
@@ -32,6 +36,12 @@ from cardkit.sim import (
 )
 
 AGENTS = ["rule", "random", "random"]
+
+
+def _endless_block(halt: Any = None) -> _Block:
+    """A block of ten million games: hours of play unless it is stopped."""
+    seatings = ((0, 1, 2),)
+    return _Block("doudizhu", {}, (RandomAgent,) * 3, seatings, False, 1, 0, 10**7, True, halt)
 
 
 def _same(a: SimulationResult, b: SimulationResult) -> None:
@@ -61,6 +71,12 @@ def test_ray_runs_the_same_games(reference: SimulationResult) -> None:
         # "ray" joins the running Ray and leaves it up
         _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, executor="ray"))
         assert ray.is_initialized()
+        # Ctrl-C: cancel interrupts a running block at once, and the workers live on
+        future = executor.submit(_play_block, _endless_block())
+        executor.cancel([future])
+        with pytest.raises(ray.exceptions.TaskCancelledError):
+            future.result(timeout=300)
+        _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, executor=executor))
     finally:
         executor.shutdown()
     assert not ray.is_initialized()  # the executor stops the Ray it started
@@ -71,6 +87,16 @@ def test_dask_runs_the_same_games(reference: SimulationResult, tmp_path: Path) -
     try:
         workers = executor.client.scheduler_info()["workers"]
         assert len(workers) == 2  # two worker processes of a real LocalCluster
+        _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, executor=executor))
+        # Dask cannot interrupt a running task: the block itself stops before its next
+        # game once it sees the run's stop flag raised (as cancel raises it on Ctrl-C)
+        halt = executor.halt
+        future = executor.submit(_play_block, _endless_block(halt))
+        halt.set(executor.client)
+        with pytest.raises(_Stopped, match=r"games from [0-9]+ on were cancelled"):
+            future.result(timeout=300)
+        executor.cancel([])
+        assert executor.halt.name != halt.name  # a fresh flag for the next run
         _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, executor=executor))
     finally:
         executor.shutdown()
@@ -359,3 +385,80 @@ def test_a_run_keeps_few_blocks_in_flight() -> None:
     assert result.games == 200
     assert pool.submitted == 16  # blocks of 13 games: 200 / (2 workers x 8)
     assert pool.most <= 4  # two blocks per worker, however long the run
+
+
+def _run_cli(argv: list[str], *, stderr_on_terminal: bool) -> tuple[str, str]:
+    """Run ``cardkit`` in a child with stdout on a pseudo-terminal, and stderr on it
+    too or on a pipe: (what the terminal showed, what the pipe got)."""
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "cardkit.cli", *argv],
+        stdin=subprocess.DEVNULL,
+        stdout=slave,
+        stderr=slave if stderr_on_terminal else subprocess.PIPE,
+    )
+    os.close(slave)
+    shown = b""
+    try:
+        while True:
+            # generous liveness bound: the run takes seconds
+            ready, _, _ = select.select([master], [], [], 300)
+            assert ready, "the child printed nothing for 300 s"
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            shown += chunk
+        _, piped = child.communicate(timeout=300)
+    finally:
+        os.close(master)
+    assert child.returncode == 0
+    return shown.decode(), (piped or b"").decode()
+
+
+# long enough that the line, drawn once a run has taken half a second, shows
+_LONG_RUN = ["simulate", "doudizhu", "-n", "2000", "--workers", "1", "--seed", "1"]
+_PROGRESS_LINE = re.compile(r"\[#*\s*\] [\d,]+/2,000 games  [\d,]+ games/s  ETA [\d,]+ s")
+
+
+def test_progress_line_shows_on_a_terminal_only() -> None:
+    shown, _ = _run_cli(_LONG_RUN, stderr_on_terminal=True)
+    assert _PROGRESS_LINE.search(shown), shown[-400:]
+    assert "[##############################] 2,000/2,000 games" in shown
+    assert "doudizhu: 2000 games from seed 1" in shown
+    # the table follows on a line of its own, after the progress line is ended
+    assert "\r\n" in shown.split("2,000/2,000 games", 1)[1].split("doudizhu:", 1)[0]
+
+    # stderr, where the line is drawn, on a pipe: no line, on either stream
+    shown, piped = _run_cli(_LONG_RUN, stderr_on_terminal=False)
+    assert "doudizhu: 2000 games from seed 1" in shown
+    assert "games/s  ETA" not in shown and "games/s  ETA" not in piped
+    assert piped == ""
+
+
+def _short_spades(**options: Any) -> Any:
+    return games.make("spades", **{"match": False, **options})
+
+
+def test_games_registered_at_run_time_reach_the_workers() -> None:
+    # a module-level factory travels to spawned workers with the blocks
+    games.register("short_spades", _short_spades)
+    try:
+        alone = simulate("short_spades", 8, seed=2, workers=1)
+        _same(alone, simulate("short_spades", 8, seed=2, workers=2))
+        # one that cannot be sent is refused up front, naming the game
+        games.register("short_spades", lambda **options: _short_spades(**options))
+        with pytest.raises(RuleOptionError, match="game 'short_spades' was added with games"):
+            simulate("short_spades", 8, seed=2, workers=2)
+        # in this process it needs no sending, nor in the caller's pool of threads (or a
+        # forked one), where it stays behind for the workers' own registry
+        _same(alone, simulate("short_spades", 8, seed=2, workers=1))
+        with cf.ThreadPoolExecutor(2) as pool:
+            _same(alone, simulate("short_spades", 8, seed=2, executor=pool))
+    finally:
+        games.unregister("short_spades")

@@ -25,6 +25,7 @@ the game's key figures from ``score_breakdown()`` as ``score.*`` columns
 from __future__ import annotations
 
 import concurrent.futures as cf
+import importlib.util
 import itertools
 import json
 import math
@@ -34,6 +35,7 @@ import pickle
 import signal
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -43,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from cardkit import games as _games
 from cardkit._core import derive_seed
 from cardkit._validate import check_count, check_flag, check_seed, is_sequence
 from cardkit.agents import AgentSpec, RandomAgent, agent_factory, agent_names
@@ -151,21 +154,29 @@ def flatten_breakdown(breakdown: Mapping[str, Any], prefix: str = "") -> dict[st
     The top-level ``returns`` is left out too: records hold it per seat.
     """
     out: dict[str, Figure] = {}
+    _flatten_into(out, breakdown, prefix, skip_returns=not prefix)
+    return out
+
+
+def _flatten_into(
+    out: dict[str, Figure], breakdown: Mapping[str, Any], prefix: str, skip_returns: bool
+) -> None:
+    """:func:`flatten_breakdown` writing into ``out``: one dict per game, however deep."""
     for key, value in breakdown.items():
-        name = f"{prefix}{key}"
-        if not prefix and key == "returns":
+        if skip_returns and key == "returns":
             continue
+        name = f"{prefix}{key}"
         if value is None or isinstance(value, _SCALARS):
             out[name] = value
-        elif isinstance(value, Mapping):
-            out.update(flatten_breakdown(value, f"{name}."))
+        # dict first: the Mapping ABC test costs several times an exact type test
+        elif isinstance(value, (dict, Mapping)):
+            _flatten_into(out, value, f"{name}.", False)
         elif isinstance(value, (list, tuple)):
             if all(v is None or isinstance(v, _SCALARS) for v in value):
                 out[name] = list(value)
             elif all(isinstance(v, Mapping) for v in value):
                 out[f"{name}.count"] = len(value)
-                out.update(flatten_breakdown(value[-1], f"{name}.last."))
-    return out
+                _flatten_into(out, value[-1], f"{name}.last.", False)
 
 
 def _poker_pots(records: Sequence[Mapping[str, Any]]) -> int:
@@ -205,11 +216,12 @@ def key_figures(game: str, breakdown: Mapping[str, Any]) -> dict[str, Figure]:
     games (``score.pot``: chips in every pot; ``score.showdowns``: hands that reached
     a showdown).
     """
-    figures = flatten_breakdown(breakdown)
+    figures: dict[str, Figure] = {}
+    _flatten_into(figures, breakdown, "score.", skip_returns=True)
     extra = _EXTRA_FIGURES.get(game)
     if extra is not None:
-        figures.update(extra(breakdown))
-    return {f"score.{k}": v for k, v in figures.items()}
+        figures.update((f"score.{k}", v) for k, v in extra(breakdown).items())
+    return figures
 
 
 #: Role names of the seat a breakdown names and of the other seats.
@@ -268,6 +280,12 @@ class _Block:
     start: int
     stop: int
     figures: bool
+    #: The run's stop flag where the executor has one that travels with the job
+    #: (Dask); a local pool's workers hold theirs from their start instead.
+    halt: Any = None
+    #: The factory of a game added with ``games.register``: a fresh worker process
+    #: knows only the built-in games, so a registered one travels with the block.
+    registered: Callable[..., Any] | None = None
 
 
 def _deal_and_seating(block: _Block, g: int) -> tuple[int, int]:
@@ -281,22 +299,31 @@ def _seated(block: _Block, seating: int, deal_seed: int) -> list[Agent]:
     return [block.factories[a](derive_seed(deal_seed, s + 1)) for s, a in enumerate(order)]
 
 
+def _make(block: _Block) -> Any:
+    if block.registered is not None and block.game not in _games.available():
+        _games.register(block.game, block.registered)
+    return make(block.game, **block.options)
+
+
 def _play_block(block: _Block) -> dict[str, Any]:
-    """Play one block; numpy arrays for the core columns, lists for the figures."""
-    game = make(block.game, **block.options)
+    """Play one block: numpy arrays for the core columns, the key figures column by
+    column (:func:`_columns`)."""
+    game = _make(block)
     n, players = block.stop - block.start, game.num_players
     deals = np.empty(n, dtype=np.int64)
     seatings = np.empty(n, dtype=np.int64)
+    seeds = np.empty(n, dtype=np.uint64)
     returns = np.empty((n, players), dtype=np.float64)
     roles: list[list[str] | None] = []
     figures: list[dict[str, Figure]] = []
+    halt = block.halt if block.halt is not None else _stop
     for row, g in enumerate(range(block.start, block.stop)):
-        if _stop is not None and _stop.is_set():
+        if halt is not None and halt.is_set():
             raise _Stopped(f"games from {g} on were cancelled")
         deal, seating = _deal_and_seating(block, g)
         deal_seed = derive_seed(block.seed, deal)
         state = play(game, _seated(block, seating, deal_seed), seed=deal_seed)
-        deals[row], seatings[row] = deal, seating
+        deals[row], seatings[row], seeds[row] = deal, seating, deal_seed
         returns[row] = state.returns()
         breakdown = state.score_breakdown()
         roles.append(seat_roles(block.game, state, breakdown))
@@ -306,10 +333,39 @@ def _play_block(block: _Block) -> dict[str, Any]:
         "start": block.start,
         "deal": deals,
         "seating": seatings,
+        "seed": seeds,
         "returns": returns,
         "roles": roles,
-        "figures": figures,
+        "figures": _columns(figures) if block.figures else None,
     }
+
+
+#: Numpy types of the figure columns whose values all share one Python type.
+_PACKED = {bool: np.bool_, int: np.int64, float: np.float64}
+
+
+def _columns(rows: list[dict[str, Figure]]) -> dict[str, np.ndarray | list[Figure]]:
+    """A block's key figures by column (first-seen order, null where a game lacks one).
+
+    A column of one numeric type is a numpy array (8 bytes a value, a few µs to send
+    and to turn into Arrow); others stay lists, equal texts sharing one object. The
+    Arrow table is built once, when the records are asked for (:func:`_figure_table`),
+    so a run that only wants statistics never pays for it.
+    """
+    out: dict[str, np.ndarray | list[Figure]] = {}
+    texts: dict[str, str] = {}
+    for key in dict.fromkeys(k for row in rows for k in row):
+        values = [row.get(key) for row in rows]
+        kinds = set(map(type, values))
+        dtype = _PACKED.get(kinds.pop()) if len(kinds) == 1 else None
+        if dtype is not None:
+            try:
+                out[key] = np.array(values, dtype=dtype)
+                continue
+            except OverflowError:  # an int beyond 64 bits: Arrow decides below
+                pass
+        out[key] = [texts.setdefault(v, v) if type(v) is str else v for v in values]
+    return out
 
 
 # -- executors ------------------------------------------------------------------------
@@ -391,11 +447,19 @@ class RayExecutor(cf.Executor):
         future.add_done_callback(lambda f: self._refs.pop(f, None))
         return future
 
+    def cancel(self, futures: Iterable[cf.Future[Any]]) -> None:
+        """Stop the tasks of ``futures``: one not started never starts, and a running one
+        is interrupted at once (Ray raises ``KeyboardInterrupt`` in its task; the
+        worker process lives on). Its games are dropped, so stopping mid-game is safe."""
+        for future in futures:
+            ref = self._refs.pop(future, None)
+            if ref is not None:
+                self._ray.cancel(ref, force=False)
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Cancel the outstanding tasks if asked, then stop Ray if this executor started it."""
         if cancel_futures:
-            for ref in list(self._refs.values()):
-                self._ray.cancel(ref, force=True)
+            self.cancel(list(self._refs))
         self._refs.clear()
         if self._started:
             self._started = False
@@ -434,19 +498,66 @@ class DaskExecutor(cf.Executor):
             self._owned.insert(0, client)
         self.client = client
         self._executor = client.get_executor(pure=False)
+        self.halt = _DaskHalt()
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
         """Run ``fn(*args, **kwargs)`` as one Dask task."""
         future: cf.Future[Any] = self._executor.submit(fn, *args, **kwargs)
         return future
 
+    def cancel(self, futures: Iterable[cf.Future[Any]]) -> None:
+        """Stop the tasks of ``futures``: one not started never starts, and a running
+        block stops before its next game once it sees the run's stop flag
+        (:attr:`halt`, which it asks the scheduler about every half second). Later
+        runs get a fresh flag."""
+        halt, self.halt = self.halt, _DaskHalt()
+        halt.set(self.client)
+        for future in futures:
+            future.cancel()
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Cancel outstanding tasks if asked, then close the client and cluster it started."""
+        if cancel_futures:
+            self.halt.set(self.client)
         self._executor.shutdown(wait=wait and not cancel_futures)
         for owned in self._owned:
             owned.close()
         self._owned.clear()
 
+
+class _DaskHalt:
+    """A run's stop flag on a Dask cluster: a named ``distributed.Event``. Dask cannot
+    interrupt a running task, so a block asks the flag itself, at most every
+    :data:`HALT_POLL` seconds (each question is a round trip to the scheduler)."""
+
+    def __init__(self, name: str | None = None) -> None:
+        self.name = name or f"cardkit-halt-{uuid.uuid4().hex}"
+        self._next: float | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_DaskHalt, (self.name,))
+
+    def is_set(self) -> bool:
+        """Whether the run was cancelled, as of the last question (asked in a worker)."""
+        now = time.monotonic()
+        if self._next is None:  # a block shorter than one poll never asks
+            self._next = now + HALT_POLL
+        if now < self._next:
+            return False
+        self._next = now + HALT_POLL
+        from distributed import Event
+
+        return bool(Event(self.name).is_set())
+
+    def set(self, client: Any) -> None:
+        """Raise the flag (from the client's side)."""
+        from distributed import Event
+
+        Event(self.name, client=client).set()
+
+
+#: Seconds between two looks at a Dask run's stop flag by a running block.
+HALT_POLL = 0.5
 
 _EXECUTORS = ("local", "ray", "dask")
 
@@ -485,20 +596,43 @@ def _check_sendable(
     dumps: Callable[[Any], bytes] | None,
     factories: Sequence[AgentFactory],
     labels: Sequence[str],
+    game: str,
+    registered: Callable[..., Any] | None,
 ) -> None:
-    """Refuse up front, naming the agent, a factory the workers cannot rebuild,
-    instead of a serialization traceback from inside the executor."""
+    """Refuse up front, naming the agent or the game, a factory the workers cannot
+    rebuild, instead of a serialization traceback from inside the executor."""
     if dumps is None:
         return
     for seat, (factory, label) in enumerate(zip(factories, labels, strict=True)):
-        try:
-            dumps(factory)
-        except Exception as err:  # pickling raises several unrelated types
-            raise RuleOptionError(
-                f"seat {seat}'s agent factory {label!r} ({shown(factory, 40)}) cannot be sent "
-                "to worker processes (use an agent name, a module-level function or class, "
-                "or workers=1)"
-            ) from err
+        _sendable(
+            dumps,
+            factory,
+            f"seat {seat}'s agent factory {label!r} ({shown(factory, 40)})",
+            "use an agent name, a module-level function or class, or workers=1",
+        )
+    if registered is not None:
+        _sendable(
+            dumps,
+            registered,
+            f"game {game!r} was added with games.register, and its factory "
+            f"({shown(registered, 40)})",
+            "worker processes know only the built-in games: register a module-level "
+            "function or class, or use workers=1",
+        )
+
+
+def _sendable(dumps: Callable[[Any], bytes], thing: Any, what: str, remedy: str) -> None:
+    err = _send_error(dumps, thing)
+    if err is not None:
+        raise RuleOptionError(f"{what} cannot be sent to worker processes ({remedy})") from err
+
+
+def _send_error(dumps: Callable[[Any], bytes], thing: Any) -> Exception | None:
+    try:
+        dumps(thing)
+    except Exception as err:  # pickling raises several unrelated types
+        return err
+    return None
 
 
 # -- the run ----------------------------------------------------------------------------
@@ -562,6 +696,8 @@ def _run_blocks(
                 parts.append(collect(future.result()))
             fill()
     except BaseException:
+        if isinstance(executor, (RayExecutor, DaskExecutor)):
+            executor.cancel(pending)
         for future in pending:
             future.cancel()
         raise
@@ -685,20 +821,35 @@ def _run(
     in_process = kind == "local" and workers == 1
     size = max(1, min(MAX_BLOCK, math.ceil(total / (workers * 8))))
     figures = _has_pyarrow()
-    blocks = (
-        _Block(
-            name,
-            options,
-            tuple(factories),
-            seatings,
-            duplicate,
-            seed,
-            s,
-            min(s + size, total),
-            figures,
-        )
-        for s in range(0, total, size)
-    )
+    # a fresh worker process knows only the built-in games (see _Block.registered)
+    registered = _games._REGISTERED.get(name)
+    if (
+        registered is not None
+        and isinstance(executor, cf.Executor)
+        and not isinstance(executor, (RayExecutor, DaskExecutor))
+        and _send_error(_serializer(executor) or pickle.dumps, registered) is not None
+    ):
+        # the caller's pool may be forked, its workers holding the game already: send
+        # the factory where it can be sent, and leave the rest to the workers
+        registered = None
+
+    def blocks(halt: Any = None) -> Iterator[_Block]:
+        for s in range(0, total, size):
+            end = min(s + size, total)
+            yield _Block(
+                name,
+                options,
+                tuple(factories),
+                seatings,
+                duplicate,
+                seed,
+                s,
+                end,
+                figures,
+                halt,
+                registered,
+            )
+
     display = _Display() if progress is True else None
     callback: Progress | None = display or (progress if callable(progress) else None)
     done = 0
@@ -714,18 +865,19 @@ def _run(
     started = time.perf_counter()
     try:
         if in_process:
-            parts = [collect(_play_block(block)) for block in blocks]
+            parts = [collect(_play_block(block)) for block in blocks()]
         else:
             if isinstance(executor, cf.Executor):
                 runner, owned = executor, None
             else:
                 if kind == "local":
                     # before the pool: starting spawn workers takes a while
-                    _check_sendable(pickle.dumps, factories, labels)
+                    _check_sendable(pickle.dumps, factories, labels, name, registered)
                 runner = owned = _executor_for(kind, workers)
             try:
-                _check_sendable(_serializer(runner), factories, labels)
-                parts = _run_blocks(runner, blocks, 2 * workers, collect)
+                _check_sendable(_serializer(runner), factories, labels, name, registered)
+                halt = runner.halt if isinstance(runner, DaskExecutor) else None
+                parts = _run_blocks(runner, blocks(halt), 2 * workers, collect)
             except BrokenProcessPool as err:
                 raise CardkitError(
                     "simulation worker processes died (spawned workers re-import the "
@@ -750,11 +902,9 @@ def _run(
 
 
 def _has_pyarrow() -> bool:
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    # found, not imported: importing pyarrow (and the pandas its first array imports)
+    # takes a second, which a run pays only when it asks for its records
+    return importlib.util.find_spec("pyarrow") is not None
 
 
 def simulate(
@@ -792,9 +942,10 @@ def simulate(
 
     ``progress`` is a callback ``progress(games_done, games_total)`` called as blocks
     finish, or ``True`` for a games/s and ETA line on stderr when it is a terminal.
-    Ctrl-C stops the workers (a local pool's before their next game; queued tasks of
-    an executor are cancelled) and raises ``KeyboardInterrupt``; nothing is returned
-    or written.
+    Ctrl-C stops the work and raises ``KeyboardInterrupt``; nothing is returned or
+    written. Blocks not started never start; running ones stop before their next game
+    on a local pool and on Dask (within about :data:`HALT_POLL` seconds), are
+    interrupted at once on Ray, and run to their end on any other executor.
 
     The records and statistics are the same for any ``workers`` and ``executor``.
     """
@@ -881,7 +1032,10 @@ class SimulationResult:
     #: Per game, each seat's role, or ``None`` when the game has no roles.
     roles: list[tuple[str, ...] | None] = field(repr=False)
     _factories: tuple[AgentFactory, ...] = field(repr=False)
-    _figures: Any = field(repr=False)
+    #: Per game, the seed it was dealt from (``derive_seed(seed, deal)``).
+    _seeds: np.ndarray = field(repr=False)
+    #: Per block, its number of games and key figures by column (``None`` without pyarrow).
+    _figures: list[tuple[int, dict[str, Any]]] | None = field(repr=False)
 
     @classmethod
     def _from_parts(
@@ -896,8 +1050,6 @@ class SimulationResult:
         parts: list[dict[str, Any]],
         seconds: float,
     ) -> SimulationResult:
-        tables = [p["figures"] for p in parts if p["figures"] is not None]
-        figures = _concat_figures(tables) if tables else None
         return cls(
             game=name,
             options=options,
@@ -912,7 +1064,10 @@ class SimulationResult:
             returns_array=np.concatenate([p["returns"] for p in parts]),
             roles=[r for p in parts for r in p["roles"]],
             _factories=tuple(factories),
-            _figures=figures,
+            _seeds=np.concatenate([p["seed"] for p in parts]),
+            _figures=None
+            if any(p["figures"] is None for p in parts)
+            else [(len(p["deal"]), p["figures"]) for p in parts],
         )
 
     # -- per game -----------------------------------------------------------------
@@ -1078,7 +1233,7 @@ class SimulationResult:
         columns: dict[str, Any] = {
             "game": pa.array(np.arange(self.games, dtype=np.int64)),
             "deal": pa.array(self.deal),
-            "seed": pa.array([self.seed_of(g) for g in range(self.games)], pa.uint64()),
+            "seed": pa.array(self._seeds),
             "seating": pa.array(self.seating),
         }
         labels = np.asarray(self.agents, dtype=object)
@@ -1090,11 +1245,9 @@ class SimulationResult:
             if has_roles:
                 roles = [r[s] if r is not None else None for r in self.roles]
                 columns[f"role_{s}"] = pa.array(roles, pa.string())
-        table = pa.table(columns)
         if self._figures is not None:
-            for name in self._figures.column_names:
-                table = table.append_column(name, self._figures[name])
-        return table
+            columns.update(_figure_table(pa, self._figures))
+        return pa.table(columns)
 
     def to_pandas(self) -> Any:
         """:attr:`records` as a pandas DataFrame (needs pandas)."""
@@ -1157,56 +1310,37 @@ def _write_atomically(path: Path, write: Callable[[Path], None]) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def _figure_table(rows: list[dict[str, Figure]]) -> pa.Table:
-    """The key figures of a block's games as one table (columns in first-seen order, a
-    figure a game lacks is null). A column whose values do not share one type (an int
-    in one game, a text in another) is kept as JSON text."""
-    pa = _pyarrow()
+def _figure_table(pa: Any, blocks: Sequence[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+    """The blocks' key figures as Arrow arrays, one per column, in first-seen order;
+    a figure a game lacks is null. A column of one numpy type in every block is
+    joined as it is; any other is read by Arrow as a whole (ints mixed with floats
+    become floats), and one whose values Arrow cannot give one type (an int in one
+    game, a text in another) is kept as JSON text. Either way the column depends on
+    the games alone, never on how they were cut into blocks."""
     arrays = {}
-    for k in dict.fromkeys(k for row in rows for k in row):
-        values = [row.get(k) for row in rows]
+    for key in dict.fromkeys(k for _, columns in blocks for k in columns):
+        parts = [columns.get(key) for _, columns in blocks]
+        kinds = {p.dtype if isinstance(p, np.ndarray) else None for p in parts}
+        if len(kinds) == 1 and None not in kinds:
+            arrays[key] = pa.array(np.concatenate([p for p in parts if p is not None]))
+            continue
+        values: list[Any] = []
+        for (n, _), part in zip(blocks, parts, strict=True):
+            if part is None:
+                values.extend([None] * n)
+            else:
+                values.extend(part.tolist() if isinstance(part, np.ndarray) else part)
         try:
-            arrays[k] = pa.array(values)
+            arrays[key] = pa.array(values)
         except (pa.ArrowInvalid, pa.ArrowTypeError):
-            arrays[k] = _as_json(pa, values)
-    return pa.table(arrays)
-
-
-def _as_json(pa: Any, values: Sequence[Any]) -> Any:
-    return pa.array([None if v is None else json.dumps(v) for v in values], pa.string())
-
-
-def _concat_figures(tables: Sequence[pa.Table]) -> pa.Table:
-    """Blocks' figure tables as one: a column missing from a block is null there, an
-    int column that is float elsewhere becomes float, and a column whose types
-    cannot be reconciled is kept as JSON text."""
-    pa = _pyarrow()
-    try:
-        return pa.concat_tables(tables, promote_options="permissive")
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        types: dict[str, set[Any]] = {}
-        for t in tables:
-            for f in t.schema:
-                if not pa.types.is_null(f.type):
-                    types.setdefault(f.name, set()).add(f.type)
-        mixed = [k for k, seen in types.items() if len(seen) > 1]
-        fixed = []
-        for t in tables:
-            for k in mixed:
-                if k in t.column_names:
-                    i = t.column_names.index(k)
-                    t = t.set_column(i, k, _as_json(pa, t[k].to_pylist()))
-            fixed.append(t)
-        return pa.concat_tables(fixed, promote_options="permissive")
+            arrays[key] = pa.array(
+                [None if v is None else json.dumps(v) for v in values], pa.string()
+            )
+    return arrays
 
 
 def _compact(part: dict[str, Any], roles: dict[tuple[str, ...], tuple[str, ...]]) -> dict[str, Any]:
-    """A block's result as it is kept until the run ends: figures as an Arrow table
-    (about a tenth of the memory of Python dicts), role rows shared between games."""
-    if part["figures"] and _has_pyarrow():
-        part["figures"] = _figure_table(part["figures"])
-    else:
-        part["figures"] = None
+    """A block's result as it is kept until the run ends: role rows shared between games."""
     part["roles"] = [
         None if r is None else roles.setdefault(tuple(r), tuple(r)) for r in part["roles"]
     ]
