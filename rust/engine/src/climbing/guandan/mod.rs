@@ -1332,9 +1332,7 @@ fn view_take_into(v: &View, level: u8, play: &Play, cards: &mut [Card; MAX_PLAY]
     }
     let mut len = 0;
     let mut push = |card: Card, n: u8| {
-        for slot in &mut cards[len..len + usize::from(n)] {
-            *slot = card;
-        }
+        cards[len..len + usize::from(n)].fill(card);
         len += usize::from(n);
     };
     for rank in 0..NUM_RANKS as u8 {
