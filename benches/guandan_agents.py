@@ -12,6 +12,12 @@ deal:
   same seeds for every weak agent); the gain is the hero seat's levels minus that
   seat's baseline levels.
 
+The ``returns`` matchup measures the rule agent's tribute return: rule agents play
+each seeded match to the end of its second deal (the first with tribute), the team
+returning by plan (``GuandanRuleAgent("plan")``) in seats 0 and 2, then the same
+match with it in 1 and 3, against the weakest return; the gain is the plan team's
+mean levels in that second deal (the first deals are the same in both games).
+
 Each row is a mean level gain per deal with its 95% confidence interval
 (``cardkit.sim.mean_ci``); "yes" when the interval excludes zero on the positive
 side. A single deal pays 3, 2 or 1 levels to the first finisher's team.
@@ -23,6 +29,7 @@ Run: python benches/guandan_agents.py [--deals N] [--samples S] [--first-seed F]
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import time
 from collections.abc import Callable
@@ -36,6 +43,8 @@ from cardkit.sim import mean_ci
 Factory = Callable[[int], Agent]
 SEATS = 4
 MATCHUPS = ("rule-random", "search-rule", "search-random")
+#: The matchups a run may name: ``MATCHUPS`` and the return choice's.
+CHOICES = (*MATCHUPS, "returns")
 
 
 def _agents(samples: int) -> dict[str, Factory]:
@@ -50,9 +59,16 @@ def _levels(game: Game, agents: list[Agent], seed: int, seat: int) -> float:
     return cardkit.play(game, agents, seed=seed).returns()[seat]
 
 
-def matchup(strong: Factory, weak: Factory, deals: int, first_seed: int) -> dict[str, list[float]]:
+def matchup(
+    strong: Factory,
+    weak: Factory,
+    deals: int,
+    first_seed: int,
+    checkpoint: Callable[[dict[str, list[float]]], None] | None = None,
+) -> dict[str, list[float]]:
     """Per row ("team", "seat 0" .. "seat 3", "any seat": the seats' mean), one
-    gain per deal."""
+    gain per deal; ``checkpoint`` gets the rows so far every 50 deals (a long run
+    stopped early keeps what it measured)."""
     game = cardkit.games.make("guandan", match=False)
     out: dict[str, list[float]] = {"team": []}
     out.update({f"seat {s}": [] for s in range(SEATS)})
@@ -76,6 +92,33 @@ def matchup(strong: Factory, weak: Factory, deals: int, first_seed: int) -> dict
         # One value per deal (the four seats' mean), so the interval treats deals
         # as the independent samples they are.
         out["any seat"].append(sum(gains) / SEATS)
+        if checkpoint is not None and len(out["team"]) % 50 == 0:
+            checkpoint(out)
+    return out
+
+
+def return_matchup(
+    deals: int,
+    first_seed: int,
+    checkpoint: Callable[[dict[str, list[float]]], None] | None = None,
+) -> dict[str, list[float]]:
+    """The planned return against the weakest (module doc): one team gain per match."""
+    game = cardkit.games.make("guandan", match=True)
+    out: dict[str, list[float]] = {"team": []}
+    for seed in range(first_seed, first_seed + deals):
+        levels = []
+        for team in (0, 1):
+            agents = [GuandanRuleAgent("plan" if s % 2 == team else "weakest") for s in range(4)]
+            state = game.new_state(seed=seed)
+            while not state.is_terminal and state.deal_number < 2:
+                seat = state.current_player
+                assert seat is not None  # a live state has a seat to act
+                state.apply(agents[seat].act(state.observation(seat), state.legal_actions()))
+            deal = state.score_breakdown()["deals"][1]
+            levels.append(deal["climb"] if deal["winning_team"] == team else -deal["climb"])
+        out["team"].append(sum(levels) / 2)
+        if checkpoint is not None and len(out["team"]) % 50 == 0:
+            checkpoint(out)
     return out
 
 
@@ -85,7 +128,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=10_000)
     parser.add_argument("--samples", type=int, default=32, help="search samples per move")
     parser.add_argument("--first-seed", type=int, default=0)
-    parser.add_argument("--matchups", nargs="*", choices=MATCHUPS, default=list(MATCHUPS))
+    parser.add_argument("--matchups", nargs="*", choices=CHOICES, default=list(MATCHUPS))
     parser.add_argument(
         "--json", help="also write every per-deal gain here, to pool runs over other seeds"
     )
@@ -98,11 +141,23 @@ def main() -> None:
     )
     print("| matchup | as | deals | levels/deal | 95% CI | > 0 |")
     print("|---|---|---:|---:|---|:---:|")
+
+    def save(name: str, rows: dict[str, list[float]]) -> None:
+        saved[name] = rows
+        if args.json:
+            with open(args.json, "w") as out:
+                json.dump({"first_seed": args.first_seed, "samples": args.samples, **saved}, out)
+
     for name in args.matchups:
-        strong, weak = name.split("-")
         start = time.perf_counter()
-        results = matchup(agents[strong], agents[weak], args.deals, args.first_seed)
-        saved[name] = results
+        checkpoint = functools.partial(save, name)
+        if name == "returns":
+            strong, weak = "plan return", "weakest return"
+            results = return_matchup(args.deals, args.first_seed, checkpoint)
+        else:
+            strong, weak = name.split("-")
+            results = matchup(agents[strong], agents[weak], args.deals, args.first_seed, checkpoint)
+        save(name, results)
         for role, values in results.items():
             mean, half = mean_ci(values)
             ok = "yes" if mean - half > 0 else "no"
@@ -112,9 +167,6 @@ def main() -> None:
                 flush=True,
             )
         print(f"| ({time.perf_counter() - start:.0f} s) | | | | | |", flush=True)
-        if args.json:
-            with open(args.json, "w") as out:
-                json.dump({"first_seed": args.first_seed, "samples": args.samples, **saved}, out)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,12 @@ import cardkit
 from cardkit import Card, IllegalActionError, RuleOptionError, games
 from cardkit._core import derive_seed, guandan_parse, guandan_strength, shuffled_deck
 from cardkit.agents import RandomAgent, agent_factory
-from cardkit.agents.guandan import GuandanRuleAgent, GuandanSearchAgent, deal_of
+from cardkit.agents.guandan import (
+    GuandanRuleAgent,
+    GuandanSearchAgent,
+    deal_of,
+    planned_return,
+)
 from cardkit.api import Action
 from cardkit.games.guandan import (
     CLIMB,
@@ -685,16 +690,44 @@ def test_the_rule_agent_beats_random_as_a_team() -> None:
     assert mean - half_width > 0, (mean, half_width)
 
 
-def test_the_rule_agent_plays_whole_matches_and_returns_its_weakest_card() -> None:
+@pytest.mark.rule("GD-19")
+def test_the_rule_agent_plays_whole_matches_and_returns_allowed_cards() -> None:
     state = cardkit.play(Guandan(level="T"), [GuandanRuleAgent() for _ in range(4)], seed=2)
     assert state.is_terminal and state.match_winner is not None
     for deal in state.score_breakdown()["deals"][1:]:
         for given in deal["return"]:
             assert Card(given["card"]).rank in "23456789T"
-    agent = GuandanRuleAgent()
+    weakest = GuandanRuleAgent(returns="weakest")
     returns = [Action("return Ts"), Action("return 3d")]
-    assert agent.act({"phase": "return", "level": "2"}, returns) == "return 3d"
+    obs = {"phase": "return", "level": "2", "hand": ["3d", "Ts", "Kc", "Kd"]}
+    assert weakest.act(obs, returns) == "return 3d"
     assert agent_factory("guandan", "rule")(1).act({}, [Action("pass")]) == "pass"
+    with pytest.raises(RuleOptionError):
+        GuandanRuleAgent(returns="strongest")
+
+
+def _planned(hand: str, offered: str, level: str = "2") -> str:
+    actions = [Action(f"return {c}") for c in offered.split()]
+    return str(planned_return({"level": level, "hand": hand.split()}, actions))
+
+
+def test_the_planned_return_keeps_pairs_and_straight_chances() -> None:
+    # The 3 is the weakest, but it is one of a pair: the lone 9 goes.
+    assert _planned("3c 3d 9s Kd Kh", "3c 3d 9s") == "return 9s"
+    # Both held once: the 4 sits among 3, 5 and 6 (a straight chance), the 9 alone.
+    assert _planned("3c 4d 5s 6h 9c Kd", "3c 4d 5s 6h 9c") == "return 9c"
+    # Lone cards with no neighbours: the weakest.
+    assert _planned("3c 7d Jc Ks", "3c 7d") == "return 3c"
+    # The ace is low too: a lone 3 next to A and 2 is kept before a lone 8.
+    assert _planned("Ac 2d 3s 8h Qs", "2d 3s 8h") == "return 8h"
+    # The wild (the heart of the level) is no second 5: the lone 5c goes before the 9
+    # next to the T, though the 5 is the level rank.
+    assert _planned("5h 5c 9d Td", "5c 9d", level="5") == "return 5c"
+    # GuandanRuleAgent and GuandanSearchAgent return by plan.
+    returns = [Action("return 3c"), Action("return 3d"), Action("return 9s")]
+    obs = {"phase": "return", "level": "2", "hand": ["3c", "3d", "9s", "Kd", "Kh"]}
+    assert GuandanRuleAgent().act(obs, returns) == "return 9s"
+    assert GuandanSearchAgent(1, samples=1).act(obs, returns) == "return 9s"
 
 
 def test_agents_rebuild_the_position_their_observation_describes() -> None:

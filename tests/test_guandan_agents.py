@@ -35,3 +35,10 @@ def test_rows_hold_one_gain_per_deal_within_the_climb() -> None:
         # A deal pays at most 3 levels each way, so a paired gain is at most 6.
         assert all(-6.0 <= v <= 6.0 for v in values)
     assert all(v > 0 for v in rows["team"])
+
+
+def test_the_return_matchup_scores_the_first_deal_with_tribute_of_each_match() -> None:
+    rows = _bench().return_matchup(3, 0)
+    assert set(rows) == {"team"} and len(rows["team"]) == 3
+    # The plan team's mean levels over its two games: a deal pays at most 3 levels.
+    assert all(-3.0 <= v <= 3.0 for v in rows["team"])

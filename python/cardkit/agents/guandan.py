@@ -13,7 +13,9 @@ opponent is close to going out, and leads around a next opponent about to go out
 The search tries a few candidate moves (the rule move, pass, the plays that keep
 the plan, the weakest bomb) in sampled deals finished by rule playouts, and leaves
 the rule move only for a candidate whose sampled gain stays positive two standard
-errors down. A tribute recipient returns its weakest allowed card.
+errors down. A tribute recipient returns the allowed card that costs its hand the
+least (:func:`planned_return`): a card of a rank it holds once, away from its
+straight chances, weakest first.
 """
 
 from __future__ import annotations
@@ -33,8 +35,14 @@ from cardkit._core import (
 from cardkit._validate import check_agent_seed, check_count, check_legal_actions
 from cardkit.agents._climbing import choose
 from cardkit.api import Action, Observation
+from cardkit.games._base import check_choice
 
-__all__ = ["GuandanRuleAgent", "GuandanSearchAgent", "deal_of"]
+__all__ = ["GuandanRuleAgent", "GuandanSearchAgent", "deal_of", "planned_return"]
+
+#: Natural ranks in run order, 2 to A (the ace also sits below the 2 in runs).
+_RUN_RANKS = "23456789TJQKA"
+#: How return cards may be chosen: ``"plan"`` (:func:`planned_return`) or ``"weakest"``.
+RETURN_CHOICES = ("plan", "weakest")
 
 
 def deal_of(obs: Observation) -> GuandanDeal:
@@ -76,16 +84,50 @@ def _weakest_return(obs: Observation, legal_actions: Sequence[Action]) -> Action
     return min(legal_actions, key=lambda a: guandan_strength(Card(a.args[0]), level))
 
 
+def _positions(rank: str) -> set[int]:
+    """Run positions of a natural rank: 1 for the 2 up to 13 for the ace, which is
+    also 0 (below the 2)."""
+    at = _RUN_RANKS.index(rank) + 1
+    return {0, at} if rank == "A" else {at}
+
+
+def planned_return(obs: Observation, legal_actions: Sequence[Action]) -> Action:
+    """The ``return <card>`` that costs the hand the least: first a card whose rank
+    the hand holds once (not a pair, triple or bomb broken), then one with the fewest
+    other ranks held within two run positions (it can join no straight), then the
+    weakest (the opponent receiving it gains the least)."""
+    level = str(obs["level"])
+    wild = Card(level + "h")
+    ranks = Counter(c.rank for c in map(Card, obs["hand"]) if c != wild and c.suit is not None)
+
+    def cost(action: Action) -> tuple[bool, int, int]:
+        card = Card(action.args[0])
+        mine = _positions(card.rank)
+        held = {p for r in ranks if r != card.rank for p in _positions(r)}
+        near = sum(1 for h in held if any(0 < abs(h - p) <= 2 for p in mine))
+        return (ranks[card.rank] > 1, near, guandan_strength(card, level))
+
+    return min(legal_actions, key=cost)
+
+
 class GuandanRuleAgent:
-    """The Rust rule policy (see the module doc)."""
+    """The Rust rule policy (see the module doc); ``returns`` is how it picks a
+    tribute return: ``"plan"`` (:func:`planned_return`, the default) or
+    ``"weakest"`` (the weakest allowed card, the earlier choice, kept to measure
+    against)."""
+
+    def __init__(self, returns: str = "plan") -> None:
+        self.returns = check_choice("returns", returns, RETURN_CHOICES)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
-        """The rule policy's move, or the weakest return."""
+        """The rule policy's move, or the return ``returns`` names."""
         check_legal_actions(legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
         if observation["phase"] == "return":
-            return _weakest_return(observation, legal_actions)
+            if self.returns == "weakest":
+                return _weakest_return(observation, legal_actions)
+            return planned_return(observation, legal_actions)
         return _move(deal_of(observation).rule_move(), legal_actions)
 
 
@@ -97,11 +139,11 @@ class GuandanSearchAgent:
         self.samples = check_count("samples", samples, 1, 1_000_000)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
-        """The move with the best sampled climb, or the weakest return."""
+        """The move with the best sampled climb, or the planned return."""
         check_legal_actions(legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
         if observation["phase"] == "return":
-            return _weakest_return(observation, legal_actions)
+            return planned_return(observation, legal_actions)
         deal = deal_of(observation)
         return _move(deal.search_move(self.samples, self._rng.getrandbits(64)), legal_actions)

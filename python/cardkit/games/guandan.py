@@ -141,6 +141,19 @@ def _listed_action(action_id: int) -> Action:
     return action
 
 
+#: The type and main rank of each play id, read from the engine the first time the
+#: id is played (the event log and observations name them for every play).
+_PLAY_INFO: list[tuple[str, str] | None] = [None] * guandan_action_space_size()
+
+
+def _play_info(action_id: int) -> tuple[str, str]:
+    """The type and main rank of play id ``action_id`` (filled into :data:`_PLAY_INFO`)."""
+    play = guandan_play_of_id(action_id)
+    assert play is not None  # only index ids are played
+    info = _PLAY_INFO[action_id] = (play.type, play.main_rank)
+    return info
+
+
 class Phase(StrEnum):
     """Where a Guandan match stands; each member equals its lower-case value."""
 
@@ -513,7 +526,13 @@ class GuandanState(BaseState):
             # A listed action (or its exact text) needs no parsing or checking.
             known = _KNOWN.get(action)
             if known is not None and known in turn:
-                self._apply(known)
+                if self._phase is Phase.PLAY:
+                    # _apply for a listed play or pass, without its lookups.
+                    self._turn = None
+                    self._jiefeng = None
+                    self._move(turn[known])
+                else:
+                    self._apply(known)
                 self._history.append(known)
                 return
         if self._phase is _OVER:
@@ -644,25 +663,27 @@ class GuandanState(BaseState):
         player, its partner (jiefeng) or the next active player (GD-24 .. GD-29).
         ``copies`` (the play and its named cards) takes those cards instead of the
         ones the copy rule picks."""
-        deal = self._live
+        deal = self._play
+        assert deal is not None  # the card play has begun
         seat = deal.to_move
         assert seat is not None  # a live deal has a seat to act
         owner = deal.table_owner
         cards = deal.apply_id(action_id) if copies is None else deal.apply_copies(*copies)
         if action_id == 0:
             self._plays.append((seat, "pass"))
-            leader = deal.to_move
-            # A pass that ended the round of a finished player: jiefeng.
-            if deal.table is None and owner in deal.places and leader is not None:
-                self._jiefeng = (leader, owner)
+            # A pass that ended the round (no passes counted, no table) of a finished
+            # player: jiefeng.
+            if deal.passes == 0 and owner in deal.places:
+                leader = deal.to_move
+                if leader is not None:
+                    self._jiefeng = (leader, owner)
         else:
             if self._known[seat]:
                 self._forget(seat, deal.hand(seat))
             self._played[seat].extend(cards)
             self._last_cards = cards
-            play = deal.table
-            assert play is not None  # the play just made is the table
-            self._plays.append((seat, "play", play.type, play.main_rank, tuple(map(str, cards))))
+            kind, main_rank = _PLAY_INFO[action_id] or _play_info(action_id)
+            self._plays.append((seat, "play", kind, main_rank, tuple(map(str, cards))))
             if deal.over:
                 self._score_deal()
 

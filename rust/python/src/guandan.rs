@@ -325,16 +325,13 @@ fn guandan_lead_ids_batch(
     // A 27-card hand lists its leads in some ten microseconds.
     let micros = 20 * jobs.len() as u64;
     let (ids, ends) = interrupt::run_sized(py, micros, |cancel: &Cancel| {
-        let index = action_index();
         let mut ids: Vec<u16> = Vec::with_capacity(jobs.len().min(1 << 16) * 256);
         let mut ends: Vec<u64> = Vec::with_capacity(jobs.len() + 1);
         ends.push(0);
         let mut plays = Vec::with_capacity(1024);
         for hand in &jobs {
             cancel.check()?;
-            plays.clear();
-            gd::leads_into(hand, level, &mut plays);
-            ids.extend(plays.iter().filter_map(|p| index.id(p)).map(|id| id as u16));
+            gd::move_ids_into(hand, level, None, &mut plays, &mut ids);
             if 2 * ids.len() > MAX_BATCH_BYTES {
                 // Past this an allocation could fail, which aborts instead of raising.
                 return Err(EngineError::RuleOption(format!(

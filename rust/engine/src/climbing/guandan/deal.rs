@@ -7,7 +7,8 @@
 //! as Zheng Shangyou maps it); partners sit opposite (0 & 2, 1 & 3).
 
 use super::{
-    action_index, leads, responses, take, view_leads, view_responses, view_take, Hand, Play,
+    action_index, leads, list_moves, move_ids_into, nth_full_house, responses, take,
+    view_take_into, Hand, Play, View, MAX_PLAY,
 };
 use crate::error::{EngineError, Result};
 use crate::rng::CardRng;
@@ -221,12 +222,15 @@ impl Deal {
     /// Push the action-index ids of [`Deal::legal`] onto `out`, in its order (0,
     /// pass, first when following).
     pub fn legal_ids(&self, out: &mut Vec<u32>) {
-        let index = action_index();
-        out.extend(
-            self.legal()
-                .iter()
-                .filter_map(|mv| mv.as_ref().map_or(Some(0), |p| index.id(p))),
-        );
+        if self.over {
+            return;
+        }
+        if self.table.is_some() {
+            out.push(0);
+        }
+        let mut plays = Vec::with_capacity(256);
+        let hand = &self.hands[usize::from(self.to_move)];
+        move_ids_into(hand, self.level, self.table.as_ref(), &mut plays, out);
     }
 
     /// Apply the move of action-index id `id` (0: pass), as [`Deal::apply`].
@@ -404,33 +408,40 @@ impl Deal {
     pub fn random_playout(&mut self, rng: &mut CardRng) -> u32 {
         let mut moves = 0;
         // One buffer for every turn's plays: listing is the playout's whole cost.
-        let mut plays: Vec<Play> = Vec::with_capacity(1024);
+        let mut plays: Vec<Play> = Vec::with_capacity(256);
+        let mut cards = [crate::cards::Card::RED_JOKER; MAX_PLAY];
+        // Each seat's view of its hand, kept across its moves.
+        let mut views: [View; SEATS] = std::array::from_fn(|s| self.hands[s].view(self.level));
         while !self.over {
-            // The moves of `legal`, in its order: pass first when following. One
-            // view of the hand serves the listing and the cards the pick takes.
+            // The moves of `legal`, in its order: pass first when following. The
+            // seat's view serves the listing and the cards the pick takes; full
+            // houses are listed only when picked.
             plays.clear();
-            let view = self.hands[usize::from(self.to_move)].view(self.level);
-            let pass = match &self.table {
-                None => {
-                    view_leads(&view, self.level, &mut plays);
-                    0
+            let seat = usize::from(self.to_move);
+            let view = views[seat];
+            let table = self.table;
+            let skipped = list_moves(&view, self.level, table.as_ref(), true, &mut plays);
+            let pass = usize::from(table.is_some());
+            let pick = rng.below((plays.len() + skipped.count + pass) as u64) as usize;
+            let mv = pick.checked_sub(pass).and_then(|i| {
+                if i < skipped.at {
+                    Some(plays[i])
+                } else if i < skipped.at + skipped.count {
+                    nth_full_house(&view, self.level, skipped.floor, i - skipped.at)
+                } else {
+                    plays.get(i - skipped.count).copied()
                 }
-                Some(table) => {
-                    view_responses(&view, self.level, table, &mut plays);
-                    1
-                }
-            };
-            let pick = rng.below((plays.len() + pass) as u64) as usize;
-            let mv = pick.checked_sub(pass).map(|i| plays[i]);
+            });
             // A listed move is legal, so it only needs its cards.
-            let cards = match &mv {
-                None => Vec::new(),
-                Some(play) => match view_take(&view, self.level, play) {
-                    Ok(cards) => cards,
+            let taken = match &mv {
+                None => 0,
+                Some(play) => match view_take_into(&view, self.level, play, &mut cards) {
+                    Ok(n) => n,
                     Err(_) => break,
                 },
             };
-            self.commit(mv.as_ref(), &cards);
+            self.commit(mv.as_ref(), &cards[..taken]);
+            views[seat].remove(&cards[..taken], self.level);
             moves += 1;
         }
         moves
@@ -461,6 +472,10 @@ pub fn random_playouts(games: u64, seed: u64, level: u8, cancel: &crate::Cancel)
 mod tests {
     use super::*;
     use crate::cards::parse_cards;
+
+    /// [`seeded_random_playouts_are_unchanged`] as the playout gave it before it
+    /// learned to count full houses.
+    const PLAYOUT_FINGERPRINT: u64 = 0x2ccb_5211_7b1e_1951;
 
     fn hand(text: &str) -> Hand {
         Hand::from_cards(&parse_cards(text).unwrap()).unwrap()
@@ -536,6 +551,28 @@ mod tests {
                 assert_eq!(fast.played(seat), slow.played(seat));
             }
         }
+    }
+
+    #[test]
+    fn seeded_random_playouts_are_unchanged() {
+        // Moves and places of 200 seeded random deals: a faster playout must draw
+        // and play exactly as before (the fingerprint of the earlier playout).
+        let pack = crate::deck::deck("double108").unwrap();
+        let fnv = |acc: u64, x: u64| (acc ^ x).wrapping_mul(0x0100_0000_01b3);
+        let mut acc = 0xcbf2_9ce4_8422_2325u64;
+        for i in 0..200u64 {
+            let mut cards = pack.clone();
+            let mut rng = CardRng::new(i);
+            rng.shuffle(&mut cards);
+            let hands: [Hand; SEATS] =
+                std::array::from_fn(|s| Hand::from_cards(&cards[27 * s..27 * (s + 1)]).unwrap());
+            let mut deal = Deal::new(hands, (i % 13) as u8, (i % 4) as u8, i % 3 == 0).unwrap();
+            acc = fnv(acc, u64::from(deal.random_playout(&mut rng)));
+            for &s in deal.places() {
+                acc = fnv(acc, u64::from(s));
+            }
+        }
+        assert_eq!(acc, PLAYOUT_FINGERPRINT);
     }
 
     #[test]
