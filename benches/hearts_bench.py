@@ -2,6 +2,8 @@
 
     python benches/hearts_bench.py speed [--deals 3000]
     python benches/hearts_bench.py strength [--deals 10000] [--worlds 100]
+    python benches/hearts_bench.py versus --baseline OLD.py [--deals 10000] [--worlds 100]
+        [--kind search|rule] [--start 0] [--every 500]
 
 ``speed``: random single deals through the Python State API (cardkit and
 OpenSpiel's ``hearts``, passing included in both; five alternating rounds of
@@ -11,13 +13,27 @@ and the Rust playout path the search agent uses (random and heuristic policies, 
 (rotating) against three copies of the weaker agent; reports the tested seat's
 average penalty points and the opponents', with 95% confidence intervals of the
 per-deal difference. Lower points are better.
+``versus``: this checkout's agent against the same agent of an older checkout,
+whose ``cardkit/agents/hearts.py`` is saved to ``OLD.py`` (for example
+``git show main:python/cardkit/agents/hearts.py > /tmp/hearts_main.py``; it runs on
+this build, whose ``hearts_search`` defaults keep the old objective and playouts).
+Deal ``n`` (seed ``n``) is a single deal passing ``left, right, across, hold``
+by ``n % 4``, with the new agent in seat ``(n // 4) % 4`` and the old one in the
+other three; the same deal is also played by four old agents (duplicate play).
+Reports the new seat's points per deal, the old agent's in the same seat and deal,
+their paired difference, the new seat's points minus its opponents' mean (all
+with 95% CIs), and the moons shot by the new seat and against it (by an opponent),
+and by the old seat and against it in the duplicate, every ``--every`` deals.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import sys
 import time
 from collections.abc import Callable
+from types import ModuleType
 
 import cardkit
 from _timing import interleaved
@@ -80,14 +96,111 @@ def strength(
     )
 
 
+def load_baseline(path: str) -> ModuleType:
+    """An older ``cardkit/agents/hearts.py`` as a module of this package (its
+    relative imports resolve against this checkout's ``cardkit.agents``)."""
+    spec = importlib.util.spec_from_file_location("cardkit.agents._hearts_baseline", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def moon_of(state: cardkit.api.State) -> int | None:
+    """The seat that shot the moon in a finished single deal, or ``None``."""
+    shooter: int | None = state.score_breakdown()["deals"][0]["shot_the_moon"]
+    return shooter
+
+
+def versus(
+    deals: int, start: int, every: int, new: Callable[[int], Agent], old: Callable[[int], Agent]
+) -> None:
+    directions = ["left", "right", "across", "hold"]
+    games = {d: Hearts(match=False, pass_direction=d) for d in directions}
+    new_pts: list[float] = []
+    old_pts: list[float] = []
+    paired: list[float] = []
+    margin: list[float] = []
+    moons = {"new shot": 0, "shot vs new": 0, "old shot": 0, "shot vs old": 0}
+    began = time.perf_counter()
+    print(
+        f"{'deals':>6} {'new pts':>14} {'old pts':>14} {'new - old':>14} "
+        f"{'new - opps':>14} {'moons new/vs new/old/vs old':>28} {'time':>8}",
+        flush=True,
+    )
+    for k, seed in enumerate(range(start, start + deals), 1):
+        game = games[directions[seed % 4]]
+        seat = (seed // 4) % 4
+        tested = [new(seed) if s == seat else old(seed * 4 + s) for s in range(4)]
+        mixed = cardkit.play(game, tested, seed=seed)
+        control = cardkit.play(game, [old(seed * 4 + s) for s in range(4)], seed=seed)
+        points, base = mixed.scores, control.scores
+        new_pts.append(points[seat])
+        old_pts.append(base[seat])
+        paired.append(points[seat] - base[seat])
+        margin.append(points[seat] - (sum(points) - points[seat]) / 3)
+        outcomes = ((mixed, "new shot", "shot vs new"), (control, "old shot", "shot vs old"))
+        for state, shot, against in outcomes:
+            shooter = moon_of(state)
+            if shooter == seat:
+                moons[shot] += 1
+            elif shooter is not None:
+                moons[against] += 1
+        if k % every == 0 or k == deals:
+            stats = map(mean_ci, (new_pts, old_pts, paired, margin))
+            cells = [f"{m:6.2f} ± {h:4.2f}" for m, h in stats]
+            counts = "/".join(str(v) for v in moons.values())
+            print(
+                f"{k:6} {' '.join(f'{c:>14}' for c in cells)} {counts:>28} "
+                f"{time.perf_counter() - began:7.0f}s",
+                flush=True,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("mode", choices=["speed", "strength"])
+    parser.add_argument("mode", choices=["speed", "strength", "versus"])
     parser.add_argument("--deals", type=int, default=None)
     parser.add_argument("--worlds", type=int, default=100)
+    parser.add_argument("--baseline", help="an older cardkit/agents/hearts.py (versus)")
+    parser.add_argument("--kind", choices=["search", "rule"], default="search")
+    parser.add_argument(
+        "--new-worlds", type=int, default=None, help="the new agent's worlds (versus)"
+    )
+    parser.add_argument("--start", type=int, default=0, help="first seed (versus)")
+    parser.add_argument("--every", type=int, default=500, help="report interval (versus)")
     args = parser.parse_args()
     if args.mode == "speed":
         speed(args.deals or 3000)
+        return
+    if args.mode == "versus":
+        if not args.baseline:
+            parser.error("versus needs --baseline OLD.py")
+        old = load_baseline(args.baseline)
+        worlds = args.worlds
+        new_worlds = args.new_worlds or worlds
+        print(
+            f"Hearts {args.kind}: this checkout (worlds={new_worlds}) vs {args.baseline} "
+            f"(worlds={worlds}), seeds {args.start}.."
+        )
+        if args.kind == "search":
+            versus(
+                args.deals or 10_000,
+                args.start,
+                args.every,
+                lambda s: HeartsSearchAgent(s, new_worlds),
+                lambda s: old.HeartsSearchAgent(s, worlds),
+            )
+        else:
+            versus(
+                args.deals or 10_000,
+                args.start,
+                args.every,
+                lambda s: HeartsRuleAgent(),
+                lambda s: old.HeartsRuleAgent(),
+            )
         return
     deals = args.deals or 10_000
     print(f"Hearts strength, {deals} seeded deals each, search worlds={args.worlds}")

@@ -514,8 +514,44 @@ TABLE: dict[str, Entry] = {
         {"tricks": LIST, "vulnerable": UINT, "dealer": UINT},
     ),
     "hearts_search": Entry(
-        {**SEARCH, "taken": [0, 0, 0, 0], "tricks_played": 0},
-        {**SEARCH_KINDS, "taken": LIST, "tricks_played": UINT},
+        {
+            **SEARCH,
+            "taken": [0, 0, 0, 0],
+            "tricks_played": 0,
+            "objective": "deal",
+            "scores": [0, 0, 0, 0],
+            "target": 100,
+            "moon": True,
+        },
+        {
+            **SEARCH_KINDS,
+            "taken": LIST,
+            "tricks_played": UINT,
+            "objective": STR,
+            "scores": LIST,
+            "target": UINT,
+            "moon": BOOL,
+        },
+    ),
+    "hearts_moon_card": Entry(
+        {
+            "seat": 0,
+            "hand": SUIT_HANDS[0],
+            "leader": 0,
+            "trick": [],
+            "taken": [0, 0, 0, 0],
+            "broken": False,
+            "tricks_played": 0,
+        },
+        {
+            "seat": UINT,
+            "hand": UINT,
+            "leader": UINT,
+            "trick": LIST,
+            "taken": LIST,
+            "broken": BOOL,
+            "tricks_played": UINT,
+        },
     ),
     "spades_search": Entry(
         {

@@ -100,6 +100,62 @@ def test_pass_cycle_left_right_across_hold() -> None:
     assert seen == ["left", "right", "across", "hold", "left"]
 
 
+@pytest.mark.rule("HRT-05")
+@pytest.mark.parametrize(("name", "offset"), PASS_DIRECTIONS)
+def test_single_deal_passes_the_chosen_direction(name: str, offset: int) -> None:
+    game = games.make("hearts", match=False, pass_direction=name)
+    assert game.options["pass_direction"] == name
+    state = game.new_state(seed=11)
+    hands = [state.observation(s)["hand"] for s in range(4)]
+    assert state.observation(2)["pass_direction"] == name
+    if offset == 0:
+        # A held deal starts with the 2♣ lead.
+        assert state.legal_actions()[0].kind == "play"
+        assert [state.observation(s)["hand"] for s in range(4)] == hands
+    else:
+        for _ in range(12):
+            state.apply(state.legal_actions()[0])
+        for seat in range(4):
+            passed = state.observation(seat)["passed"]
+            assert set(passed) <= set(hands[seat])
+            assert state.observation((seat + offset) % 4)["received"] == passed
+    rng = random.Random(1)
+    while not state.is_terminal:
+        state.apply(rng.choice(state.legal_actions()))
+    assert state.score_breakdown()["deals"][0]["pass"] == name
+    # The save names the direction and replays to the same state.
+    text = state.to_json()
+    assert json.loads(text)["options"]["pass_direction"] == name
+    assert game.state_from_json(text) == state
+    assert cardkit.games.make("hearts", **json.loads(text)["options"]) == game
+
+
+@pytest.mark.rule("HRT-05")
+def test_pass_direction_default_and_bad_values() -> None:
+    # A single deal passes left unless told; saves made before the option load.
+    plain = games.make("hearts", match=False)
+    assert "pass_direction" not in plain.options
+    assert plain.new_state(seed=1).observation(0)["pass_direction"] == "left"
+    old_save = json.dumps(
+        {
+            "game": "hearts",
+            "options": {"match": False, "target": 100, "passing": True},
+            "seed": 1,
+            "deal": None,
+            "history": [],
+        }
+    )
+    assert plain.state_from_json(old_save).observation(0)["pass_direction"] == "left"
+    assert games.make("hearts", match=False, passing=False, pass_direction="hold")
+    for bad in ("up", "LEFT", 1, ""):
+        with pytest.raises(RuleOptionError, match="pass_direction"):
+            games.make("hearts", match=False, pass_direction=bad)
+    with pytest.raises(RuleOptionError, match="match=False"):
+        games.make("hearts", pass_direction="right")
+    with pytest.raises(RuleOptionError, match="passing=False"):
+        games.make("hearts", match=False, passing=False, pass_direction="across")
+
+
 def test_passes_are_hidden_until_exchanged() -> None:
     # Not a clause of the seed: a chosen pass is private until the exchange.
     state = games.make("hearts").new_state(seed=8)

@@ -43,6 +43,7 @@ __all__ = [
     "deck",
     "deck_names",
     "derive_seed",
+    "hearts_moon_card",
     "hearts_observation",
     "hearts_search",
     "parse_cards",
@@ -1806,6 +1807,40 @@ def hearts_observation(
             bitset has a bit above 51, or ``target`` is 0.
     """
 
+def hearts_moon_card(
+    seat: int,
+    hand: int,
+    leader: int,
+    trick: list[int],
+    taken: list[int],
+    broken: bool,
+    tricks_played: int,
+) -> int | None:
+    """The Hearts playout policy's moon play for ``seat``, or ``None`` when no moon is on.
+
+    The policy shoots when no other seat has taken a point and ``seat`` holds (or
+    took) Q♠, the top hearts still out and jacks or better in half its hand; and it
+    stops a seat that holds every point taken so far (at least 10) while points
+    remain. The rule agent and the search's playouts share it.
+
+    Args:
+        seat: The seat to act, 0..=3.
+        hand: A bitset of ``seat``'s cards.
+        leader: The seat that led the current trick, 0..=3.
+        trick: Card indices of the current trick in play order (0 to 3 cards).
+        taken: Per seat, a bitset of the cards it has won.
+        broken: Whether hearts are broken.
+        tricks_played: Completed tricks, 0..=12.
+
+    Returns:
+        The card index to play, or ``None``.
+
+    Raises:
+        RuleOptionError: If a bitset or index is outside the 52-card pack, cards
+            are in two places, ``seat``/``leader`` are outside 0..=3 or ``seat`` is
+            not the seat to act, the trick has 4 cards, or ``tricks_played`` is above 12.
+    """
+
 def hearts_search(
     seat: int,
     known: list[int],
@@ -1821,12 +1856,17 @@ def hearts_search(
     worlds: int,
     seed: int,
     epsilon: float = 0.1,
+    objective: str = "zero_sum",
+    scores: list[int] = ...,
+    target: int = 100,
+    moon: bool = False,
 ) -> list[float]:
-    """Average ``mean(points) - points[seat]`` of each Hearts candidate over sampled deals.
+    """Average value for ``seat`` of each Hearts candidate over sampled deals.
 
     Each world deals the unseen cards consistently with what ``seat`` knows, then
     plays each candidate and finishes the deal with the playout policy; every
-    candidate meets the same worlds. Runs without the GIL.
+    candidate meets the same worlds. Runs without the GIL. The objectives are
+    described in docs/hearts.md (Agents).
 
     Args:
         seat: The searching seat, the seat to act (0..=3).
@@ -1844,6 +1884,14 @@ def hearts_search(
         worlds: Sampled deals, an int in 0..2**32-1.
         seed: The sampling seed, an int in 0..2**64-1.
         epsilon: The playouts' chance of a random move, 0..=1 (1: random playouts).
+        objective: ``"zero_sum"`` (``mean(points) - own``, the single deal's return),
+            ``"deal"`` (``mean(points) / 2 - own``: an opponent's moon costs more
+            than stopping it) or ``"match"`` (the standing after the deal, from
+            ``scores`` toward ``target``).
+        scores: Match totals before this deal (``"match"`` only), each 0..=1,000,000;
+            default all 0.
+        target: The total that ends the match (``"match"`` only), 1..=1,000,000.
+        moon: Whether the playout policy shoots and defends against moons.
 
     Returns:
         Each candidate's average value, in ``candidates`` order (higher is better).
@@ -1853,8 +1901,8 @@ def hearts_search(
             the 52-card pack, ``seat``/``leader`` outside 0..=3, a trick of 4 cards,
             voids above 15, sizes above 13 or not adding up to the unplayed cards,
             cards in two places, ``seat`` not the seat to act, candidates that are not
-            distinct cards of its hand, ``tricks_played`` above 12, or ``epsilon``
-            outside 0..=1.
+            distinct cards of its hand, ``tricks_played`` above 12, ``epsilon``
+            outside 0..=1, an unknown ``objective``, or ``scores``/``target`` out of range.
         KeyboardInterrupt: On Ctrl-C during a long search.
     """
 

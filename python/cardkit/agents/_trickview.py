@@ -4,12 +4,29 @@ by the Hearts and Spades agents; reads only the observation, never hidden state.
 
 from __future__ import annotations
 
+import random
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardkit._validate import check_real
+from cardkit.errors import RuleOptionError
 from cardkit.games._tricks import NAMES
 
-__all__ = ["ALL_CARDS", "INDEX", "TrickView", "mask_of_names"]
+__all__ = [
+    "ALL_CARDS",
+    "BATCH_WORLDS",
+    "INDEX",
+    "TrickView",
+    "check_time_per_move",
+    "mask_of_names",
+    "search_values",
+]
+
+#: Worlds per search call when an agent searches to a time budget: a call of 16
+#: worlds takes a few milliseconds, so the budget is overrun by at most one of them.
+BATCH_WORLDS = 16
 
 INDEX: dict[str, int] = {n: i for i, n in enumerate(NAMES)}
 ALL_CARDS = (1 << 52) - 1
@@ -81,3 +98,36 @@ class TrickView:
         for k in known:
             placed |= k
         return known, ALL_CARDS & ~placed, self.sizes()
+
+
+def check_time_per_move(value: object) -> float | None:
+    """``value`` as a time budget in seconds (``0 < t <= 3600``), or ``None``."""
+    if value is None:
+        return None
+    seconds = check_real("time_per_move", value, 0.0, 3600.0)
+    if seconds == 0.0:
+        raise RuleOptionError("time_per_move must be above 0 seconds, got 0")
+    return seconds
+
+
+def search_values(
+    search: Callable[[int, int], list[float]],
+    worlds: int,
+    time_per_move: float | None,
+    rng: random.Random,
+    clock: Callable[[], float] = time.perf_counter,
+) -> list[float]:
+    """Each candidate's average value from ``search(worlds, seed)``: one call of
+    ``worlds`` worlds, or with ``time_per_move`` seconds, calls of
+    :data:`BATCH_WORLDS` worlds with fresh seeds until the time is spent (at least
+    one), averaged. Seeds come from ``rng``."""
+    if time_per_move is None:
+        return search(worlds, rng.getrandbits(64))
+    deadline = clock() + time_per_move
+    totals = search(BATCH_WORLDS, rng.getrandbits(64))
+    batches = 1
+    while clock() < deadline:
+        values = search(BATCH_WORLDS, rng.getrandbits(64))
+        totals = [t + v for t, v in zip(totals, values, strict=True)]
+        batches += 1
+    return [t / batches for t in totals]

@@ -8,21 +8,20 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from cardkit._core import hearts_search
+from cardkit._core import hearts_moon_card, hearts_search
 from cardkit._validate import check_agent_seed, check_count, check_legal_actions, check_real
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError
 from cardkit.games._tricks import NAMES, PLAY_INDEX, SUIT_MASKS, bits
 from cardkit.games.hearts import PASS_DIRECTIONS, PASS_ONE, penalty_points
 
-from ._trickview import INDEX, TrickView, mask_of_names
+from ._trickview import INDEX, TrickView, check_time_per_move, mask_of_names, search_values
 
 __all__ = ["HeartsRuleAgent", "HeartsSearchAgent"]
 
 _QS = INDEX["Qs"]
 _KS = INDEX["Ks"]
 _AS = INDEX["As"]
-_HEARTS = SUIT_MASKS[2]
 
 
 def _rank(card: int) -> int:
@@ -63,14 +62,18 @@ def _next_pass(observation: Observation) -> Action:
     raise IllegalActionError("the pass is already complete")
 
 
-def _moon_threat(obs: Observation, seat: int) -> int | None:
-    """Another seat that has taken every penalty point so far (at least 10)."""
-    points = obs["taken_points"]
-    total = sum(points)
-    for s in range(4):
-        if s != seat and total >= 10 and points[s] == total:
-            return s
-    return None
+def _moon_card(obs: Observation, view: TrickView) -> int | None:
+    """The moon play (shoot, or stop the seat holding every point), from the
+    same Rust policy the search's playouts use; ``None`` when no moon is on."""
+    return hearts_moon_card(
+        view.seat,
+        view.hand,
+        view.leader,
+        view.trick,
+        view.won_cards,
+        obs["hearts_broken"],
+        view.tricks_played,
+    )
 
 
 def _rule_play(obs: Observation, legal: int) -> int:
@@ -78,7 +81,9 @@ def _rule_play(obs: Observation, legal: int) -> int:
     cards = bits(legal)
     if len(cards) == 1:
         return cards[0]
-    threat = _moon_threat(obs, view.seat)
+    moon = _moon_card(obs, view)
+    if moon is not None and legal >> moon & 1:
+        return moon
     if not view.trick:
         # Lead low from a suit where we are safe; low spades flush Q♠ when we do
         # not hold it or its guards.
@@ -94,20 +99,10 @@ def _rule_play(obs: Observation, legal: int) -> int:
 
         return min(cards, key=lead_key)
     led = view.trick[0] & 3
-    best = view.trick[0]
-    best_pos = 0
-    for pos, c in enumerate(view.trick):
-        if c & 3 == led and c > best:
-            best, best_pos = c, pos
-    winner_seat = (view.leader + best_pos) % 4
+    best = max(c for c in view.trick if c & 3 == led)
     trick_points = penalty_points(sum(1 << c for c in view.trick))
     following = bool(legal & SUIT_MASKS[led])
     if following:
-        if threat is not None and winner_seat == threat and trick_points:
-            # Stop the shooter: take this trick if we can.
-            over = [c for c in cards if c > best]
-            if over:
-                return min(over)
         if legal >> _QS & 1 and best in (_KS, _AS):
             return _QS
         under = [c for c in cards if c < best and c != _QS]
@@ -118,11 +113,7 @@ def _rule_play(obs: Observation, legal: int) -> int:
             return max(safe) if safe else cards[-1]
         safe = [c for c in cards if c != _QS]
         return min(safe) if safe else cards[0]
-    # Void: shed danger, but never onto a would-be shooter's trick.
-    if threat is not None and winner_seat == threat:
-        clean = [c for c in cards if not (_HEARTS >> c & 1) and c != _QS]
-        if clean:
-            return max(clean, key=_rank)
+    # Void: shed danger.
     if legal >> _QS & 1:
         return _QS
     for danger in (_AS, _KS):
@@ -153,13 +144,28 @@ class HeartsRuleAgent:
 class HeartsSearchAgent:
     """Determinized search: samples ``worlds`` deals consistent with the play so
     far (shown voids, the cards this seat passed) and plays each candidate card
-    out in Rust with a heuristic policy (``epsilon`` random moves); picks the card
-    with the best average ``mean points - own points``. Passes like the rule agent."""
+    out in Rust with a heuristic policy (``epsilon`` random moves) that shoots the
+    moon with a controlling hand and stops a seat that holds every point so far;
+    picks the card with the best average objective. A single deal (and the first
+    deal of a match, where everyone stands level) values ``mean points / 2 - own
+    points``, so an opponent's moon costs more than stopping it; later deals of a
+    match value the standing (``docs/hearts.md``, Agents). Passes like the rule
+    agent.
 
-    def __init__(self, seed: int | None = None, worlds: int = 100, epsilon: float = 0.1) -> None:
+    ``time_per_move`` (seconds) replaces the fixed ``worlds``: the agent searches
+    batches of 16 worlds until the time is spent (at least one batch)."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        worlds: int = 100,
+        epsilon: float = 0.1,
+        time_per_move: float | None = None,
+    ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self.worlds = check_count("worlds", worlds, 1, 1_000_000)
         self.epsilon = check_real("epsilon", epsilon, 0.0, 1.0)
+        self.time_per_move = check_time_per_move(time_per_move)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The searched choice among ``legal_actions``."""
@@ -176,21 +182,31 @@ class HeartsSearchAgent:
             known[receiver] = mask_of_names(observation["passed"]) & ~view.played
         known, unknown, sizes = view.hidden(known)
         candidates = [PLAY_INDEX[a.text] for a in legal_actions]
-        values = hearts_search(
-            view.seat,
-            known,
-            unknown,
-            sizes,
-            view.voids,
-            view.leader,
-            view.trick,
-            view.won_cards,
-            observation["hearts_broken"],
-            view.tricks_played,
-            candidates,
-            self.worlds,
-            self._rng.getrandbits(64),
-            self.epsilon,
-        )
+        scores = observation["scores"]
+        standing = observation["deal"] > 0 or any(scores)
+
+        def search(worlds: int, seed: int) -> list[float]:
+            return hearts_search(
+                view.seat,
+                known,
+                unknown,
+                sizes,
+                view.voids,
+                view.leader,
+                view.trick,
+                view.won_cards,
+                observation["hearts_broken"],
+                view.tricks_played,
+                candidates,
+                worlds,
+                seed,
+                self.epsilon,
+                objective="match" if standing else "deal",
+                scores=scores,
+                target=observation["target"],
+                moon=True,
+            )
+
+        values = search_values(search, self.worlds, self.time_per_move, self._rng)
         best = max(range(len(values)), key=lambda i: values[i])
         return legal_actions[best]

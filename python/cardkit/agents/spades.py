@@ -22,7 +22,7 @@ from cardkit.errors import InvalidCardError
 from cardkit.games._tricks import NAMES, PLAY_INDEX, bits
 from cardkit.games.spades import BID_ACTIONS
 
-from ._trickview import TrickView, mask_of_names
+from ._trickview import TrickView, check_time_per_move, mask_of_names, search_values
 
 __all__ = ["SpadesRuleAgent", "SpadesSearchAgent", "rule_bid"]
 
@@ -134,12 +134,22 @@ class SpadesSearchAgent:
     """Determinized search: samples ``worlds`` deals consistent with the play so
     far (shown voids) and plays each candidate card out in Rust with a heuristic
     policy (``epsilon`` random moves); picks the card with the best average deal
-    score difference for its partnership (bags included). Bids like the rule agent."""
+    score difference for its partnership (bags included). Bids like the rule agent.
 
-    def __init__(self, seed: int | None = None, worlds: int = 100, epsilon: float = 0.1) -> None:
+    ``time_per_move`` (seconds) replaces the fixed ``worlds``: the agent searches
+    batches of 16 worlds until the time is spent (at least one batch)."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        worlds: int = 100,
+        epsilon: float = 0.1,
+        time_per_move: float | None = None,
+    ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self.worlds = check_count("worlds", worlds, 1, 1_000_000)
         self.epsilon = check_real("epsilon", epsilon, 0.0, 1.0)
+        self.time_per_move = check_time_per_move(time_per_move)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The searched choice among ``legal_actions``."""
@@ -153,23 +163,27 @@ class SpadesSearchAgent:
         known, unknown, sizes = view.hidden([0, 0, 0, 0])
         candidates = [PLAY_INDEX[a.text] for a in legal_actions]
         played = view.played & ~sum(1 << c for c in view.trick)
-        values = spades_search(
-            view.seat,
-            known,
-            unknown,
-            sizes,
-            view.voids,
-            view.leader,
-            view.trick,
-            played,
-            observation["bids"],
-            view.tricks_won,
-            observation["bags"],
-            observation["spades_broken"],
-            candidates,
-            self.worlds,
-            self._rng.getrandbits(64),
-            self.epsilon,
-        )
+
+        def search(worlds: int, seed: int) -> list[float]:
+            return spades_search(
+                view.seat,
+                known,
+                unknown,
+                sizes,
+                view.voids,
+                view.leader,
+                view.trick,
+                played,
+                observation["bids"],
+                view.tricks_won,
+                observation["bags"],
+                observation["spades_broken"],
+                candidates,
+                worlds,
+                seed,
+                self.epsilon,
+            )
+
+        values = search_values(search, self.worlds, self.time_per_move, self._rng)
         best = max(range(len(values)), key=lambda i: values[i])
         return legal_actions[best]

@@ -8,7 +8,8 @@ safe card. Hearts may not be led until a heart has been played (Q♠ does not br
 hearts) unless the leader holds only hearts. Each heart costs 1 and Q♠ 13; taking
 all 26 scores 0 for the shooter and 26 for each opponent. The match ends when
 anyone reaches ``target`` (100); the lowest total wins and equal lowest totals
-share the win. ``match=False`` plays one deal.
+share the win. ``match=False`` plays one deal, which passes left unless
+``pass_direction`` says ``"right"``, ``"across"`` or ``"hold"``.
 
 Passing is simultaneous at a real table; here the seats choose their passes in
 turn (0, 1, 2, 3) and no observation shows another seat's choice until all four
@@ -32,8 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 from cardkit._core import ActionTable, Card, TrickDeal, hearts_observation
 from cardkit.api import Action, Observation
-from cardkit.errors import IllegalActionError, shown
-from cardkit.games._base import Emit, action_text, check_int
+from cardkit.errors import IllegalActionError, RuleOptionError, shown
+from cardkit.games._base import Emit, action_text, check_choice, check_int
 from cardkit.games._intern import Interner
 from cardkit.games._phase import StrEnum
 from cardkit.games._tricks import (
@@ -74,6 +75,7 @@ __all__ = [
 #: Seats sit clockwise, so the player to the left of seat ``s`` is ``s + 1``.
 PASS_DIRECTIONS: list[tuple[str, int]] = [("left", 1), ("right", 3), ("across", 2), ("hold", 0)]
 
+_DIRECTION_INDEX = {name: i for i, (name, _) in enumerate(PASS_DIRECTIONS)}
 
 #: Length of the observation tensor (layout in ``docs/hearts.md``; written by
 #: ``rust/engine/src/trick/observe.rs``, which refuses any other length).
@@ -166,7 +168,8 @@ _PARSED: Interner[str, Action] = Interner(_parse)
 
 
 class Hearts(TrickGame):
-    """Hearts for four players (``make("hearts", match=True, target=100)``)."""
+    """Hearts for four players (``make("hearts", match=True, target=100)``; a single
+    deal with any pass: ``make("hearts", match=False, pass_direction="across")``)."""
 
     name = "hearts"
     zero_sum = True
@@ -174,10 +177,28 @@ class Hearts(TrickGame):
     setup_actions = PASS_ONE
     setup_index = _PASS_ONE_INDEX
 
-    def __init__(self, match: bool = True, target: int = 100, passing: bool = True) -> None:
+    def __init__(
+        self,
+        match: bool = True,
+        target: int = 100,
+        passing: bool = True,
+        pass_direction: str | None = None,
+    ) -> None:
         self.match = check_bool("match", match)
         self.passing = check_bool("passing", passing)
         self.target = check_int("target", target, 1, 10_000)
+        self.pass_direction = pass_direction
+        if pass_direction is not None:
+            check_choice("pass_direction", pass_direction, [n for n, _ in PASS_DIRECTIONS])
+            if self.match:
+                raise RuleOptionError(
+                    "option pass_direction sets the pass of a single deal: it needs match=False"
+                )
+            if not self.passing and pass_direction != "hold":
+                raise RuleOptionError(
+                    f"option pass_direction={pass_direction!r} contradicts passing=False "
+                    "(every deal holds)"
+                )
         self.num_players = 4
 
     @property
@@ -217,9 +238,24 @@ class Hearts(TrickGame):
 
     @property
     def options(self) -> dict[str, Any]:
-        """``match`` (play to ``target``), ``target`` (100) and ``passing`` (the
-        left/right/across/hold cycle; ``False`` holds every deal)."""
-        return {"match": self.match, "target": self.target, "passing": self.passing}
+        """``match`` (play to ``target``), ``target`` (100), ``passing`` (the
+        left/right/across/hold cycle; ``False`` holds every deal) and, when set,
+        ``pass_direction`` (a single deal's pass; left when unset)."""
+        options: dict[str, Any] = {
+            "match": self.match,
+            "target": self.target,
+            "passing": self.passing,
+        }
+        if self.pass_direction is not None:
+            # Unset stays out, so saves made before the option load unchanged.
+            options["pass_direction"] = self.pass_direction
+        return options
+
+    def direction_index(self, number: int) -> int:
+        """Index into ``PASS_DIRECTIONS`` of deal ``number``'s pass (HRT-05)."""
+        if self.pass_direction is not None:
+            return _DIRECTION_INDEX[self.pass_direction]
+        return number % 4 if self.passing else 3
 
     def new_state(
         self, seed: int | None = None, deal: str | Sequence[Any] | None = None
@@ -251,7 +287,7 @@ class HeartsState(TrickState):
         self._deal_number = number
         # The hands while passing; from the first lead on they live in ``_play_deal``.
         self._hands = hands_of(order)
-        self._direction_index = number % 4 if self._game.passing else 3
+        self._direction_index = self._game.direction_index(number)
         name, offset = PASS_DIRECTIONS[self._direction_index]
         self._direction = name
         self._offset = offset

@@ -13,7 +13,7 @@ use cardkit_engine::cards::Card;
 use cardkit_engine::cardset::CardSet;
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::trick::bridge::{self, Auction, BridgeDeal, Contract};
-use cardkit_engine::trick::hearts::HeartsDeal;
+use cardkit_engine::trick::hearts::{HeartsDeal, HeartsObjective};
 use cardkit_engine::trick::observe::{self, BridgeInfo, HeartsInfo, Position, SpadesInfo};
 use cardkit_engine::trick::spades::SpadesDeal;
 use cardkit_engine::trick::{
@@ -193,9 +193,12 @@ fn trick_winner(
     Ok(trick::trick_winner(&cards, trump))
 }
 
-/// Average `mean(points) - points[seat]` of each Hearts candidate over sampled deals.
+/// Average value of each Hearts candidate over sampled deals: `objective`
+/// "zero_sum" (`mean(points) - own`), "deal" (`mean / 2 - own`) or "match" (the
+/// standing from `scores` toward `target`); `moon` makes the playouts shoot and
+/// defend against moons.
 #[pyfunction]
-#[pyo3(signature = (seat, known, unknown, sizes, voids, leader, trick, taken, broken, tricks_played, candidates, worlds, seed, epsilon = 0.1))]
+#[pyo3(signature = (seat, known, unknown, sizes, voids, leader, trick, taken, broken, tricks_played, candidates, worlds, seed, epsilon = 0.1, objective = "zero_sum", scores = [0; 4], target = 100, moon = false))]
 #[allow(clippy::too_many_arguments)]
 fn hearts_search(
     py: Python<'_>,
@@ -213,8 +216,13 @@ fn hearts_search(
     #[pyo3(from_py_with = arg)] worlds: u32,
     #[pyo3(from_py_with = arg)] seed: u64,
     #[pyo3(from_py_with = arg)] epsilon: f64,
+    #[pyo3(from_py_with = arg)] objective: &str,
+    #[pyo3(from_py_with = arg)] scores: [u32; 4],
+    #[pyo3(from_py_with = arg)] target: u32,
+    #[pyo3(from_py_with = arg)] moon: bool,
 ) -> PyResult<Vec<f64>> {
     let policy = policy(py, epsilon)?;
+    let objective = hearts_objective(py, objective, scores, target)?;
     let mut taken_sets = [CardSet::EMPTY; 4];
     let mut played = 0u64;
     for (p, &bits) in taken.iter().enumerate() {
@@ -240,11 +248,107 @@ fn hearts_search(
     )?;
     let mut deal = HeartsDeal::new([CardSet::EMPTY; 4]);
     deal.taken = taken_sets;
+    deal.moon_play = moon;
+    // Only the searching seat defends: it must not count on others to stop a moon.
+    deal.moon_defenders = if moon { 1 << seat } else { 0 };
     let (view, cands) = input.view(deal);
     interrupt::run_sized(py, search_micros(worlds, &cands), |cancel| {
-        view.evaluate(&cands, worlds, seed, policy, |d| d.seat_value(seat), cancel)
+        let value = |d: &HeartsDeal| objective.value(d.points(), seat);
+        view.evaluate(&cands, worlds, seed, policy, value, cancel)
     })?
     .py_err(py)
+}
+
+/// The moon play (shoot, or stop the seat that holds every point) of the Hearts
+/// playout policy for `seat`, the seat to act, or `None` when no moon is on.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn hearts_moon_card(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] seat: usize,
+    #[pyo3(from_py_with = arg)] hand: u64,
+    #[pyo3(from_py_with = arg)] leader: usize,
+    #[pyo3(from_py_with = arg)] trick: Vec<u32>,
+    #[pyo3(from_py_with = arg)] taken: [u64; 4],
+    #[pyo3(from_py_with = arg)] broken: bool,
+    #[pyo3(from_py_with = arg)] tricks_played: u32,
+) -> PyResult<Option<u32>> {
+    let hand = card_set(py, "hand", hand)?;
+    let trick = card_list(py, "trick", &trick)?;
+    if seat >= 4 || leader >= 4 || trick.len() >= 4 || tricks_played > 12 {
+        return Err(rule_error(
+            py,
+            "seat and leader must be 0..3, the trick hold 0..3 cards, tricks_played 0..12".into(),
+        ));
+    }
+    if (leader + trick.len()) % 4 != seat {
+        return Err(rule_error(
+            py,
+            format!("seat {seat} is not the seat to act"),
+        ));
+    }
+    let mut seen = hand;
+    let mut add = |cards: CardSet, what: &str| {
+        if seen.intersection(cards).is_empty() {
+            seen = seen.union(cards);
+            Ok(())
+        } else {
+            Err(rule_error(py, format!("{what} overlaps other cards")))
+        }
+    };
+    add(CardSet::from_cards(trick.iter().copied()), "the trick")?;
+    let mut taken_sets = [CardSet::EMPTY; 4];
+    for (p, &bits) in taken.iter().enumerate() {
+        taken_sets[p] = card_set(py, "taken", bits)?;
+        add(taken_sets[p], "taken")?;
+    }
+    // The policy reads the unplayed cards only as a whole: park the unseen ones
+    // with the next seat.
+    let mut hands = [CardSet::EMPTY; 4];
+    hands[seat] = hand;
+    hands[(seat + 1) % 4] = CardSet((1u64 << 52) - 1).difference(seen);
+    let mut deal = HeartsDeal::new(hands);
+    let table = &mut deal.table;
+    table.leader = leader;
+    table.set_trick(&trick);
+    table.broken = broken;
+    table.tricks_played = tricks_played;
+    deal.taken = taken_sets;
+    Ok(deal.moon_move().map(|c| u32::from(c.index())))
+}
+
+/// Match totals above this are refused: no match target goes past 10,000.
+const MAX_HEARTS_TOTAL: u32 = 1_000_000;
+
+fn hearts_objective(
+    py: Python<'_>,
+    name: &str,
+    scores: [u32; 4],
+    target: u32,
+) -> PyResult<HeartsObjective> {
+    if scores.iter().any(|&s| s > MAX_HEARTS_TOTAL) || !(1..=MAX_HEARTS_TOTAL).contains(&target) {
+        return Err(rule_error(
+            py,
+            format!("scores and target must be 0..{MAX_HEARTS_TOTAL} (target at least 1)"),
+        ));
+    }
+    // Bounded above, so the conversions are exact.
+    let to_i32 = |x: u32| i32::try_from(x).unwrap_or(i32::MAX);
+    Ok(match name {
+        "zero_sum" => HeartsObjective::ZeroSum,
+        "deal" => HeartsObjective::Deal,
+        "match" => HeartsObjective::Match {
+            scores: scores.map(to_i32),
+            target: to_i32(target),
+        },
+        other => {
+            let shown: String = other.chars().take(40).collect();
+            return Err(rule_error(
+                py,
+                format!("objective {shown:?} must be zero_sum, deal or match"),
+            ));
+        }
+    })
 }
 
 /// Average (own team's deal points - the other team's) of each Spades candidate.
@@ -975,6 +1079,7 @@ pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResul
     m.add_class::<PyTrickDeal>()?;
     m.add_function(wrap_pyfunction!(trick_winner, m)?)?;
     m.add_function(wrap_pyfunction!(hearts_search, m)?)?;
+    m.add_function(wrap_pyfunction!(hearts_moon_card, m)?)?;
     m.add_function(wrap_pyfunction!(spades_search, m)?)?;
     bench.add_function(wrap_pyfunction!(bench_hearts_playouts, bench)?)?;
     bench.add_function(wrap_pyfunction!(bench_spades_playouts, bench)?)?;

@@ -46,6 +46,69 @@ pub fn deal_points(taken: &[CardSet; 4]) -> [i32; 4] {
     points
 }
 
+/// Points taken so far from which a seat that holds all of them is played against
+/// as a moon shooter: by then it usually has Q♠ or a run of heart tricks, and
+/// stopping it costs a point or two where a moon costs 26.
+pub const MOON_ALERT: i32 = 10;
+
+/// What a search values in a finished deal, for the searching seat.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum HeartsObjective {
+    /// `mean(points) - own`: the single deal's zero-sum return. An opponent's moon
+    /// (-6.5) is worth the same as taking Q♠ (-6.5), so it does not pay to stop one.
+    ZeroSum,
+    /// `mean(points) / 2 - own`: own points, with half the table mean credited. Without
+    /// a moon every seat's points add up to 26, so this orders deals like own points
+    /// (and like the zero-sum return); an opponent's moon is -16.25 (taking Q♠ and a
+    /// heart to stop it, -10.75, is better) and our own moon +9.75 (a clean deal, 3.25).
+    Deal,
+    /// The match standing after the deal: the lead in total points over the nearest
+    /// rival (negative when behind), plus [`MATCH_WIN`] shared among the seats
+    /// with the lowest total, or minus it, when some total reaches `target`. An
+    /// opponent's moon costs what it does to the standing: 26 when the shooter is
+    /// the nearest rival, nothing when a trailing seat shoots.
+    Match {
+        /// Match totals before this deal.
+        scores: [i32; 4],
+        /// The total that ends the match.
+        target: i32,
+    },
+}
+
+/// What winning (or losing) the match is worth in the match objective, in points
+/// of standing: two moons, more than any one deal can change the lead.
+pub const MATCH_WIN: f64 = 52.0;
+
+impl HeartsObjective {
+    /// The value for `seat` of a finished deal that scored `points`.
+    pub fn value(&self, points: [i32; 4], seat: usize) -> f64 {
+        let mean = f64::from(points.iter().sum::<i32>()) / 4.0;
+        let own = f64::from(points[seat]);
+        match *self {
+            HeartsObjective::ZeroSum => mean - own,
+            HeartsObjective::Deal => mean / 2.0 - own,
+            HeartsObjective::Match { scores, target } => {
+                let totals: [i32; 4] = std::array::from_fn(|s| scores[s] + points[s]);
+                let rival = (0..4)
+                    .filter(|&s| s != seat)
+                    .map(|s| totals[s])
+                    .min()
+                    .unwrap_or(0);
+                let lead = f64::from(rival - totals[seat]);
+                if totals.iter().all(|&t| t < target) {
+                    return lead;
+                }
+                let low = totals.iter().copied().min().unwrap_or(0);
+                if totals[seat] > low {
+                    return lead - MATCH_WIN;
+                }
+                let sharing = totals.iter().filter(|&&t| t == low).count() as f64;
+                lead + MATCH_WIN / sharing
+            }
+        }
+    }
+}
+
 /// A Hearts deal in play, after the pass.
 #[derive(Clone, Debug)]
 pub struct HeartsDeal {
@@ -54,6 +117,14 @@ pub struct HeartsDeal {
     pub table: TrickTable,
     /// The cards each seat has won.
     pub taken: [CardSet; 4],
+    /// Whether the heuristic shoots the moon with control of Q♠ and the top hearts
+    /// (every seat) and defends against one (the seats in `moon_defenders`). Off,
+    /// it is the plain ducking policy.
+    pub moon_play: bool,
+    /// Seats (bit `s` for seat `s`) whose heuristic takes a point from a seat that
+    /// holds every point so far. A search gives it only to the searching seat, so
+    /// that it never counts on the other seats to stop a shooter.
+    pub moon_defenders: u8,
 }
 
 impl HeartsDeal {
@@ -66,6 +137,8 @@ impl HeartsDeal {
         HeartsDeal {
             table: TrickTable::new(hands, leader),
             taken: [CardSet::EMPTY; 4],
+            moon_play: false,
+            moon_defenders: 0,
         }
     }
 
@@ -79,11 +152,128 @@ impl HeartsDeal {
         deal_points(&self.taken)
     }
 
-    /// `mean(points) - points[seat]`: how much better than average `seat` did
-    /// (the search agent's value of a finished deal).
-    pub fn seat_value(&self, seat: usize) -> f64 {
-        let p = self.points();
-        f64::from(p.iter().sum::<i32>()) / 4.0 - f64::from(p[seat])
+    /// The moon-aware heuristic's card for the seat to act when a moon is on
+    /// (see [`HeartsDeal::moon_play`]), `None` otherwise. It reads only that seat's
+    /// hand, the cards won and the unplayed cards as a whole, so the other hands may
+    /// hold the unseen cards in any split.
+    pub fn moon_move(&self) -> Option<Card> {
+        let legal = self.legal();
+        if legal.is_empty() {
+            return None;
+        }
+        self.moon_card(legal, true)
+    }
+
+    /// The card the moon-aware heuristic plays when a moon is on: shooting it
+    /// (when this seat may), or, if it `defend`s, stopping the seat that holds
+    /// every point so far.
+    /// `None` when neither applies or the defence has no better card than the
+    /// plain heuristic.
+    fn moon_card(&self, legal: CardSet, defend: bool) -> Option<Card> {
+        let t = &self.table;
+        let me = t.to_act();
+        let in_trick = CardSet::from_cards(t.trick().iter().copied());
+        let unplayed = t.hands.iter().fold(CardSet::EMPTY, |a, h| a.union(*h));
+        if penalty(unplayed.union(in_trick)) == 0 {
+            return None;
+        }
+        let points = self.taken.map(penalty);
+        if (0..4).all(|s| s == me || points[s] == 0) && self.can_shoot(me, unplayed, defend) {
+            return Some(self.shoot(legal, unplayed));
+        }
+        if !defend {
+            return None;
+        }
+        let total: i32 = points.iter().sum();
+        let shooter = (0..4).find(|&s| s != me && total >= MOON_ALERT && points[s] == total)?;
+        self.defend(legal, shooter, unplayed)
+    }
+
+    /// Whether `seat` should go for the moon (no other seat has a point): it holds
+    /// or took Q♠, the top hearts still out (at least three above every heart
+    /// elsewhere, or all that remain), and half its hand is jacks or better. A seat
+    /// that does not `defend` (an opponent in a search's playouts) also plays out
+    /// a shot under way, every point so far and at least [`MOON_ALERT`]: the
+    /// searching seat must not count on it giving up.
+    fn can_shoot(&self, seat: usize, unplayed: CardSet, defend: bool) -> bool {
+        if !defend && penalty(self.taken[seat]) >= MOON_ALERT {
+            return true;
+        }
+        let hand = self.table.hands[seat];
+        if !(hand.contains(QUEEN_OF_SPADES) || self.taken[seat].contains(QUEEN_OF_SPADES)) {
+            return false;
+        }
+        let mine = suit_cards(hand, HEARTS);
+        let elsewhere = suit_cards(unplayed.difference(hand), HEARTS);
+        let above = if elsewhere.is_empty() {
+            mine.len()
+        } else {
+            CardSet(mine.0 & !((2u64 << highest(elsewhere).index()) - 1)).len()
+        };
+        let high = CardSet(hand.0 & !((1u64 << Card::new(9, CLUBS).index()) - 1)).len();
+        above >= elsewhere.len().min(3) && 2 * high >= hand.len()
+    }
+
+    /// Shooting: lead a card that is the top of its suit still out (else the
+    /// highest), win tricks with the highest card that wins, and discard
+    /// non-penalty cards so that no point goes to another seat.
+    fn shoot(&self, legal: CardSet, unplayed: CardSet) -> Card {
+        let trick = self.table.trick();
+        if trick.is_empty() {
+            for s in [HEARTS, SPADES, 1, CLUBS] {
+                let cards = suit_cards(legal, s);
+                if !cards.is_empty() && highest(cards) == highest(suit_cards(unplayed, s)) {
+                    return highest(cards);
+                }
+            }
+            return highest(legal);
+        }
+        let win_card = trick[trick_winner(trick, None)];
+        let follow = suit_cards(legal, suit_of(trick[0]));
+        if !follow.is_empty() {
+            let top = highest(follow);
+            return if top.index() > win_card.index() {
+                top
+            } else {
+                lowest(follow)
+            };
+        }
+        let clean = legal.difference(PENALTY_CARDS);
+        lowest(if clean.is_empty() { legal } else { clean })
+    }
+
+    /// Defence against `shooter`, who holds every point so far: lead the top heart
+    /// when we hold it; overtake the shooter's winning card; when the shooter is
+    /// still to play, follow high; never discard a point onto the shooter's trick
+    /// (discards onto another seat's trick stay the plain heuristic's, which sheds
+    /// points there).
+    fn defend(&self, legal: CardSet, shooter: usize, unplayed: CardSet) -> Option<Card> {
+        let t = &self.table;
+        let trick = t.trick();
+        if trick.is_empty() {
+            let hearts = suit_cards(legal, HEARTS);
+            return (!hearts.is_empty()
+                && highest(hearts) == highest(suit_cards(unplayed, HEARTS)))
+            .then(|| highest(hearts));
+        }
+        let shooter_played = (shooter + 4 - t.leader) % 4 < trick.len();
+        let win_pos = trick_winner(trick, None);
+        let win_card = trick[win_pos];
+        let shooter_wins = (t.leader + win_pos) % 4 == shooter;
+        let follow = suit_cards(legal, suit_of(trick[0]));
+        if !follow.is_empty() {
+            if !shooter_played {
+                let safe = follow.difference(CardSet::EMPTY.with(QUEEN_OF_SPADES));
+                return Some(highest(if safe.is_empty() { follow } else { safe }));
+            }
+            let over = CardSet(follow.0 & !((2u64 << win_card.index()) - 1));
+            return (shooter_wins && !over.is_empty()).then(|| lowest(over));
+        }
+        if shooter_played && !shooter_wins {
+            return None;
+        }
+        let clean = legal.difference(PENALTY_CARDS);
+        (!clean.is_empty()).then(|| highest(clean))
     }
 
     fn heuristic_lead(&self, legal: CardSet) -> Card {
@@ -154,6 +344,12 @@ impl TrickPlay for HeartsDeal {
 
     fn heuristic(&self) -> Card {
         let legal = self.legal();
+        if self.moon_play {
+            let defend = self.moon_defenders >> self.to_act() & 1 == 1;
+            if let Some(card) = self.moon_card(legal, defend) {
+                return card;
+            }
+        }
         let trick = self.table.trick();
         if trick.is_empty() {
             return self.heuristic_lead(legal);
@@ -281,11 +477,102 @@ mod tests {
     }
 
     #[test]
+    fn deal_objective_stops_a_moon_that_zero_sum_lets_through() {
+        // HRT-11, HRT-12: an opponent's moon costs us 26; stopping it with Q♠ and a
+        // heart costs 14 of the 26.
+        let moon = [26, 0, 26, 26];
+        let stopped = [12, 0, 0, 14];
+        let deal = HeartsObjective::Deal;
+        assert!(deal.value(stopped, 3) > deal.value(moon, 3));
+        let zero_sum = HeartsObjective::ZeroSum;
+        assert!(zero_sum.value(stopped, 3) < zero_sum.value(moon, 3));
+        // Our own moon beats a clean deal.
+        assert!(deal.value([0, 26, 26, 26], 0) > deal.value([0, 10, 16, 0], 0));
+    }
+
+    #[test]
+    fn match_objective_values_the_standing() {
+        // HRT-13: the lowest total wins; a moon by a trailing seat costs us nothing
+        // against our nearest rival, one by that rival costs 26.
+        let objective = HeartsObjective::Match {
+            scores: [40, 45, 90, 60],
+            target: 100,
+        };
+        let by_trailing = objective.value([26, 26, 0, 26], 0);
+        let by_rival = objective.value([26, 0, 26, 26], 0);
+        assert_eq!(by_trailing, 5.0);
+        assert_eq!(by_rival, -21.0 - MATCH_WIN);
+        // Points that end the match while we are lowest win it.
+        let ending = objective.value([0, 0, 10, 0], 0);
+        assert_eq!(ending, 5.0 + MATCH_WIN);
+        let shared = HeartsObjective::Match {
+            scores: [50, 50, 95, 60],
+            target: 100,
+        };
+        assert_eq!(shared.value([0, 0, 26, 0], 0), MATCH_WIN / 2.0);
+    }
+
+    /// The end of a deal in which seat 0 took Q♠ and eight hearts (21 points): seat
+    /// 2 led 5♥, seat 3 played 6♥, seat 0 9♥; seat 1 holds T♥ 3♥.
+    fn moon_on() -> HeartsDeal {
+        let mut deal = deal_with(["As", "Th 3h", "Ac", "Ad"]);
+        let rest = set("5h 6h 9h As Th 3h Ac Ad");
+        deal.taken[0] = CardSet((1u64 << 52) - 1).difference(rest);
+        deal.table.hands = ["9h As", "Th 3h", "5h Ac", "6h Ad"].map(set);
+        deal.table.leader = 2;
+        deal.table.tricks_played = 11;
+        deal.table.broken = true;
+        for c in ["5h", "6h", "9h"] {
+            deal.play(Card::parse(c).unwrap());
+        }
+        deal
+    }
+
+    #[test]
+    fn moon_play_takes_the_trick_that_stops_a_shooter() {
+        let mut deal = moon_on();
+        assert_eq!(deal.heuristic(), Card::parse("3h").unwrap());
+        deal.moon_play = true;
+        assert_eq!(deal.heuristic(), Card::parse("3h").unwrap());
+        deal.moon_defenders = 0b0010;
+        assert_eq!(deal.moon_move(), Card::parse("Th").ok());
+        playout(
+            &mut deal,
+            PlayoutPolicy::Heuristic(0.0),
+            &mut CardRng::new(1),
+        );
+        assert_eq!(deal.points(), [21, 5, 0, 0]);
+    }
+
+    #[test]
+    fn moon_play_shoots_with_control() {
+        // Seat 0 holds Q♠ and the top hearts with winners beside: it leads A♠.
+        let mut deal = deal_with([
+            "Qs As Ks Ah Kh Qh Jh Th Ad Kd Qd Kc",
+            "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc 2d 3d",
+            "4d 5d 6d 7d 8d 9d Td Jd 2s 3s 4s 5s",
+            "6s 7s 8s 9s Js 2h 3h 4h 5h 6h 7h 8h",
+        ]);
+        deal.taken[0] = set("2c Ac 9h Ts");
+        deal.table.leader = 0;
+        deal.table.tricks_played = 1;
+        assert_eq!(deal.heuristic(), Card::parse("Qd").unwrap());
+        deal.moon_play = true;
+        assert_eq!(deal.heuristic(), Card::parse("As").unwrap());
+        // Once another seat holds a point the shot is off.
+        deal.taken[1] = set("2h");
+        deal.table.hands[3].remove(Card::parse("2h").unwrap());
+        assert_eq!(deal.moon_move(), None);
+    }
+
+    #[test]
     fn playouts_play_every_card_and_score_26() {
         let mut rng = CardRng::new(9);
         for policy in [PlayoutPolicy::Random, PlayoutPolicy::Heuristic(0.1)] {
-            for _ in 0..300 {
+            for i in 0..600 {
                 let mut deal = HeartsDeal::random(&mut rng);
+                deal.moon_play = i % 2 == 1;
+                deal.moon_defenders = (i % 16) as u8;
                 playout(&mut deal, policy, &mut rng);
                 let total: i32 = deal.points().iter().sum();
                 assert!(total == 26 || total == 78);

@@ -1,0 +1,232 @@
+"""Hearts agents and moons: the shared Rust moon policy (defence and shooting), the
+search objectives, and the rule and search agents in constructed positions."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import cardkit
+from cardkit import RuleOptionError, games
+from cardkit._core import hearts_moon_card, hearts_search
+from cardkit.agents._trickview import BATCH_WORLDS, search_values
+from cardkit.agents.hearts import HeartsRuleAgent, HeartsSearchAgent
+from cardkit.agents.spades import SpadesSearchAgent
+from cardkit.api import Action
+from cardkit.games._tricks import NAMES, PLAY_INDEX
+
+ALL = (1 << 52) - 1
+
+
+def mask(text: str) -> int:
+    return sum(1 << PLAY_INDEX[f"play {c}"] for c in text.split())
+
+
+def names(bitset: int) -> list[str]:
+    return [NAMES[i] for i in range(52) if bitset >> i & 1]
+
+
+def observation(
+    seat: int,
+    hand: str,
+    leader: int,
+    trick: str,
+    taken: list[int],
+    broken: bool,
+    scores: list[int] | None = None,
+    deal: int = 0,
+) -> dict[str, Any]:
+    """A mid-deal Hearts observation whose completed tricks are the cards in
+    ``taken``, four of one suit per trick where possible, led and won by their
+    taker (the agents read only these fields)."""
+    tricks: list[list[str]] = []
+    leaders: list[int] = []
+    for winner, cards in enumerate(taken):
+        won = names(cards)
+        won.sort(key=lambda n: "cdhs".index(n[1]))
+        for k in range(0, len(won), 4):
+            tricks.append(won[k : k + 4])
+            leaders.append(winner)
+    return {
+        "game": "hearts",
+        "seat": seat,
+        "phase": "play",
+        "deal": deal,
+        "pass_direction": "hold",
+        "hand": hand.split(),
+        "my_pass": [],
+        "passed": [],
+        "received": [],
+        "leader": leader,
+        "trick": trick.split(),
+        "tricks": tricks,
+        "trick_leaders": leaders,
+        "trick_winners": leaders,
+        "hearts_broken": broken,
+        "scores": scores or [0, 0, 0, 0],
+        "target": 100,
+    }
+
+
+# Seat 0 took Q♠ and eight hearts (21 points) in eleven tricks; seat 2 led 5♥,
+# seat 3 played 6♥, seat 0 9♥. Seat 1 holds T♥ 3♥: ducking with 3♥ lets seat 0
+# win, lead its last card and take T♥ on it (every seat is void in the others'
+# suits), a moon; T♥ takes the trick and stops it.
+SHOOTER_TAKEN = ALL & ~mask("5h 6h 9h Th 3h 2c 2d 2s")
+STOP = observation(1, "Th 3h", 2, "5h 6h 9h", [SHOOTER_TAKEN, 0, 0, 0], True)
+STOP_LEGAL = [Action("play 3h"), Action("play Th")]
+STOP_TRICK = [PLAY_INDEX[f"play {c}"] for c in ["5h", "6h", "9h"]]
+
+
+@pytest.mark.rule("HRT-11", "HRT-12")
+def test_moon_policy_takes_the_trick_that_stops_a_shooter() -> None:
+    card = hearts_moon_card(1, mask("Th 3h"), 2, STOP_TRICK, [SHOOTER_TAKEN, 0, 0, 0], True, 11)
+    assert card == PLAY_INDEX["play Th"]
+    assert HeartsRuleAgent().act(STOP, STOP_LEGAL) == "play Th"
+
+
+@pytest.mark.rule("HRT-11", "HRT-12")
+def test_search_takes_the_trick_that_stops_a_shooter() -> None:
+    for seed in range(3):
+        assert HeartsSearchAgent(seed, worlds=50).act(STOP, STOP_LEGAL) == "play Th"
+
+
+def _stop_values(objective: str, moon: bool, scores: list[int] | None = None) -> list[float]:
+    """Search values of 3♥ and T♥ in STOP with every hand known."""
+    return hearts_search(
+        1,
+        [mask("2s"), mask("Th 3h"), mask("2c"), mask("2d")],
+        0,
+        [1, 2, 1, 1],
+        [0, 0, 0, 0],
+        2,
+        STOP_TRICK,
+        [SHOOTER_TAKEN, 0, 0, 0],
+        True,
+        11,
+        [PLAY_INDEX["play 3h"], PLAY_INDEX["play Th"]],
+        4,
+        1,
+        0.0,
+        objective=objective,
+        scores=scores or [0, 0, 0, 0],
+        target=100,
+        moon=moon,
+    )
+
+
+@pytest.mark.rule("HRT-11", "HRT-12")
+def test_objectives_value_a_moon_against_us() -> None:
+    # Ducking lets seat 0 shoot (26 for us, 0 for it); T♥ then 3♥ costs us 5.
+    assert _stop_values("deal", True) == [19.5 / 2 - 26, 6.5 / 2 - 5]
+    # The zero-sum return rates the moon as only 6.5 worse than an average deal.
+    assert _stop_values("zero_sum", False) == [19.5 - 26, 6.5 - 5]
+
+
+@pytest.mark.rule("HRT-12", "HRT-13")
+def test_match_objective_lets_a_moon_through_when_it_wins_the_match() -> None:
+    # Before the deal seat 1 has 30, its nearest rival 40. Stopping: totals
+    # 81 35 40 80, a lead of 5. The moon: 60 56 66 106 ends the match with seat 1
+    # lowest (a lead of 4 and the win).
+    assert _stop_values("match", True, [60, 30, 40, 80]) == [4 + 52, 5]
+    # Without the ending the moon just costs the lead of the nearest rival.
+    assert _stop_values("match", True, [60, 30, 40, 70]) == [4, 5]
+
+
+@pytest.mark.rule("HRT-12")
+def test_rule_agent_shoots_with_control() -> None:
+    # Seat 0 holds Q♠, the top five hearts and winners beside, after a clean first
+    # trick: it leads A♠ to run its winners; the plain rule leads low.
+    hand = "Qs As Ks Ah Kh Qh Jh Th Ad Kd Qd Kc"
+    obs = observation(0, hand, 0, "", [mask("2c Ac 9c Ts"), 0, 0, 0], False)
+    legal = [Action(f"play {c}") for c in hand.split() if c[1] != "h"]
+    taken = [mask("2c Ac 9c Ts"), 0, 0, 0]
+    assert hearts_moon_card(0, mask(hand), 0, [], taken, False, 1) == PLAY_INDEX["play As"]
+    assert HeartsRuleAgent().act(obs, legal) == "play As"
+    # A point in another seat's tricks calls the shot off.
+    taken[1] = mask("2h")
+    assert hearts_moon_card(0, mask(hand), 0, [], taken, True, 1) is None
+
+
+def test_moon_card_refuses_bad_positions() -> None:
+    taken = [SHOOTER_TAKEN, 0, 0, 0]
+    trick = STOP_TRICK
+    with pytest.raises(RuleOptionError, match="not the seat to act"):
+        hearts_moon_card(0, mask("Th 3h"), 2, trick, taken, True, 11)
+    with pytest.raises(RuleOptionError, match="overlaps"):
+        hearts_moon_card(1, mask("Th 3h Qs"), 2, trick, taken, True, 11)
+    with pytest.raises(RuleOptionError):
+        hearts_moon_card(1, 1 << 52, 2, trick, taken, True, 11)
+    with pytest.raises(RuleOptionError):
+        hearts_moon_card(1, mask("Th 3h"), 2, trick, taken, True, 13)
+    with pytest.raises(RuleOptionError, match="objective"):
+        _bad_objective()
+
+
+def _bad_objective() -> None:
+    hearts_search(
+        1,
+        [mask("2s"), mask("Th 3h"), mask("2c"), mask("2d")],
+        0,
+        [1, 2, 1, 1],
+        [0, 0, 0, 0],
+        2,
+        STOP_TRICK,
+        [SHOOTER_TAKEN, 0, 0, 0],
+        True,
+        11,
+        [PLAY_INDEX["play 3h"]],
+        1,
+        1,
+        objective="best",
+    )
+
+
+def test_search_agent_plays_legal_single_deals_in_every_direction() -> None:
+    for name in ("left", "right", "across", "hold"):
+        game = games.make("hearts", match=False, pass_direction=name)
+        agents = [HeartsSearchAgent(s, worlds=4) if s % 2 else HeartsRuleAgent() for s in range(4)]
+        state = cardkit.play(game, agents, seed=3)
+        assert state.is_terminal and sum(state.scores) in (26, 78)
+
+
+def test_time_per_move_searches_whole_batches_until_the_time_is_spent() -> None:
+    calls: list[tuple[int, int]] = []
+
+    def search(worlds: int, seed: int) -> list[float]:
+        calls.append((worlds, seed))
+        return [float(len(calls)), -float(len(calls))]
+
+    ticks = iter(range(100))
+    rng = random.Random(5)
+    seeds = random.Random(5)
+    # The clock reads 0 at the start, then 1, 2, 3 after each batch: a 2.5 s budget
+    # runs three batches, and their values are averaged.
+    values = search_values(search, 100, 2.5, rng, clock=lambda: float(next(ticks)))
+    assert values == [2.0, -2.0]
+    assert calls == [(BATCH_WORLDS, seeds.getrandbits(64)) for _ in range(3)]
+    # Without a budget: one call of ``worlds``.
+    calls.clear()
+    assert search_values(search, 100, None, rng) == [1.0, -1.0]
+    assert calls[0][0] == 100
+
+
+@pytest.mark.parametrize("agent", [HeartsSearchAgent, SpadesSearchAgent])
+def test_time_per_move_agents_play_legal_cards(agent: type) -> None:
+    # A tiny budget still searches one batch: the same choice as BATCH_WORLDS worlds.
+    game = games.make(agent.__name__[:-11].lower(), match=False)
+    state = game.new_state(seed=9)
+    timed = agent(4, time_per_move=1e-9)
+    fixed = agent(4, worlds=BATCH_WORLDS)
+    while not state.is_terminal:
+        seat = state.current_player
+        obs, legal = state.observation(seat), state.legal_actions()
+        action = timed.act(obs, legal)
+        assert action in legal
+        assert fixed.act(obs, legal) == action
+        state.apply(action)
+    for bad in (0, -1.0, float("nan"), "1", 3601):
+        with pytest.raises(RuleOptionError, match="time_per_move"):
+            agent(1, time_per_move=bad)
