@@ -438,6 +438,12 @@ def test_engine_episodes_cover_the_single_deals_and_only_them() -> None:
         assert pz.env(name, **options)._engine is not None, name
     for name in ("chinese_poker", "onepoker", "tractor", "hearts", "holdem", "spades", "guandan"):
         assert pz.env(name)._engine is None, f"{name} at its defaults is played in Python"
+    # The engine's Hearts deals pass left; a deal passing another way is played in
+    # Python rather than passed left by mistake.
+    assert pz.env("hearts", match=False, pass_direction="left")._engine is not None
+    for direction in ("right", "across", "hold"):
+        env = pz.env("hearts", match=False, pass_direction=direction)
+        assert env._engine is None, direction
 
 
 @pytest.mark.parametrize(("name", "options"), ENGINE_DEALS, ids=ENGINE_IDS)

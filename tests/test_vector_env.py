@@ -207,6 +207,9 @@ def test_step_before_reset_is_refused() -> None:
         (("hearts", 2, 1, 65), {}, "threads"),
         (("hearts", 2, 1), {"match": True}, "match"),
         (("hearts", 2, 1), {"target": 0}, "target"),
+        # the engine's deals pass left: another direction is refused, never ignored
+        (("hearts", 2, 1), {"pass_direction": "right"}, "pass_direction"),
+        (("hearts", 2, 1), {"pass_direction": "hold"}, "pass_direction"),
         (("spades", 2, 1), {"dealer": 4}, "dealer"),
         (("spades", 2, 1), {"colour": "red"}, "colour"),
         (("doudizhu", 2, 1), {"match": False}, "match"),

@@ -92,6 +92,8 @@ def engine_core(game: Game) -> AecCore | None:
         return None
     name = game.name
     if name == "hearts":
+        if options.get("pass_direction", "left") != "left":
+            return None  # the engine's deals pass left (or hold with passing=False)
         return AecCore.hearts(options["passing"], options["target"])
     if name == "spades":
         two_of_clubs = options["first_lead"] == "two_of_clubs"

@@ -87,6 +87,12 @@ class VectorEnv:
         check_int("seed", seed, 0, 2**64 - 1)
         if game == "hearts":
             opts = rules.options
+            if opts.get("pass_direction", "left") != "left":
+                # The engine's deals pass left (or hold with passing=False).
+                raise RuleOptionError(
+                    "VectorEnv plays Hearts deals that pass left: pass_direction="
+                    f"{shown(opts['pass_direction'])} is not supported (use passing=False to hold)"
+                )
             self._core = _CoreEnv.hearts(num_envs, seed, threads, opts["passing"], opts["target"])
         elif game == "bridge":
             vulnerable = rules.vulnerable  # type: ignore[attr-defined]
