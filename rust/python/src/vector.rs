@@ -2,9 +2,9 @@
 //! output buffers held as numpy arrays that every call rewrites in place.
 
 use cardkit_engine::climbing::guandan::parse_level;
+use cardkit_engine::trick::tractor::parse_level as parse_tractor_level;
 use cardkit_engine::vector::climbing::{DouDizhuEpisodes, ZhengShangyouEpisodes};
 use cardkit_engine::vector::guandan::GuandanEpisodes;
-use cardkit_engine::trick::tractor::parse_level as parse_tractor_level;
 use cardkit_engine::vector::holdem::HoldemEpisodes;
 use cardkit_engine::vector::tractor::TractorEpisodes;
 use cardkit_engine::vector::trick::{BridgeEpisodes, HeartsEpisodes, SpadesEpisodes};

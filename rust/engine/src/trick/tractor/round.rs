@@ -300,7 +300,11 @@ impl Round {
         let defenders = dealer % 2;
         self.outcome = Some(Outcome {
             attacker_points: points,
-            rising_team: if defenders_rise { defenders } else { 1 - defenders },
+            rising_team: if defenders_rise {
+                defenders
+            } else {
+                1 - defenders
+            },
             rise,
         });
         self.phase = Phase::Over;
