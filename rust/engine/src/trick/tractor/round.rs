@@ -384,3 +384,42 @@ impl Round {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_change_band_edges() {
+        // TRC-44 .. TRC-49, the edges python/cardkit/games/tractor.py's level_change
+        // is tested on.
+        let bands = [
+            (0, (true, 3)),
+            (5, (true, 2)),
+            (35, (true, 2)),
+            (40, (true, 1)),
+            (75, (true, 1)),
+            (80, (false, 0)),
+            (115, (false, 0)),
+            (120, (false, 1)),
+            (155, (false, 1)),
+            (160, (false, 2)),
+        ];
+        for (points, change) in bands {
+            assert_eq!(level_change(points), change, "{points} points");
+        }
+    }
+
+    #[test]
+    fn bad_decks_and_options_are_refused() {
+        let order = crate::deck::deck("double108").unwrap();
+        assert!(Round::new(&order[1..], 0, 0).is_err());
+        assert!(Round::new(&order, 13, 0).is_err());
+        assert!(Round::new(&order, 0, 4).is_err());
+        let mut round = Round::new(&order, 0, 0).unwrap();
+        // Burying before trumps are fixed, and out-of-range ids, are refused.
+        assert!(round.apply(BURY).is_err());
+        assert!(round.apply(u32::MAX).is_err());
+        assert_eq!(round.to_act(), Some(0));
+    }
+}
