@@ -4,12 +4,12 @@ Random legal actions are drawn in numpy, as a learning loop would: from the
 masks (a uniform draw per id, zeroed where illegal, argmax per row) for Hearts,
 Spades, Zheng Shangyou and Hold'em (four players, the game's defaults), and from
 ``env.legal_ids()`` (the same ids without the zeros; one index per row) for Dou
-Dizhu and Guandan, whose 24,643- and 2,410-wide masks cost numpy more to scan
-than the env takes to step. Two rates per row: counting only the time inside
+Dizhu, Guandan and Tractor, whose 24,643-, 2,410- and 3,693-wide masks cost numpy
+more to scan than the env takes to step. Two rates per row: counting only the time inside
 ``step`` (the env), and the whole loop with the sampling. Build with
 ``maturin develop --release`` for real numbers.
 
-    python benches/vector_env.py [--envs 2048] [--steps 300]
+    python benches/vector_env.py [--envs 2048] [--steps 300] [--game tractor]
 """
 
 from __future__ import annotations
@@ -58,12 +58,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--envs", type=int, default=2048)
     parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--game", choices=GAMES, help="one game only (default: all)")
     args = parser.parse_args()
     print(f"### VectorEnv, {args.envs} envs, {args.steps} steps, random legal actions")
     print()
     print("| game | threads | env steps/s (step only) | env steps/s (with numpy sampling) |")
     print("| --- | ---: | ---: | ---: |")
-    for game in GAMES:
+    for game in [args.game] if args.game else GAMES:
         for threads in (1, 2):
             env_rate, loop_rate = measure(game, args.envs, threads, args.steps)
             print(f"| {game} | {threads} | {env_rate:,.0f} | {loop_rate:,.0f} |")

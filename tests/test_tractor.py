@@ -19,9 +19,14 @@ from cardkit._core import (
     tractor_trick_winner,
 )
 from cardkit.agents import RandomAgent
+from cardkit.games import tractor
 from cardkit.games.tractor import Phase, TractorState, card_points, level_change
 
 from . import tractor_reference as ref
+from .test_conformance import _check_observations as check_observations
+
+#: Each card type's index in the tensor's per-card slices.
+CARD_INDEX = {str(c): i for i, c in enumerate(tractor.CARD_TYPES)}
 
 
 def _order(hands: list[str], kitty: str = "") -> list[str]:
@@ -202,6 +207,37 @@ def test_all_pass_exposes_the_kitty_and_a_joker_first_is_skipped() -> None:
     assert not Counter(cardkit.parse_cards("RJ BJ 9d Ah 3s 4s 5s 6s")) - known
     exposed = [e for e in state.events(0) if e["type"] == "kitty_exposed"]
     assert exposed[0]["cards"][:3] == ["RJ", "BJ", "9d"]
+
+
+@pytest.mark.rule("TRC-19")
+def test_an_exposed_kitty_is_public_and_named_once() -> None:
+    kitty = "RJ BJ 9d Ah 3s 4s 5s 5s"
+    state = _state(["3c", "4c", "5c", "6c"], kitty=kitty, first_speaker=2)
+    assert all(state.observation(s)["exposed_kitty"] is None for s in range(4))
+    _speak(state, "pass", "pass", "pass", "pass")
+    exposed = sorted(str(c) for c in cardkit.parse_cards(kitty))
+    game = state.game
+    at = tractor._OFFSET["kitty"]
+    for seat in (0, 1, 3):
+        assert sorted(state.observation(seat)["exposed_kitty"]) == exposed
+        tensor = state.observation_tensor(seat)[at : at + 54]
+        assert tensor.sum() == 8 and tensor[CARD_INDEX["5s"]] == 2
+    # The dealer's hand names them; its tensor's kitty slice is what it buries.
+    assert state.observation(2)["exposed_kitty"] is None
+    _to_play(state)
+    dealer_tensor = state.observation_tensor(2)[at : at + 54]
+    for card in state.buried:
+        assert dealer_tensor[CARD_INDEX[str(card)]] >= 1
+    assert dealer_tensor.sum() == 8
+    rng = random.Random(5)
+    while not state.is_terminal:
+        # The dealer's plays leave the list: each card is named once, where it is.
+        left = Counter(cardkit.parse_cards(kitty)) - Counter(state.zones()["played2"])
+        for seat in (0, 1, 3):
+            shown = Counter(cardkit.parse_cards(" ".join(state.observation(seat)["exposed_kitty"])))
+            assert shown == left
+        check_observations(game, state)
+        state.apply(rng.choice(state.legal_actions()))
 
 
 @pytest.mark.rule("TRC-20")

@@ -36,9 +36,12 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("guandan", {}),
     # Levels climb at most to the ace, and a double win may end the deal at once.
     ("guandan", {"level": "Q", "double_win_ends": True}),
+    ("tractor", {}),
+    # Level cards, declarations and the first speaker (the dealer if all pass) move.
+    ("tractor", {"level": "7", "first_speaker": 2}),
 ]
-#: Episodes the rollout test plays through: fewer of the long Guandan deals.
-EPISODES = {"guandan": 60}
+#: Episodes the rollout test plays through: fewer of the long Guandan and Tractor deals.
+EPISODES = {"guandan": 60, "tractor": 40}
 
 
 def random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
@@ -50,8 +53,33 @@ def copy(batch: Batch) -> list[np.ndarray]:
     return [a.copy() for a in batch]
 
 
+def pick_random(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    return random_actions(rng, masks)
+
+
+def pick_pass_first(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    """Id 0 (Tractor's pass) where legal, so nobody declares and the kitty is
+    exposed; else a random legal id."""
+    actions = random_actions(rng, masks)
+    actions[masks[:, 0]] = 0
+    return actions
+
+
 @pytest.mark.parametrize(("game", "options"), CONFIGS)
 def test_random_rollout_matches_the_state_api(game: str, options: dict[str, Any]) -> None:
+    rollout(game, options, EPISODES.get(game, 120), pick_random)
+
+
+@pytest.mark.parametrize("options", [{}, {"level": "A", "first_speaker": 3}])
+def test_tractor_deals_with_an_exposed_kitty_match_the_state_api(options: dict[str, Any]) -> None:
+    rollout("tractor", options, 12, pick_pass_first)
+
+
+def rollout(game: str, options: dict[str, Any], count: int, pick: Any) -> None:
+    """Step the env and the Python states of its episodes side by side with ids
+    drawn by ``pick(rng, masks)``, asserting identical players, masks, legal ids,
+    observations, rewards and done flags at every step, over ``count``
+    finished episodes."""
     n, seed = 6, 2024
     env = VectorEnv(game, n, seed, threads=2, **options)
     rules = env.game
@@ -61,7 +89,7 @@ def test_random_rollout_matches_the_state_api(game: str, options: dict[str, Any]
     last_seat = [0] * n
     rng = np.random.default_rng(7)
     finished = 0
-    while finished < EPISODES.get(game, 120):
+    while finished < count:
         ids, offsets = env.legal_ids()
         assert offsets.shape == (n + 1,) and offsets[-1] == ids.size
         for i, state in enumerate(states):
@@ -80,7 +108,7 @@ def test_random_rollout_matches_the_state_api(game: str, options: dict[str, Any]
             np.testing.assert_array_equal(batch.masks[i], state.legal_action_mask())
             assert ids[offsets[i] : offsets[i + 1]].tolist() == state.legal_action_ids()
             np.testing.assert_array_equal(batch.observations[i], state.observation_tensor(seat))
-        actions = random_actions(rng, batch.masks)
+        actions = pick(rng, batch.masks)
         was_done = batch.done.copy()
         for i, state in enumerate(states):
             if was_done[i]:
@@ -101,7 +129,8 @@ def test_random_rollout_matches_the_state_api(game: str, options: dict[str, Any]
 
 
 @pytest.mark.parametrize(
-    ("game", "options"), [*CONFIGS[:6:2], CONFIGS[6], CONFIGS[7], CONFIGS[9], CONFIGS[13]]
+    ("game", "options"),
+    [*CONFIGS[:6:2], CONFIGS[6], CONFIGS[7], CONFIGS[9], CONFIGS[13], CONFIGS[16]],
 )
 def test_same_trajectories_whatever_the_thread_count(game: str, options: dict[str, Any]) -> None:
     runs = []
@@ -219,6 +248,9 @@ def test_step_before_reset_is_refused() -> None:
         (("guandan", 2, 1), {"match": True}, "match"),
         (("guandan", 2, 1), {"level": "Z"}, "level"),
         (("guandan", 2, 1), {"double_win_ends": 1}, "double_win_ends"),
+        (("tractor", 2, 1), {"match": True}, "match"),
+        (("tractor", 2, 1), {"level": "1"}, "level"),
+        (("tractor", 2, 1), {"first_speaker": 4}, "first_speaker"),
         (("holdem", 2, 1), {"players": 13}, "players"),
         (("holdem", 2, 1), {"blinds": [30, 20]}, "blinds"),
         (("onepoker", 2, 1), {}, "onepoker"),

@@ -2765,6 +2765,24 @@ class VectorEnv:
         Raises:
             RuleOptionError: If an argument is out of range or ``level`` is not a rank.
         """
+    @staticmethod
+    def tractor(
+        num_envs: int, seed: int, threads: int, level: str, first_speaker: int
+    ) -> VectorEnv:
+        """Tractor single deals at `level` (`"2"`..`"A"`).
+
+        Dealing, declaring from `first_speaker`, burying and the card play.
+
+        Args:
+            num_envs: Slots, 1..2**20 (and at most 1 GiB of arrays).
+            seed: The seed episodes derive from, 0..2**64-1.
+            threads: Threads per call, 1..64.
+            level: The deal's level rank, both teams' level.
+            first_speaker: The seat that speaks first, and deals if nobody declares.
+
+        Raises:
+            RuleOptionError: If an argument is out of range or ``level`` is not a rank.
+        """
     def reset(self, seed: int | None = None) -> _Views:
         """Start a new episode in every slot (from episode 0 when `seed` is given).
 

@@ -4,7 +4,8 @@
 independent episodes: single deals (``match=False``) of Hearts or Spades
 (passing and bidding included), Bridge deals (auction and play), games of Dou
 Dizhu (bidding, redeals and card play), Zheng Shangyou deals, single Guandan
-deals (``match=False``, no tribute) or Texas Hold'em hands (``match=False``),
+deals (``match=False``, no tribute), single Tractor deals (``match=False``:
+declaring, burying and card play) or Texas Hold'em hands (``match=False``),
 and steps them all at once without the GIL. Every call writes the same five numpy arrays
 in place (see :class:`Batch`): keep a copy of anything needed after the next
 call. Layouts, seeds and the auto-reset rule are
@@ -29,7 +30,16 @@ if TYPE_CHECKING:
 __all__ = ["GAMES", "MAX_ENVS", "MAX_THREADS", "Batch", "VectorEnv"]
 
 #: The games a :class:`VectorEnv` can play.
-GAMES = ("hearts", "spades", "bridge", "doudizhu", "zhengshangyou", "guandan", "holdem")
+GAMES = (
+    "hearts",
+    "spades",
+    "bridge",
+    "doudizhu",
+    "zhengshangyou",
+    "guandan",
+    "tractor",
+    "holdem",
+)
 #: Most slots in one env (the Rust side also bounds the bytes of its arrays); the
 #: Rust limit, read here so that bad sizes fail before the call with a typed error.
 MAX_ENVS: int = _CoreEnv.MAX_ENVS
@@ -64,7 +74,8 @@ class VectorEnv:
 
     ``options`` are the game's rule options as ``make`` takes them; ``match``
     defaults to ``False`` and must stay so (Dou Dizhu and Zheng Shangyou have no match;
-    Guandan plays one deal at ``level``, without tribute). Episode
+    Guandan plays one deal at ``level``, without tribute; Tractor one deal at
+    ``level``, declaring from ``first_speaker``). Episode
     ``k`` of slot ``i`` is the game of
     ``make(game, **options).new_state(seed=env.episode_seed(i, k))``, so results
     depend on ``seed`` but never on ``threads``. Call :meth:`reset` before the
@@ -76,7 +87,7 @@ class VectorEnv:
     ) -> None:
         if game not in GAMES:
             raise RuleOptionError(f"VectorEnv plays {', '.join(GAMES)}, not {shown(game)} (yet)")
-        if game in ("hearts", "spades", "guandan", "holdem"):
+        if game in ("hearts", "spades", "guandan", "tractor", "holdem"):
             # The climbing games are one deal already; the others must not play a match.
             options.setdefault("match", False)
         rules = make(game, **options)
@@ -106,6 +117,11 @@ class VectorEnv:
             opts = rules.options
             self._core = _CoreEnv.guandan(
                 num_envs, seed, threads, opts["level"], opts["double_win_ends"]
+            )
+        elif game == "tractor":
+            opts = rules.options
+            self._core = _CoreEnv.tractor(
+                num_envs, seed, threads, opts["level"], opts["first_speaker"]
             )
         elif game == "holdem":
             small, big = rules.options["blinds"]

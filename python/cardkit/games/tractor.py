@@ -847,7 +847,8 @@ class TractorState(BaseState):
     def observation(self, seat: int) -> Observation:
         """Own hand (without the cards chosen toward a follow, listed apart), the
         level, team levels, dealer, declarations, trumps, whether the kitty was
-        exposed (its cards are in the event log), the buried kitty (dealer only), the
+        exposed and, for the other seats, its cards the dealer has not yet played
+        (``exposed_kitty``), the buried kitty (dealer only), the
         completed tricks and the trick in progress, the points each seat has taken
         (public), card counts and whose turn it is. Each card is named once, where
         it is now."""
@@ -869,6 +870,7 @@ class TractorState(BaseState):
             "declarations": [self._declaration_view(s, a) for s, a in self._declarations],
             "trump": self._trump,
             "kitty_exposed": self._exposed,
+            "exposed_kitty": self._exposed_view(seat),
             "buried": [str(c) for c in self._buried] if seat == self._dealer else None,
             "tricks": [dict(t) for t in self._tricks],
             "trick": [] if play is None else [[s, _text(c)] for s, c in play.trick],
@@ -877,6 +879,18 @@ class TractorState(BaseState):
             "match_winner": self._match_winner,
             "to_act": self.current_player,
         }
+
+    def _exposed_view(self, seat: int) -> list[str] | None:
+        """An exposed kitty's cards the dealer may still hold or have buried (those
+        it has not been seen to play), for every seat but the dealer, whose hand,
+        buried cards and plays already name each of them once; None otherwise."""
+        dealer = self._dealer
+        if not self._exposed or dealer is None or seat == dealer:
+            return None
+        play = self._play
+        played = Counter(play.played(dealer)) if play is not None else Counter()
+        left = Counter(self._kitty_dealt) - played
+        return [str(c) for c in sorted(left.elements(), key=_INDEX.__getitem__)]
 
     def _declaration_view(self, seat: int, action_id: int) -> dict[str, Any]:
         """A declaration without card tokens (the cards are named where they are)."""
@@ -910,11 +924,13 @@ class TractorState(BaseState):
         team = seat % 2
         for k, t in enumerate((self._levels[team], self._levels[1 - team])):
             out[at["team_levels"] + 13 * k + min(t, _ACE)] = 1.0
+        # The dealer knows what it buried (an exposed kitty's cards are in its hand,
+        # buried or played); the others know an exposed kitty.
         kitty: list[Card] = []
-        if self._exposed and self._phase is not Phase.DECLARE:
-            kitty = self._kitty_dealt
-        elif seat == self._dealer:
+        if seat == self._dealer:
             kitty = self._buried
+        elif self._exposed:
+            kitty = self._kitty_dealt
         for card in kitty:
             out[at["kitty"] + _INDEX[card]] += 1.0
 

@@ -2,9 +2,11 @@
 //! output buffers held as numpy arrays that every call rewrites in place.
 
 use cardkit_engine::climbing::guandan::parse_level;
+use cardkit_engine::trick::tractor::parse_level as parse_tractor_level;
 use cardkit_engine::vector::climbing::{DouDizhuEpisodes, ZhengShangyouEpisodes};
 use cardkit_engine::vector::guandan::GuandanEpisodes;
 use cardkit_engine::vector::holdem::HoldemEpisodes;
+use cardkit_engine::vector::tractor::TractorEpisodes;
 use cardkit_engine::vector::trick::{BridgeEpisodes, HeartsEpisodes, SpadesEpisodes};
 use cardkit_engine::vector::{Episodes, Outputs, VectorEnv};
 use cardkit_engine::EngineError;
@@ -22,6 +24,7 @@ enum Env {
     DouDizhu(VectorEnv<DouDizhuEpisodes>),
     ZhengShangyou(VectorEnv<ZhengShangyouEpisodes>),
     Guandan(VectorEnv<GuandanEpisodes>),
+    Tractor(VectorEnv<TractorEpisodes>),
     Holdem(VectorEnv<HoldemEpisodes>),
 }
 
@@ -35,6 +38,7 @@ macro_rules! with_env {
             Env::DouDizhu($e) => $body,
             Env::ZhengShangyou($e) => $body,
             Env::Guandan($e) => $body,
+            Env::Tractor($e) => $body,
             Env::Holdem($e) => $body,
         }
     };
@@ -249,6 +253,31 @@ impl PyVectorEnv {
         };
         let env = VectorEnv::new(game, num_envs, seed, threads).py_err(py)?;
         Ok(PyVectorEnv::build(py, Env::Guandan(env)))
+    }
+
+    /// Tractor single deals at `level` (`"2"`..`"A"`): dealing, declaring from
+    /// `first_speaker`, burying and the card play.
+    #[staticmethod]
+    fn tractor(
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] num_envs: usize,
+        #[pyo3(from_py_with = arg)] seed: u64,
+        #[pyo3(from_py_with = arg)] threads: usize,
+        #[pyo3(from_py_with = arg)] level: &str,
+        #[pyo3(from_py_with = arg)] first_speaker: usize,
+    ) -> PyResult<PyVectorEnv> {
+        if first_speaker >= 4 {
+            return Err(rule_error(
+                py,
+                format!("first_speaker {first_speaker} is not a seat 0..3"),
+            ));
+        }
+        let game = TractorEpisodes {
+            level: parse_tractor_level(level).py_err(py)?,
+            first_speaker: first_speaker as u8,
+        };
+        let env = VectorEnv::new(game, num_envs, seed, threads).py_err(py)?;
+        Ok(PyVectorEnv::build(py, Env::Tractor(env)))
     }
 
     /// Texas Hold'em single hands from these starting `stacks`, `blinds` and `button`.

@@ -10,13 +10,14 @@
 //! episode on the following call (its action is then ignored).
 //!
 //! Games plug in through [`Episodes`]; Hearts and Spades live in [`trick`], Dou
-//! Dizhu and Zheng Shangyou in [`climbing`], Guandan in [`guandan`], Texas
-//! Hold'em in [`holdem`].
+//! Dizhu and Zheng Shangyou in [`climbing`], Guandan in [`guandan`], Tractor in
+//! [`tractor`], Texas Hold'em in [`holdem`].
 
 pub mod climbing;
 pub mod guandan;
 pub mod holdem;
 mod pool;
+pub mod tractor;
 pub mod trick;
 
 use std::sync::{Mutex, PoisonError};

@@ -1,7 +1,8 @@
 //! The card play of one Tractor deal, after trumps are fixed and the kitty is
 //! buried: leads, follows chosen one card at a time, trick winners, the points each
 //! seat takes, and random playouts of whole deals. Declaring, the kitty, scoring
-//! and levels are the Python game's (python/cardkit/games/tractor.py).
+//! and levels are the Python game's (python/cardkit/games/tractor.py), with a
+//! Rust twin for the vector env in [`super::round`].
 //!
 //! Turns run in seat order 0, 1, 2, 3 (the text's counterclockwise, TRC-21, mapped
 //! as Guandan maps it); partners sit opposite (0 & 2, 1 & 3).

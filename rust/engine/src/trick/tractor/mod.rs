@@ -23,6 +23,7 @@
 
 pub mod deal;
 pub mod observe;
+pub mod round;
 
 use crate::cards::{Card, NUM_CARDS, SUIT_CHARS};
 use crate::error::{quoted, EngineError, Result};
