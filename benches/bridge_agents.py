@@ -91,7 +91,7 @@ def deal(seed: int, samples: int) -> dict[str, Any]:
     """One deal's results (see the module docstring)."""
     game = make("bridge")
     state = game.new_state(seed=seed)
-    table = dd_table([state.private_cards(s) for s in range(4)])
+    table = dd_table([state.private_cards(s) for s in range(4)], threads=1)
     par_ns = par(table, "none", "S").score
     row: dict[str, Any] = {"seed": seed, "par": par_ns}
 
