@@ -320,3 +320,28 @@ def test_sampler_relaxes_in_order_and_never_spins() -> None:
     )
     sampler.draw()
     assert sampler.relaxed == 1
+
+
+def test_every_system_call_reads_back_to_the_hand_that_made_it() -> None:
+    # Seeded auctions bid by the system: each call's reading admits the hand that
+    # made it, but for the documented exception (16+ passing partner's 1NT).
+    from cardkit.agents.bridge import call_constraint
+
+    game = cardkit.games.make("bridge")
+    agent = BridgeRuleAgent()
+    words = {"pass": "pass", "double": "X", "redouble": "XX"}
+    for seed in range(300):
+        state = game.new_state(seed=seed)
+        hands = [[str(c) for c in state.private_cards(s)] for s in range(4)]
+        while state.phase == "auction":
+            seat = state.current_player
+            assert seat is not None
+            state.apply(agent.act(state.observation(seat), state.legal_actions()))
+        auction = state.observation(0)["auction"]
+        for k, record in enumerate(auction):
+            seat = record["seat"]
+            text = words.get(record["call"]) or f"{record.get('level')}{record.get('strain')}"
+            if not call_constraint(seat, auction[:k], text).admits(hands[seat]):
+                before = [c for c in auction[:k] if c["call"] == "bid"]
+                assert text == "pass" and hand_shape(hands[seat])[0] >= 16
+                assert [(b["level"], b["strain"]) for b in before] == [(1, "NT")]

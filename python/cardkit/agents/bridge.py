@@ -586,8 +586,12 @@ def _rebid_shows(
         return _ANY
     if 2 <= strain <= 3:
         if call[1:] == response["strain"]:
-            points = {"2": (0, 15), "3": (16, 18)}.get(call[0], (19, 37))
-            return _shows(points, **{_SUITS[strain]: (4, 13)})
+            # By strength: 2 with up to 15, 3 with 16-18, 4 with 19+, but never
+            # below the cheapest level, which then takes every weaker hand too.
+            level = int(call[0])
+            top = {2: 15, 3: 18}.get(level, 37)
+            low = {2: 0, 3: 16}.get(level, 19) if level > _cheapest(strain, last) else 0
+            return _shows((low, top), **{_SUITS[strain]: (4, 13)})
         no_fit = {_SUITS[strain]: (0, 3)}
     else:
         no_fit = {}
@@ -613,7 +617,7 @@ def _again_shows(
     if call == "pass" and transfer:
         return _shows((0, 7))
     if (stayman or transfer) and call in ("2NT", "3NT", "3H", "3S", "4H", "4S"):
-        points = (8, 9) if call[0] in "23" else (10, 37)
+        points = (8, 9) if call in ("2NT", "3H", "3S") else (10, 37)
         if call.endswith("NT"):
             return _shows(points)
         return _shows(points, **{call[1].lower(): (4 if stayman else 6, 13)})
