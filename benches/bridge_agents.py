@@ -1,28 +1,43 @@
-"""Bridge agents against double dummy: seeded deals, four agents of one kind (the
-natural system bids for both), measuring
+"""Bridge agents against double dummy, over seeded deals (none vulnerable, South
+dealing). Each deal is bid once by the natural system (both agents bid it), then:
 
-- **declarer's tricks lost**: the double-dummy tricks of the final contract at the
-  start of the play minus the tricks declarer took, averaged over the deals played
-  (positive: declarer's play, or the defence's, gave tricks away);
-- **IMPs against par**: North-South's score against the deal's par score (DDS
-  dealer-aware par, South dealing), in IMPs, averaged over all deals (passed-out
-  deals score 0 against their par).
+- **declarer play against perfect defence**: declarer and dummy played by
+  ``BridgeSearchAgent``, each defender playing a double-dummy-optimal card
+  (``dd_solve`` of the position; of the cards that keep the most tricks for the
+  defence, the lowest); measured as the double-dummy tricks of the final contract
+  at the start of the play minus the tricks declarer took (0 is perfect; it can
+  not go below 0, as the defence is perfect);
+- **IMPs against par** of North-South's score (DDS dealer-aware par, South
+  dealing), per board, all deals (a passed-out deal scores 0 against its par),
+  signed and in size (the same agent on both sides makes the signed mean tend to
+  cancel):
+  the search agent at all four seats; the rule agent at all four seats; and the
+  floor, a ``RandomAgent`` auction whose contract is scored at its double-dummy
+  result (random bidding, perfect play).
+
+Each deal's results go to one JSON line of ``--out`` as soon as it is done; a run
+that stops (Ctrl-C, the machine) resumes where it left off with the same command,
+and ``--report`` prints the table of the file's deals without playing any.
 
 Run: python benches/bridge_agents.py [--deals N] [--samples S] [--seed K]
+[--out FILE] [--report]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import time
-from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
+from cardkit.agents import RandomAgent
 from cardkit.agents.bridge import BridgeRuleAgent, BridgeSearchAgent
 from cardkit.api import Agent
-from cardkit.bridge import dd_table, par
+from cardkit.bridge import DdTable, dd_solve, dd_table, par
 from cardkit.games import make
-from cardkit.games.bridge import STRAINS
+from cardkit.games.bridge import STRAINS, BridgeState, score
 
 #: The upper ends of the IMP scale's score differences (0-10 is 0 IMPs, ... 4000+ 24).
 _IMP_STEPS = [
@@ -38,41 +53,105 @@ def imps(difference: int) -> int:
     return won if difference >= 0 else -won
 
 
-def run(name: str, make_agent: Callable[[int, int], Agent], deals: int, seed: int) -> None:
+def _play_out(state: BridgeState, agents: list[Agent | None]) -> None:
+    """Plays ``state`` to its end; a seat without an agent plays double dummy
+    (a card keeping the most tricks for its side, the lowest of them)."""
+    while not state.is_terminal:
+        seat = state.current_player
+        assert seat is not None
+        legal = state.legal_actions()
+        agent = agents[seat]
+        if agent is not None:
+            state.apply(agent.act(state.observation(seat), legal))
+            continue
+        solved = dd_solve(state)
+        best = max(solved.values())
+        card = min((c for c, t in solved.items() if t == best), key=lambda c: c.index)
+        state.apply(next(a for a in legal if a.text == f"play {card}"))
+
+
+def _dd_score(state: BridgeState, table: DdTable) -> int:
+    """North-South's score for the final contract of ``state`` played double dummy."""
+    contract = state.contract
+    if contract is None:
+        return 0
+    strain = STRAINS.index(contract["strain"])
+    tricks = table.tricks(contract["declarer"], strain)
+    doubling = {"": 0, "X": 1, "XX": 2}[contract["doubling"]]
+    total = score(contract["level"], strain, doubling, False, tricks)["total"]
+    return total if contract["declarer"] % 2 == 0 else -total
+
+
+def _auction(state: BridgeState, agents: list[Agent]) -> None:
+    while not state.is_terminal and state.phase == "auction":
+        seat = state.current_player
+        assert seat is not None
+        state.apply(agents[seat].act(state.observation(seat), state.legal_actions()))
+
+
+def deal(seed: int, samples: int) -> dict[str, Any]:
+    """One deal's results (see the module docstring)."""
     game = make("bridge")
-    lost: list[int] = []
-    imp: list[int] = []
-    start = time.perf_counter()
-    for d in range(deals):
-        state = game.new_state(seed=seed + d)
-        hands = [state.private_cards(s) for s in range(4)]
-        table = dd_table(hands)
-        agents = [make_agent(d, s) for s in range(4)]
-        while not state.is_terminal:
-            seat = state.current_player
-            assert seat is not None
-            state.apply(agents[seat].act(state.observation(seat), state.legal_actions()))
-        contract = state.contract
-        if contract is not None:
-            strain = STRAINS.index(contract["strain"])
-            lost.append(table.tricks(contract["declarer"], strain) - state.declarer_tricks())
-        imp.append(imps(state.side_scores()[0] - par(table, "none", "S").score))
-    seconds = time.perf_counter() - start
+    state = game.new_state(seed=seed)
+    table = dd_table([state.private_cards(s) for s in range(4)], threads=1)
+    par_ns = par(table, "none", "S").score
+    row: dict[str, Any] = {"seed": seed, "par": par_ns}
 
-    def mean_ci(values: list[int]) -> str:
-        m = sum(values) / len(values)
-        var = sum((v - m) ** 2 for v in values) / max(1, len(values) - 1)
-        return f"{m:+.3f} ± {1.96 * math.sqrt(var / len(values)):.3f}"
+    floor = state.clone()
+    _auction(floor, [RandomAgent(seed=4 * seed + s) for s in range(4)])
+    row["imps_random"] = imps(_dd_score(floor, table) - par_ns)
 
-    row = [
-        name,
-        str(deals),
-        str(len(lost)),
-        mean_ci(lost),
-        mean_ci(imp),
-        f"{seconds / deals:.2f} s",
+    _auction(state, [BridgeRuleAgent()] * 4)
+    row["contract"] = state.contract_text()
+    rule = state.clone()
+    _play_out(rule, [BridgeRuleAgent()] * 4)
+    row["imps_rule"] = imps(rule.side_scores()[0] - par_ns)
+    search = [BridgeSearchAgent(seed=4 * seed + s, samples=samples) for s in range(4)]
+    whole = state.clone()
+    _play_out(whole, list[Agent | None](search))
+    row["imps_search"] = imps(whole.side_scores()[0] - par_ns)
+
+    contract = state.contract
+    if contract is not None:
+        declarer, dummy = contract["declarer"], contract["dummy"]
+        dd = table.tricks(declarer, STRAINS.index(contract["strain"]))
+        seats: list[Agent | None] = [None] * 4
+        seats[declarer] = seats[dummy] = search[declarer]
+        _play_out(state, seats)
+        row["lost"] = dd - state.declarer_tricks()
+    return row
+
+
+def _mean_ci(values: list[int]) -> str:
+    """Mean ± the half-width of its 95% confidence interval (normal)."""
+    if not values:
+        return "-"
+    m = sum(values) / len(values)
+    var = sum((v - m) ** 2 for v in values) / max(1, len(values) - 1)
+    return f"{m:+.3f} ± {1.96 * math.sqrt(var / len(values)):.3f}"
+
+
+def report(rows: list[dict[str, Any]], samples: int) -> str:
+    """The markdown table of finished deals."""
+    lost = [r["lost"] for r in rows if "lost" in r]
+    lines = [
+        f"{len(rows)} deals, {len(lost)} played (the rest passed out), samples={samples}",
+        "",
+        "| measure | mean ± 95% CI |",
+        "| --- | ---: |",
+        f"| declarer tricks lost vs DD, search declarer, DD defence | {_mean_ci(lost)} |",
     ]
-    print("| " + " | ".join(row) + " |")
+    # The same agent sits on both sides, so North-South's signed IMPs against par
+    # tend to cancel over deals; the size of the difference is the agent's.
+    for key, name in [
+        ("imps_search", "search agent (all seats)"),
+        ("imps_rule", "rule agent (all seats)"),
+        ("imps_random", "random auctions, DD play"),
+    ]:
+        signed = [r[key] for r in rows]
+        lines.append(f"| IMPs vs par, {name} | {_mean_ci(signed)} |")
+        lines.append(f"| abs IMPs vs par, {name} | {_mean_ci([abs(v) for v in signed])} |")
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -80,17 +159,30 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--samples", type=int, default=16)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=Path("bridge_agents.jsonl"))
+    parser.add_argument("--report", action="store_true", help="only print the file's table")
     args = parser.parse_args()
-    head = ["agents (all four seats)", "deals", "played", "declarer tricks lost vs DD"]
-    print("| " + " | ".join([*head, "IMPs vs par", "per deal"]) + " |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
-    run("rule", lambda d, s: BridgeRuleAgent(), args.deals, args.seed)
-    run(
-        f"search (samples={args.samples})",
-        lambda d, s: BridgeSearchAgent(seed=4 * d + s, samples=args.samples),
-        args.deals,
-        args.seed,
-    )
+    done: dict[int, dict[str, Any]] = {}
+    if args.out.exists():
+        for line in args.out.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                done[row["seed"]] = row
+    if not args.report:
+        start = time.perf_counter()
+        played = 0
+        with args.out.open("a") as out:
+            for seed in range(args.seed, args.seed + args.deals):
+                if seed in done:
+                    continue
+                done[seed] = deal(seed, args.samples)
+                out.write(json.dumps(done[seed]) + "\n")
+                out.flush()
+                played += 1
+        if played:
+            print(f"{(time.perf_counter() - start) / played:.2f} s per deal")
+    wanted = [done[s] for s in range(args.seed, args.seed + args.deals) if s in done]
+    print(report(wanted, args.samples))
 
 
 if __name__ == "__main__":

@@ -496,6 +496,11 @@ TABLE: dict[str, Entry] = {
         {"card": Kind(("x", None, 1.5, [0]), IllegalActionError)},
         lambda: _core.TrickDeal.hearts(SUIT_HANDS, PLAY_TABLE),
     ),
+    "TrickDeal.play_listed": Entry(
+        {"action": "play 2c", "history": []},
+        {"action": ANY, "history": Kind(("x", 5, None, (1,)))},
+        lambda: _core.TrickDeal.hearts(SUIT_HANDS, PLAY_TABLE),
+    ),
     "trick_winner": Entry(
         {"cards": ["2c", "3c"], "trump": None}, {"cards": CARDS, "trump": OPT_STR}
     ),

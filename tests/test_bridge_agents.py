@@ -13,6 +13,9 @@ from cardkit.agents import RandomAgent, agent_factory
 from cardkit.agents.bridge import (
     BridgeRuleAgent,
     BridgeSearchAgent,
+    DealSampler,
+    HandConstraint,
+    auction_constraints,
     hand_shape,
     natural_call,
     rule_card,
@@ -163,15 +166,17 @@ def test_game_tries_after_a_major_raise() -> None:
     )
 
 
-def test_search_agent_samples_deals_consistent_with_the_play() -> None:
+def test_search_agent_samples_deals_consistent_with_the_play_and_auction() -> None:
     # Every sampled deal keeps the seen hands, gives each hidden seat its number of
-    # cards, none of a suit it has shown out of, and no card twice or already played.
+    # cards, none of a suit it has shown out of, and no card twice or already played;
+    # and whenever the real deal fits what the auction shows, so does every sample.
     from cardkit import Card
 
     game = cardkit.games.make("bridge")
-    checked = 0
+    checked = fitting = 0
     for seed in range(6):
         state = game.new_state(seed=seed)
+        dealt = [[str(c) for c in state.private_cards(s)] for s in range(4)]
         agents = [BridgeSearchAgent(seed=10 * seed + s, samples=4) for s in range(4)]
         while not state.is_terminal:
             seat = state.current_player
@@ -203,11 +208,26 @@ def test_search_agent_samples_deals_consistent_with_the_play() -> None:
                         assert not {str(c)[1] for c in hands[s]} & shown_out
                         if s == to_play or (obs["dummy_hand"] and s == obs["contract"]["dummy"]):
                             assert {str(c) for c in hands[s]} == real
+                    shown = auction_constraints(obs["auction"])
+                    if all(shown[s].admits(dealt[s]) for s in range(4)):
+                        fitting += 1
+                        for s in range(4):
+                            by_s = [
+                                c
+                                for t, lead in zip(
+                                    [*obs["tricks"], obs["trick"]],
+                                    [*obs["trick_leaders"], obs["leader"]],
+                                    strict=True,
+                                )
+                                for k, c in enumerate(t)
+                                if (lead + k) % 4 == s
+                            ]
+                            assert shown[s].admits([*by_s, *(str(c) for c in hands[s])])
                     checked += 1
             action = agents[seat].act(obs, state.legal_actions())
             assert action in state.legal_actions()
             state.apply(action)
-    assert checked > 0
+    assert checked > 0 and fitting > checked // 2
 
 
 def test_search_agent_is_registered_and_reproducible() -> None:
@@ -219,3 +239,109 @@ def test_search_agent_is_registered_and_reproducible() -> None:
     assert runs[0] == runs[1]
     with pytest.raises(cardkit.RuleOptionError):
         BridgeSearchAgent(0, samples=0)
+
+
+def shows(
+    auction: list[dict[str, Any]],
+) -> list[tuple[tuple[int, int], list[tuple[int, int]], bool]]:
+    """Each seat's inferred (points, lengths c d h s, balanced) after ``auction``."""
+    return [(c.hcp, list(c.lengths), c.balanced) for c in auction_constraints(auction)]
+
+
+ANY_LENGTHS = [(0, 13)] * 4
+
+
+def test_inference_of_the_1nt_opening_and_passes() -> None:
+    found = shows([bid(2, 1, "NT")])
+    assert found[2] == ((15, 17), ANY_LENGTHS, True)
+    assert found[0] == ((0, 37), ANY_LENGTHS, False)
+    # Passes before the opening deny opening strength; after it they show nothing.
+    found = shows([passed(2), passed(3), bid(0, 1, "S"), passed(1)])
+    assert found[2][0] == found[3][0] == (0, 11)
+    assert found[0] == ((12, 21), [(0, 13), (0, 13), (0, 13), (5, 13)], False)
+    assert found[1] == ((0, 37), ANY_LENGTHS, False)
+
+
+def test_inference_of_a_single_raise() -> None:
+    found = shows([bid(2, 1, "S"), passed(3), bid(0, 2, "S"), passed(1), passed(2)])
+    assert found[0] == ((6, 9), [(0, 13), (0, 13), (0, 13), (4, 13)], False)
+    # Opener passing the single raise: no game try, 15 or fewer.
+    assert found[2] == ((12, 15), [(0, 13), (0, 13), (0, 13), (5, 13)], False)
+
+
+def test_inference_of_stayman() -> None:
+    found = shows([bid(2, 1, "NT"), passed(3), bid(0, 2, "C"), passed(1), bid(2, 2, "H")])
+    assert found[0] == ((8, 37), [(0, 13), (0, 13), (0, 4), (0, 4)], False)
+    assert found[2] == ((15, 17), [(0, 13), (0, 13), (4, 13), (0, 13)], True)
+    found = shows([bid(2, 1, "NT"), passed(3), bid(0, 2, "C"), passed(1), bid(2, 2, "D")])
+    assert found[2][1][2:] == [(0, 3), (0, 3)]
+
+
+def test_inference_of_a_transfer() -> None:
+    auction = [bid(2, 1, "NT"), passed(3), bid(0, 2, "D"), passed(1), bid(2, 2, "H"), passed(3)]
+    found = shows([*auction, passed(0)])
+    assert found[0] == ((0, 7), [(0, 13), (0, 13), (5, 13), (0, 13)], False)
+    assert found[2] == ((15, 17), ANY_LENGTHS, True)
+    found = shows([*auction, bid(0, 4, "H")])
+    assert found[0] == ((10, 37), [(0, 13), (0, 13), (6, 13), (0, 13)], False)
+
+
+def test_inference_of_responses_and_competition() -> None:
+    found = shows([bid(2, 1, "H"), passed(3), bid(0, 1, "S")])
+    assert found[0] == ((6, 37), [(0, 13), (0, 13), (0, 3), (4, 13)], False)
+    found = shows([bid(2, 1, "C"), passed(3), bid(0, 1, "NT")])
+    assert found[0] == ((6, 10), [(0, 13), (0, 13), (0, 3), (0, 3)], False)
+    found = shows([bid(2, 1, "D"), bid(3, 1, "S")])
+    assert found[3] == ((8, 16), [(0, 13), (0, 13), (0, 13), (5, 13)], False)
+    found = shows([bid(2, 1, "H"), {"seat": 3, "call": "double"}])
+    assert found[3] == ((12, 37), [(0, 13), (0, 13), (0, 2), (0, 13)], False)
+    found = shows([bid(2, 1, "D"), bid(3, 1, "NT")])
+    assert found[3] == ((15, 18), ANY_LENGTHS, True)
+
+
+def test_sampler_relaxes_in_order_and_never_spins() -> None:
+    import random
+
+    from cardkit.agents.bridge import _DECK_TEXT
+
+    # West shows 20+ points and six spades but has shown out of spades: the
+    # lengths cannot hold, so the sampler drops points, then shapes, and deals.
+    impossible = HandConstraint((20, 37), ((0, 13), (0, 13), (0, 13), (6, 13)))
+    unseen = _DECK_TEXT[:26]  # the clubs and diamonds
+    hidden = {1: ([], set(), HandConstraint()), 3: ([], {"s"}, impossible)}
+    sampler = DealSampler(unseen, hidden, random.Random(1))
+    dealt = sampler.draw()
+    assert sampler.relaxed == 2
+    assert sorted(dealt[1] + dealt[3]) == sorted(unseen) and len(dealt[3]) == 13
+    # Points alone that cannot hold: only the points go.
+    greedy = HandConstraint((30, 37))
+    sampler = DealSampler(
+        unseen, {1: ([], set(), greedy), 3: ([], set(), greedy)}, random.Random(1)
+    )
+    sampler.draw()
+    assert sampler.relaxed == 1
+
+
+def test_every_system_call_reads_back_to_the_hand_that_made_it() -> None:
+    # Seeded auctions bid by the system: each call's reading admits the hand that
+    # made it, but for the documented exception (16+ passing partner's 1NT).
+    from cardkit.agents.bridge import call_constraint
+
+    game = cardkit.games.make("bridge")
+    agent = BridgeRuleAgent()
+    words = {"pass": "pass", "double": "X", "redouble": "XX"}
+    for seed in range(300):
+        state = game.new_state(seed=seed)
+        hands = [[str(c) for c in state.private_cards(s)] for s in range(4)]
+        while state.phase == "auction":
+            seat = state.current_player
+            assert seat is not None
+            state.apply(agent.act(state.observation(seat), state.legal_actions()))
+        auction = state.observation(0)["auction"]
+        for k, record in enumerate(auction):
+            seat = record["seat"]
+            text = words.get(record["call"]) or f"{record.get('level')}{record.get('strain')}"
+            if not call_constraint(seat, auction[:k], text).admits(hands[seat]):
+                before = [c for c in auction[:k] if c["call"] == "bid"]
+                assert text == "pass" and hand_shape(hands[seat])[0] >= 16
+                assert [(b["level"], b["strain"]) for b in before] == [(1, "NT")]

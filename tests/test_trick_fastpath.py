@@ -188,3 +188,18 @@ def test_trick_deal_refuses_bad_input_and_copies_independently() -> None:
     assert deal.play(0) is False
     assert deal.trick == [0] and copy.trick == [] and copy.legal() == 1
     assert len(PLAY_TABLE) == 52 and PLAY_TABLE.of(0b101) == [PLAY_ACTIONS[0], PLAY_ACTIONS[2]]
+
+
+def test_trick_deal_plays_only_the_listed_action_objects() -> None:
+    full = [sum(1 << (13 * s + i) for i in range(13)) for s in range(4)]
+    deal = TrickDeal.hearts(full, PLAY_TABLE)
+    history: list[str] = []
+    listed = deal.legal_actions()
+    assert listed == [PLAY_ACTIONS[0]]
+    # Equal text that is not the listed object, and a listed object of a card that
+    # is not legal now, are refused and change nothing.
+    assert deal.play_listed("play " + NAMES[0], history) is None
+    assert deal.play_listed(PLAY_ACTIONS[1], history) is None
+    assert history == [] and deal.trick == []
+    assert deal.play_listed(listed[0], history) is False
+    assert history == [listed[0]] and history[0] is listed[0] and deal.trick == [0]

@@ -1701,6 +1701,15 @@ class TrickDeal:
         Raises:
             IllegalActionError: If ``card`` is not an int.
         """
+    def play_listed(self, action: object, history: list[Any]) -> bool | None:
+        """Play ``action`` if it is one of the table's objects for a legal card
+        (the very object :meth:`legal_actions` lists, compared by identity),
+        appending it to ``history``.
+
+        Returns:
+            ``None`` (and no change) for any other object, else True when it was
+            the deal's last card.
+        """
     @property
     def to_act(self) -> int:
         """The seat whose turn it is."""

@@ -38,16 +38,29 @@ the weakest suit.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from cardkit._validate import check_agent_seed, check_count, check_legal_actions
 from cardkit.api import Action, Observation
 from cardkit.cards import Card
+from cardkit.errors import RuleOptionError
 from cardkit.games.bridge import STRAINS
 
-__all__ = ["BridgeRuleAgent", "BridgeSearchAgent", "hand_shape", "natural_call", "rule_card"]
+__all__ = [
+    "BridgeRuleAgent",
+    "BridgeSearchAgent",
+    "DealSampler",
+    "HandConstraint",
+    "auction_constraints",
+    "call_constraint",
+    "hand_shape",
+    "natural_call",
+    "rule_card",
+]
 
 _SUITS = "cdhs"
 _RANKS = "23456789TJQKA"
@@ -80,36 +93,72 @@ def _cheapest(strain: int, above: tuple[int, int] | None) -> int:
     return level if strain > s else level + 1
 
 
-def natural_call(obs: Observation) -> str:
-    """The call of the natural system (module docstring) for the seat of ``obs``."""
-    seat = obs["seat"]
+class _Context(NamedTuple):
+    """Where a seat's call stands in the system: the stage (which part of the
+    system answers it) and the bids it reads. Shared by :func:`natural_call` and
+    :func:`call_constraint`, so a call and its reading follow one dispatch."""
+
+    stage: str
+    bids: list[dict[str, Any]]
+    last: tuple[int, int] | None
+    ours: list[dict[str, Any]]
+    theirs: list[dict[str, Any]]
+    mine: list[dict[str, Any]]
+    partners: list[dict[str, Any]]
+
+
+def _context(seat: int, auction: list[dict[str, Any]]) -> _Context:
+    """The stage of ``seat``'s next call after ``auction``: ``open`` (no bid yet),
+    ``compete`` (the opponents opened), ``contested`` (we opened, they bid),
+    ``respond``, ``rebid`` (opener's second call), ``again`` (responder's second
+    call), ``force`` (the strong 2C opener later on) or ``done`` (pass)."""
     partner = (seat + 2) % 4
-    hcp, lengths, balanced = hand_shape(obs["hand"])
-    auction: list[dict[str, Any]] = obs["auction"]
     bids = _bids(auction)
     last = None if not bids else (bids[-1]["level"], STRAINS.index(bids[-1]["strain"]))
     ours = [b for b in bids if b["seat"] % 2 == seat % 2]
     theirs = [b for b in bids if b["seat"] % 2 != seat % 2]
     mine = [b for b in bids if b["seat"] == seat]
     partners = [b for b in bids if b["seat"] == partner]
-    longest = max(range(4), key=lambda s: (lengths[s], s))
-
     if not bids:
+        stage = "open"
+    elif bids[0]["seat"] % 2 != seat % 2:
+        stage = "compete"
+    elif theirs:
+        stage = "contested"
+    elif bids[0]["seat"] == partner and not mine:
+        stage = "respond"
+    elif bids[0]["seat"] == seat and len(mine) == 1 and len(partners) == 1:
+        stage = "rebid"
+    elif bids[0]["seat"] == partner and len(mine) == 1:
+        stage = "again"
+    elif bids[0]["seat"] == seat and (bids[0]["level"], bids[0]["strain"]) == (2, "C"):
+        stage = "force"
+    else:
+        stage = "done"
+    return _Context(stage, bids, last, ours, theirs, mine, partners)
+
+
+def natural_call(obs: Observation) -> str:
+    """The call of the natural system (module docstring) for the seat of ``obs``."""
+    seat = obs["seat"]
+    hcp, lengths, balanced = hand_shape(obs["hand"])
+    ctx = _context(seat, obs["auction"])
+    bids, last, ours, theirs, mine, partners = ctx[1:]
+    longest = max(range(4), key=lambda s: (lengths[s], s))
+    if ctx.stage == "open":
         return _opening(hcp, lengths, balanced)
-    opened_by_us = bids[0]["seat"] % 2 == seat % 2
-    if not opened_by_us:
+    if ctx.stage == "compete":
         return _competitive(obs, hcp, lengths, balanced, bids, last, ours, theirs, partners)
-    if theirs:
+    if ctx.stage == "contested":
         # They came in over our opening: a penalty double or pass in this system.
         return _penalty_double(obs, hcp, lengths, theirs, last) or "pass"
-    first = bids[0]
-    if first["seat"] == partner and not mine:
-        return _respond(hcp, lengths, balanced, first, last)
-    if first["seat"] == seat and len(mine) == 1 and len(partners) == 1:
-        return _rebid(hcp, lengths, balanced, first, partners[0], last)
-    if first["seat"] == partner and len(mine) == 1:
-        return _responder_again(hcp, lengths, first, mine[0], partners, last)
-    if first["seat"] == seat and first["strain"] == "C" and first["level"] == 2:
+    if ctx.stage == "respond":
+        return _respond(hcp, lengths, balanced, bids[0], last)
+    if ctx.stage == "rebid":
+        return _rebid(hcp, lengths, balanced, bids[0], partners[0], last)
+    if ctx.stage == "again":
+        return _responder_again(hcp, lengths, bids[0], mine[0], partners, last)
+    if ctx.stage == "force":
         # After the strong 2C: bid the longest suit, then game.
         return _force_to_game(lengths, longest, last, ours)
     return "pass"
@@ -373,6 +422,247 @@ def _last_bid(obs: Observation) -> dict[str, Any] | None:
     return bids[-1] if bids else None
 
 
+# --- Reading the auction: what each call of the system shows -------------------
+
+#: Any hand: no high-card point or length limits.
+_OPEN = (0, 13)
+
+
+@dataclass(frozen=True)
+class HandConstraint:
+    """What the auction shows about one seat's thirteen cards (as dealt): a range of
+    high-card points, a range of length for each suit (clubs, diamonds, hearts,
+    spades) and whether the hand is balanced (4333, 4432, 5332)."""
+
+    hcp: tuple[int, int] = (0, 37)
+    lengths: tuple[tuple[int, int], ...] = (_OPEN, _OPEN, _OPEN, _OPEN)
+    balanced: bool = False
+
+    def meet(self, other: HandConstraint) -> HandConstraint:
+        """Both constraints at once (ranges intersected; may admit no hand)."""
+        return HandConstraint(
+            (max(self.hcp[0], other.hcp[0]), min(self.hcp[1], other.hcp[1])),
+            tuple(
+                (max(a[0], b[0]), min(a[1], b[1]))
+                for a, b in zip(self.lengths, other.lengths, strict=True)
+            ),
+            self.balanced or other.balanced,
+        )
+
+    def admits(self, hand: Sequence[str]) -> bool:
+        """Whether the thirteen cards ``hand`` (texts like ``As``) fit."""
+        hcp, lengths, balanced = hand_shape(hand)
+        return (
+            self.hcp[0] <= hcp <= self.hcp[1]
+            and all(lo <= n <= hi for n, (lo, hi) in zip(lengths, self.lengths, strict=True))
+            and (balanced or not self.balanced)
+        )
+
+
+def _shows(hcp: tuple[int, int] = (0, 37), **suits: tuple[int, int]) -> HandConstraint:
+    """A constraint from keyword suit ranges: ``_shows((12, 21), s=(5, 13))``."""
+    return HandConstraint(hcp, tuple(suits.get(k, _OPEN) for k in _SUITS))
+
+
+def _balanced(hcp: tuple[int, int], **suits: tuple[int, int]) -> HandConstraint:
+    """:func:`_shows` of a balanced hand."""
+    return HandConstraint(hcp, _shows(hcp, **suits).lengths, True)
+
+
+_ANY = HandConstraint()
+_NO_MAJOR = {"h": (0, 3), "s": (0, 3)}
+
+
+def _call_text(record: dict[str, Any]) -> str:
+    if record["call"] == "bid":
+        return f"{record['level']}{record['strain']}"
+    return {"pass": "pass", "double": "X", "redouble": "XX"}[record["call"]]
+
+
+def call_constraint(seat: int, auction: list[dict[str, Any]], call: str) -> HandConstraint:
+    """What ``call`` (``pass``, ``1C``..``7NT``, ``X``, ``XX``) by ``seat`` after
+    ``auction`` shows under the natural system (module docstring): the reading of
+    :func:`natural_call`, dispatched by the same stages.
+
+    Calls with several meanings give the widest ranges covering their main ones
+    (a pass over partner's 1NT reads 0-7, the hand with 16+ and no major being
+    left out); calls the system does not read (later competition, the rest of a
+    2C auction) show nothing.
+    """
+    ctx = _context(seat, auction)
+    if ctx.stage == "open":
+        return _OPENINGS.get(call, _ANY)
+    if ctx.stage == "respond":
+        return _response_shows(ctx.bids[0], call)
+    if ctx.stage == "rebid":
+        return _rebid_shows(ctx.bids[0], ctx.partners[0], ctx.last, call)
+    if ctx.stage == "again":
+        return _again_shows(ctx.bids[0], ctx.mine[0], ctx.partners, call)
+    if ctx.stage in ("compete", "contested"):
+        return _competition_shows(seat, auction, ctx, call)
+    return _ANY
+
+
+_OPENINGS = {
+    "1NT": _balanced((15, 17)),
+    "2NT": _balanced((20, 21)),
+    "2C": _shows((22, 37)),
+    "1S": _shows((12, 21), s=(5, 13)),
+    "1H": _shows((12, 21), h=(5, 13)),
+    "1D": _shows((12, 21), d=(4, 13), h=(0, 4), s=(0, 4)),
+    "1C": _shows((12, 21), h=(0, 4), s=(0, 4)),
+    "2S": _shows((6, 10), s=(6, 13)),
+    "2H": _shows((6, 10), h=(6, 13), s=(0, 5)),
+    "2D": _shows((6, 10), d=(6, 13), h=(0, 5), s=(0, 5)),
+    "pass": _shows((0, 11)),
+}
+
+_OVER_1NT = {
+    "2D": _shows(h=(5, 13)),
+    "2H": _shows(s=(5, 13)),
+    "2C": _shows((8, 37), h=(0, 4), s=(0, 4)),
+    "2NT": _shows((8, 9), **_NO_MAJOR),
+    "3NT": _shows((10, 15), **_NO_MAJOR),
+    "pass": _shows((0, 7), h=(0, 4), s=(0, 4)),
+}
+
+
+def _response_shows(opening: dict[str, Any], call: str) -> HandConstraint:
+    level, strain = opening["level"], STRAINS.index(opening["strain"])
+    if (level, strain) == (1, 4):
+        return _OVER_1NT.get(call, _ANY)
+    if (level, strain) == (2, 4):
+        return _shows((4, 37)) if call == "3NT" else _shows((0, 3))
+    if level != 1:
+        return _ANY
+    if call == "pass":
+        return _shows((0, 5))
+    suit = _SUITS[strain]
+    # No fit for a major opening and no four-card major that could be bid at
+    # the one level, for every response but the raise and the major it names.
+    no_fit = {_SUITS[m]: (0, 3) for m in (2, 3) if m >= strain and call != f"1{_SUITS[m].upper()}"}
+    if strain >= 2 and call[1:] == opening["strain"]:
+        points = {"2": (6, 9), "3": (10, 12), "4": (13, 37)}[call[0]]
+        return _shows(points, **{suit: (4, 13)})
+    if call == "1H":
+        return _shows((6, 37), h=(4, 13))
+    if call == "1S":
+        return _shows((6, 37), s=(4, 13), **({"h": (0, 3)} if strain == 2 else {}))
+    if call == "1NT":
+        return _shows((6, 10), **no_fit)
+    if call in ("2NT", "3NT"):
+        return _balanced((11, 12) if call == "2NT" else (13, 37), **no_fit)
+    # A raise of a minor (6-9, five cards) or the longest suit of an
+    # unbalanced 11+: six or more points and four or more cards either way.
+    return _shows((6, 37), **{**no_fit, call[1:].lower(): (4, 13)})
+
+
+def _rebid_shows(
+    opening: dict[str, Any],
+    response: dict[str, Any],
+    last: tuple[int, int] | None,
+    call: str,
+) -> HandConstraint:
+    own = STRAINS.index(opening["strain"])
+    level, strain = response["level"], STRAINS.index(response["strain"])
+    if (opening["level"], own) == (1, 4):
+        if (level, strain) == (2, 0):  # answering Stayman
+            return {"2H": _shows(h=(4, 13)), "2S": _shows(h=(0, 3), s=(4, 13))}.get(
+                call, _shows(**_NO_MAJOR)
+            )
+        if (level, strain) == (2, 4):
+            return _shows((16, 17)) if call == "3NT" else _shows((15, 15))
+        return _ANY
+    if opening["level"] != 1:
+        return _ANY
+    if level >= 3 or (level == 2 and strain == own) or (strain == 4 and level >= 2):
+        if strain == own and own >= 2 and level == 3:
+            return _shows((14, 37)) if call[0] == "4" else _shows((0, 13))
+        if strain == own and own >= 2 and level == 2:
+            ranges = {"4": (19, 37), "3": (16, 18)}
+            return _shows(ranges.get(call[0], (0, 15)))
+        if strain == 4 and own < 4 and level == 2:
+            return _shows((13, 37)) if call == "3NT" else _shows((0, 12))
+        return _ANY
+    if 2 <= strain <= 3:
+        if call[1:] == response["strain"]:
+            # By strength: 2 with up to 15, 3 with 16-18, 4 with 19+, but never
+            # below the cheapest level, which then takes every weaker hand too.
+            level = int(call[0])
+            top = {2: 15, 3: 18}.get(level, 37)
+            low = {2: 0, 3: 16}.get(level, 19) if level > _cheapest(strain, last) else 0
+            return _shows((low, top), **{_SUITS[strain]: (4, 13)})
+        no_fit = {_SUITS[strain]: (0, 3)}
+    else:
+        no_fit = {}
+    if call.endswith("NT"):
+        cheap = _cheapest(4, last)
+        return _balanced((12, 14) if int(call[0]) == cheap else (18, 19), **no_fit)
+    if strain == 4 and call == "pass":
+        return _shows(**{_SUITS[own]: (0, 5)})
+    return _shows(**no_fit)
+
+
+def _again_shows(
+    opening: dict[str, Any],
+    first: dict[str, Any],
+    partners: list[dict[str, Any]],
+    call: str,
+) -> HandConstraint:
+    """Responder's second call after 1NT: the strength after Stayman or a transfer."""
+    stayman = (first["level"], first["strain"]) == (2, "C")
+    transfer = first["level"] == 2 and first["strain"] in ("D", "H")
+    if (opening["level"], opening["strain"]) != (1, "NT") or len(partners) != 2:
+        return _ANY
+    if call == "pass" and transfer:
+        return _shows((0, 7))
+    if (stayman or transfer) and call in ("2NT", "3NT", "3H", "3S", "4H", "4S"):
+        points = (8, 9) if call in ("2NT", "3H", "3S") else (10, 37)
+        if call.endswith("NT"):
+            return _shows(points)
+        return _shows(points, **{call[1].lower(): (4 if stayman else 6, 13)})
+    return _ANY
+
+
+def _competition_shows(
+    seat: int, auction: list[dict[str, Any]], ctx: _Context, call: str
+) -> HandConstraint:
+    """Overcalls, takeout doubles, raises of an overcall and penalty doubles."""
+    theirs, last = ctx.theirs, ctx.last
+    if call == "X" and last is not None and last[0] >= 3:
+        # A penalty double: four trumps with two honours, or 15+ (always at NT).
+        return _shows((15, 37)) if last[1] == 4 else _ANY
+    if ctx.stage != "compete" or last is None:
+        return _ANY
+    partner = (seat + 2) % 4
+    partner_doubled = any(c["seat"] == partner and c["call"] == "double" for c in auction)
+    acted = any(c["seat"] == seat and c["call"] != "pass" for c in auction)
+    their_suit = STRAINS.index(theirs[0]["strain"])
+    if not ctx.ours and not partner_doubled and not acted:
+        if call == "1NT":
+            return _balanced((15, 18))
+        if call == "X" and their_suit < 4:
+            return _shows((12, 37), **{_SUITS[their_suit]: (0, 2)})
+        if call != "pass" and call[1:] != "NT" and call not in ("X", "XX"):
+            points = (8, 16) if call[0] == "1" else (10, 16)
+            return _shows(points, **{call[1].lower(): (5, 13)})
+        return _ANY
+    overcalled = ctx.partners and len(ctx.ours) == 1 and not ctx.mine and not partner_doubled
+    if overcalled and call[1:] == ctx.partners[0]["strain"] and call[1:] != "NT":
+        return _shows((8, 37), **{call[1].lower(): (3, 13)})
+    return _ANY
+
+
+def auction_constraints(auction: list[dict[str, Any]]) -> list[HandConstraint]:
+    """What the whole ``auction`` (call records as observations give them) shows
+    about each seat N, E, S, W: every call's :func:`call_constraint`, met."""
+    found = [_ANY] * 4
+    for k, record in enumerate(auction):
+        seat = record["seat"]
+        found[seat] = found[seat].meet(call_constraint(seat, auction[:k], _call_text(record)))
+    return found
+
+
 def _beats(card: str, best: str, trump: str | None) -> bool:
     if card[1] == best[1]:
         return _RANKS.index(card[0]) > _RANKS.index(best[0])
@@ -487,36 +777,42 @@ class BridgeSearchAgent:
         """``samples`` deals of the unseen cards: (hands, current leader, trick)."""
         seat, to_play = obs["seat"], obs["hand_to_play"]
         dummy = obs["contract"]["dummy"]
-        known: dict[int, list[Card]] = {to_play: [Card(c) for c in _own_hand(obs)]}
+        known: dict[int, list[str]] = {to_play: _own_hand(obs)}
         if obs["dummy_hand"]:
-            known[dummy] = [Card(c) for c in obs["dummy_hand"]]
+            known[dummy] = obs["dummy_hand"]
         if to_play != seat:  # declarer playing dummy also sees its own hand
-            known[seat] = [Card(c) for c in obs["hand"]]
-        played = [0, 0, 0, 0]
+            known[seat] = obs["hand"]
+        played: list[list[str]] = [[], [], [], []]
         void: list[set[str]] = [set(), set(), set(), set()]
-        seen: set[Card] = {c for cards in known.values() for c in cards}
         tricks = [*obs["tricks"], obs["trick"]]
         leaders = [*obs["trick_leaders"], obs["leader"]]
         for cards, leader in zip(tricks, leaders, strict=True):
             for k, text in enumerate(cards):
                 who = (leader + k) % 4
-                played[who] += 1
-                seen.add(Card(text))
+                played[who].append(text)
                 if text[1] != cards[0][1]:
                     void[who].add(cards[0][1])
+        seen = {c for cards in known.values() for c in cards} | {c for p in played for c in p}
         hidden = [s for s in range(4) if s not in known]
-        room = {s: 13 - played[s] for s in hidden}
-        unseen = [c for c in _DECK if c not in seen]
-        trick = tuple(Card(c) for c in obs["trick"])
+        shows = auction_constraints(obs["auction"])
+        sampler = DealSampler(
+            [c for c in _DECK_TEXT if c not in seen],
+            {s: (played[s], void[s], shows[s]) for s in hidden},
+            self._rng,
+        )
+        trick = tuple(_CARDS[c] for c in obs["trick"])
         worlds = []
         for _ in range(self._samples):
-            dealt = _deal_unseen(unseen, hidden, room, void, self._rng)
-            hands = tuple(tuple(known[s] if s in known else dealt[s]) for s in range(4))
+            dealt = sampler.draw()
+            hands = tuple(
+                tuple(_CARDS[c] for c in (known[s] if s in known else dealt[s])) for s in range(4)
+            )
             worlds.append((hands, obs["leader"], trick))
         return worlds
 
 
-_DECK = [Card(r + s) for s in _SUITS for r in _RANKS]
+_DECK_TEXT = [r + s for s in _SUITS for r in _RANKS]
+_CARDS = {c: Card(c) for c in _DECK_TEXT}
 
 
 def _own_hand(obs: Observation) -> list[str]:
@@ -525,27 +821,227 @@ def _own_hand(obs: Observation) -> list[str]:
     return cards
 
 
-def _deal_unseen(
-    unseen: list[Card],
-    hidden: list[int],
-    room: dict[int, int],
-    void: list[set[str]],
-    rng: random.Random,
-) -> dict[int, list[Card]]:
-    """The unseen cards dealt to the hidden seats, each given its number of cards
-    and none of a suit it has shown out of when the cards allow it: cards of the
-    suits fewest seats may hold go first, each to a random seat that may hold it."""
-    cards = list(unseen)
-    rng.shuffle(cards)
-    cards.sort(key=lambda c: sum(str(c)[1] not in void[s] for s in hidden))
-    left = dict(room)
-    dealt: dict[int, list[Card]] = {s: [] for s in hidden}
-    for card in cards:
-        open_seats = [s for s in hidden if left[s] and str(card)[1] not in void[s]]
-        # Shown-out information can be inconsistent with the counts only through a
-        # sampling dead end; then any seat with room takes the card.
-        choices = open_seats or [s for s in hidden if left[s]]
-        seat = rng.choice(choices)
-        dealt[seat].append(card)
-        left[seat] -= 1
-    return dealt
+def _ways(n: int, parts: Sequence[int]) -> int:
+    """The number of ways to split ``n`` distinct cards into groups of ``parts``."""
+    ways, left = 1, n
+    for k in parts:
+        ways *= math.comb(left, k)
+        left -= k
+    return ways
+
+
+class DealSampler:
+    """Deals the unseen cards to the hidden seats at random, consistent with the
+    play (each seat gets its number of cards and nothing of a suit it has shown out
+    of) and with what the auction shows (:class:`HandConstraint` of the hand as
+    dealt: the cards a seat has played count towards it).
+
+    It never spins. Each seat's suit lengths are drawn first, exactly in proportion
+    to the number of deals with those lengths (a table over the suits, built once),
+    again while a hand shown balanced is not; the cards of each suit are then dealt
+    at random, and exchanges of cards of one suit between hidden hands bring the
+    points into their ranges (:meth:`_repair`); ``budget`` tries per deal. When the
+    tries run out, or no lengths fit, the softest evidence goes, for the rest of
+    this sampler: first the point ranges, then the shapes (suit lengths and
+    balance); the play's facts always hold, and some deal always fits them (the
+    real one).
+
+    ``hidden`` maps each hidden seat to (its played cards, the suits it has shown
+    out of, what the auction shows). ``relaxed`` counts the steps taken (0..2).
+    """
+
+    def __init__(
+        self,
+        unseen: Sequence[str],
+        hidden: dict[int, tuple[Sequence[str], set[str], HandConstraint]],
+        rng: random.Random,
+        budget: int = 200,
+    ) -> None:
+        self._rng = rng
+        self._budget = budget
+        self._seats = sorted(hidden)
+        self._by_suit = [[c for c in unseen if c[1] == s] for s in _SUITS]
+        self._played = [list(hidden[s][0]) for s in self._seats]
+        self._void = [hidden[s][1] for s in self._seats]
+        self._shows = [hidden[s][2] for s in self._seats]
+        self._base = [_hcp(p) for p in self._played]
+        self._room = [13 - len(p) for p in self._played]
+        self.relaxed = 0
+        self._table = self._length_table()
+
+    def _bounds(self, i: int, k: int) -> tuple[int, int]:
+        """How many unseen cards of suit ``k`` hidden seat ``i`` may get."""
+        lo, hi = 0, 0 if _SUITS[k] in self._void[i] else len(self._by_suit[k])
+        if self.relaxed < 2:
+            had = sum(1 for c in self._played[i] if c[1] == _SUITS[k])
+            want = self._shows[i].lengths[k]
+            lo, hi = max(lo, want[0] - had), min(hi, want[1] - had)
+        return lo, hi
+
+    def _splits(self, k: int) -> list[tuple[tuple[int, ...], int]]:
+        """Every split of suit ``k``'s unseen cards among the hidden seats within
+        bounds, with its number of ways."""
+        n = len(self._by_suit[k])
+        bounds = [self._bounds(i, k) for i in range(len(self._seats))]
+        found: list[tuple[tuple[int, ...], int]] = []
+
+        def grow(prefix: tuple[int, ...], left: int) -> None:
+            i = len(prefix)
+            if i == len(bounds) - 1:
+                if bounds[i][0] <= left <= bounds[i][1]:
+                    parts = (*prefix, left)
+                    found.append((parts, _ways(n, parts)))
+                return
+            for a in range(bounds[i][0], min(bounds[i][1], left) + 1):
+                grow((*prefix, a), left - a)
+
+        grow((), n)
+        return found
+
+    def _length_table(self) -> list[dict[tuple[int, ...], int]]:
+        """``table[k][room]``: the number of deals of suits ``k``.. given the room
+        left in each hidden seat."""
+        splits = [self._splits(k) for k in range(4)]
+        self._split_lists = splits
+        table: list[dict[tuple[int, ...], int]] = [{} for _ in range(5)]
+        table[4][tuple(0 for _ in self._seats)] = 1
+
+        def count(k: int, room: tuple[int, ...]) -> int:
+            if room in table[k]:
+                return table[k][room]
+            total = 0
+            for parts, ways in splits[k]:
+                after = tuple(r - a for r, a in zip(room, parts, strict=True))
+                if min(after) >= 0:
+                    total += ways * count(k + 1, after)
+            table[k][room] = total
+            return total
+
+        count(0, tuple(self._room))
+        return table
+
+    def _lengths(self) -> list[tuple[int, ...]] | None:
+        """A draw of the split of each suit, or None when no split fits."""
+        room = tuple(self._room)
+        if not self._table[0].get(room):
+            return None
+        chosen = []
+        for k in range(4):
+            options, weights = [], []
+            for parts, ways in self._split_lists[k]:
+                after = tuple(r - a for r, a in zip(room, parts, strict=True))
+                w = ways * self._table[k + 1].get(after, 0) if min(after) >= 0 else 0
+                if w:
+                    options.append(parts)
+                    weights.append(w)
+            parts = self._rng.choices(options, weights)[0]
+            chosen.append(parts)
+            room = tuple(r - a for r, a in zip(room, parts, strict=True))
+        return chosen
+
+    def _shape_fits(self, lengths: list[tuple[int, ...]]) -> bool:
+        """Whether every hand shown balanced gets a balanced shape."""
+        if self.relaxed >= 2:
+            return True
+        for i, shows in enumerate(self._shows):
+            if shows.balanced:
+                had = [sum(1 for c in self._played[i] if c[1] == s) for s in _SUITS]
+                shape = sorted(h + parts[i] for h, parts in zip(had, lengths, strict=True))
+                if shape not in _BALANCED:
+                    return False
+        return True
+
+    def _miss(self, points: list[int]) -> int:
+        """How many points in all the hands fall outside their shown ranges."""
+        if self.relaxed >= 1:
+            return 0
+        return sum(
+            max(lo - p, 0, p - hi)
+            for p, (lo, hi) in zip(points, (c.hcp for c in self._shows), strict=True)
+        )
+
+    def _swaps(
+        self, hands: list[list[str]], points: list[int]
+    ) -> list[tuple[int, int, int, int, int]]:
+        """Every exchange of two cards of one suit between two hidden hands that
+        changes their points: (hand, card, other hand, its card, miss after)."""
+        found = []
+        for i in range(len(hands)):
+            for j in range(i + 1, len(hands)):
+                for x, a in enumerate(hands[i]):
+                    for y, b in enumerate(hands[j]):
+                        gain = _POINTS.get(b[0], 0) - _POINTS.get(a[0], 0)
+                        if a[1] == b[1] and gain:
+                            after = list(points)
+                            after[i] += gain
+                            after[j] -= gain
+                            found.append((i, x, j, y, self._miss(after)))
+        return found
+
+    def _repair(self, hands: list[list[str]]) -> bool:
+        """Bring the hands' points within their ranges by exchanging cards of one
+        suit between hidden hands (lengths, voids and shapes stay), each step a
+        random exchange that reduces the miss; then a few random exchanges that
+        keep every range, so deals do not sit at the ranges' edges. Whether the
+        points fit, within a bounded number of steps."""
+        points = [b + _hcp(h) for b, h in zip(self._base, hands, strict=True)]
+        miss = self._miss(points)
+        steps = 0
+        while miss and steps < 40:
+            better = [s for s in self._swaps(hands, points) if s[4] < miss]
+            if not better:
+                return False
+            miss = self._swap(hands, points, self._rng.choice(better))
+            steps += 1
+        if miss:
+            return False
+        if steps:
+            for _ in range(4):
+                keep = [s for s in self._swaps(hands, points) if s[4] == 0]
+                if keep:
+                    self._swap(hands, points, self._rng.choice(keep))
+        return True
+
+    @staticmethod
+    def _swap(
+        hands: list[list[str]], points: list[int], swap: tuple[int, int, int, int, int]
+    ) -> int:
+        i, x, j, y, miss = swap
+        gain = _POINTS.get(hands[j][y][0], 0) - _POINTS.get(hands[i][x][0], 0)
+        hands[i][x], hands[j][y] = hands[j][y], hands[i][x]
+        points[i] += gain
+        points[j] -= gain
+        return miss
+
+    def draw(self) -> dict[int, list[str]]:
+        """One deal of the unseen cards: each hidden seat's cards (texts)."""
+        while True:
+            for _ in range(self._budget):
+                lengths = self._lengths()
+                if lengths is None:
+                    break
+                if not self._shape_fits(lengths):
+                    continue
+                hands: list[list[str]] = [[] for _ in self._seats]
+                for k, parts in enumerate(lengths):
+                    cards = self._rng.sample(self._by_suit[k], len(self._by_suit[k]))
+                    at = 0
+                    for i, a in enumerate(parts):
+                        hands[i].extend(cards[at : at + a])
+                        at += a
+                if self._repair(hands):
+                    return dict(zip(self._seats, hands, strict=True))
+            if self.relaxed == 2:
+                # The play's facts alone admit the real deal, so this needs a
+                # hidden seat count that does not match the unseen cards.
+                raise RuleOptionError("the unseen cards do not fit the hidden hands")
+            self.relaxed += 1
+            if self.relaxed == 2:
+                self._table = self._length_table()
+
+
+_BALANCED = ([3, 3, 3, 4], [2, 3, 4, 4], [2, 3, 3, 5])
+
+
+def _hcp(cards: Sequence[str]) -> int:
+    return sum(_POINTS.get(c[0], 0) for c in cards)

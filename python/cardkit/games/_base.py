@@ -340,6 +340,14 @@ class BaseGame(ABC):
         return self
 
 
+def holds_lock(method: _F) -> _F:
+    """Mark ``method`` as taking its state's lock itself (its body acquires and
+    releases ``self._lock``), so :meth:`BaseState.__init_subclass__` leaves it
+    unwrapped: the per-move methods of the hot path save a wrapper's frame."""
+    method._holds_lock = True  # type: ignore[attr-defined]
+    return method
+
+
 def _locked(method: _F) -> _F:
     """``method`` run under its state's lock (the common one-argument and
     no-argument shapes get wrappers without ``*args``: they are the hot path, and
@@ -383,9 +391,7 @@ def _locked(method: _F) -> _F:
             finally:
                 lock.release()
 
-    locked = functools.wraps(method)(wrapper)
-    locked._holds_lock = True  # type: ignore[attr-defined]
-    return locked  # type: ignore[return-value]
+    return holds_lock(functools.wraps(method)(wrapper))  # type: ignore[return-value]
 
 
 def _locked_clone(method: _F) -> _F:
@@ -405,8 +411,7 @@ def _locked_clone(method: _F) -> _F:
         twin._events = None
         return twin
 
-    clone._holds_lock = True  # type: ignore[attr-defined]
-    return clone  # type: ignore[return-value]
+    return holds_lock(clone)  # type: ignore[return-value]
 
 
 def _restore(name: str, options: dict[str, Any], text: str) -> BaseState:

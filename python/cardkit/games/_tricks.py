@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from cardkit._core import ActionTable, Card, TrickDeal, bit_ids, bit_mask
 from cardkit.api import Action
 from cardkit.errors import IllegalActionError, InvalidCardError, RuleOptionError, shown
-from cardkit.games._base import BaseGame, BaseState, Emit
+from cardkit.games._base import BaseGame, BaseState, Emit, holds_lock
 
 if TYPE_CHECKING:
     import numpy as np
@@ -252,25 +252,38 @@ class TrickState(BaseState):
     def apply(self, action: Action | str) -> None:
         """Play ``action`` for the current player; illegal -> IllegalActionError, no change.
 
-        A legal ``play`` action goes straight to the Rust deal, and the common
+        A legal ``play`` action goes straight to the Rust deal (a listed action
+        object in one call, :meth:`TrickDeal.play_listed`), and the common
         actions before play (passes, bids) to :meth:`_quick_setup`; everything else
         (shorthands, illegal actions with their reasons) takes the validated path
-        of :meth:`BaseState.apply`.
+        of :meth:`BaseState.apply`. It takes the state's lock itself (see
+        :func:`holds_lock`): one Python frame less per move than a wrapper.
         """
-        deal = self._play_deal
-        if deal is not None:
-            # Only text can be listed; anything else takes the validated path.
-            card = PLAY_INDEX.get(action) if isinstance(action, str) else None
-            if card is not None:
-                over = deal.play(card)
+        lock = self._lock
+        lock.acquire()
+        try:
+            deal = self._play_deal
+            if deal is not None:
+                # A listed action object plays in one engine call; text names the
+                # card through the index; anything else takes the validated path.
+                over = deal.play_listed(action, self._history)
+                if over is None and isinstance(action, str):
+                    card = PLAY_INDEX.get(action)
+                    if card is not None:
+                        over = deal.play(card)
+                        if over is not None:
+                            self._history.append(PLAY_ACTIONS[card])
                 if over is not None:
-                    self._history.append(PLAY_ACTIONS[card])
                     if over:
                         self._advance()
                     return
-        elif self._quick_setup(action):
-            return
-        super().apply(action)
+            elif self._quick_setup(action):
+                return
+            super().apply(action)
+        finally:
+            lock.release()
+
+    apply = holds_lock(apply)
 
     def _quick_setup(self, action: Action | str) -> bool:
         """Apply ``action`` before play starts if it is a common legal one (a pass,

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from cardkit._core import Card, TrickDeal, bridge_observation, bridge_score
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, shown
-from cardkit.games._base import Emit, action_text, check_choice
+from cardkit.games._base import Emit, action_text, check_choice, holds_lock
 from cardkit.games._phase import StrEnum
 from cardkit.games._tricks import (
     NAMES,
@@ -451,13 +451,20 @@ class BridgeState(TrickState):
 
     def legal_actions(self) -> list[Action]:
         """The legal calls during the auction, else the playable cards of the hand
-        to play (dummy's when declarer plays it)."""
-        deal = self._play_deal
-        if deal is None:
-            # No legal call once passed out: the empty bitset's list.
-            return list(_LISTS.get(self._legal) or _call_list(self._legal))
-        # Once the last trick is taken the deal has no legal card: an empty list.
-        return deal.legal_actions()
+        to play (dummy's when declarer plays it). Takes the state's lock itself."""
+        lock = self._lock
+        lock.acquire()
+        try:
+            deal = self._play_deal
+            if deal is None:
+                # No legal call once passed out: the empty bitset's list.
+                return list(_LISTS.get(self._legal) or _call_list(self._legal))
+            # Once the last trick is taken the deal has no legal card: an empty list.
+            return deal.legal_actions()
+        finally:
+            lock.release()
+
+    legal_actions = holds_lock(legal_actions)
 
     def _legal_bits(self) -> tuple[int, int]:
         deal = self._play_deal

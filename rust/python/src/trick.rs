@@ -692,6 +692,30 @@ impl PyTrickDeal {
         Ok(each_game!(&mut self.stepped, d => d.try_play(card)))
     }
 
+    /// Play `action` if it is one of the `actions` objects of the legal cards
+    /// (the very object `legal_actions` lists, compared by identity), appending
+    /// it to `history`: the per-move path of a state, one call.
+    ///
+    /// Returns `None` (and changes nothing) for any other object, else whether
+    /// it ended the deal.
+    fn play_listed(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] action: Bound<'_, PyAny>,
+        #[pyo3(from_py_with = arg)] history: Bound<'_, PyList>,
+    ) -> PyResult<Option<bool>> {
+        let legal = CardSet(self.legal());
+        let table = self.actions.get();
+        let Some(card) = legal
+            .iter()
+            .find(|c| table.actions[usize::from(c.index())].bind(py).is(&action))
+        else {
+            return Ok(None);
+        };
+        history.append(&action)?;
+        Ok(each_game!(&mut self.stepped, d => d.try_play(card)))
+    }
+
     /// The seat whose turn it is.
     #[getter]
     fn to_act(&self) -> usize {
