@@ -313,7 +313,9 @@ TABLE: dict[str, Entry] = {
         },
     ),
     "ClimbingView.search_move": Entry(
-        {"samples": 1, "seed": 0}, {"samples": UINT, "seed": UINT}, _climbing_view
+        {"samples": 1, "seed": 0, "endgame_cards": 0, "endgame_nodes": 1},
+        {"samples": UINT, "seed": UINT, "endgame_cards": UINT, "endgame_nodes": UINT},
+        _climbing_view,
     ),
     "ClimbingActions": Entry(
         {"make": str, "pass_action": "pass", "limit": 10},
@@ -759,6 +761,10 @@ TABLE: dict[str, Entry] = {
     "VectorEnv.guandan": Entry(
         {**VECTOR, "level": "2", "double_win_ends": False},
         {**VECTOR_KINDS, "level": LEVEL, "double_win_ends": BOOL},
+    ),
+    "VectorEnv.tractor": Entry(
+        {**VECTOR, "level": "2", "first_speaker": 0},
+        {**VECTOR_KINDS, "level": LEVEL, "first_speaker": UINT},
     ),
     "VectorEnv.holdem": Entry(
         {**VECTOR, "stacks": [100, 100], "blinds": (1, 2), "button": 0},
