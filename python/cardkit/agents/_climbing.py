@@ -3,15 +3,17 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 
 from cardkit._core import Card, ClimbingView, Combination, climbing_classify, deck
+from cardkit._validate import check_agent_seed, check_count
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError
 from cardkit.games._climbing import rank_text
 
-__all__ = ["FULL_RANKS", "choose", "view_of"]
+__all__ = ["FULL_RANKS", "ClimbingSearch", "choose", "view_of"]
 
 #: Every rank of each game's pack, as rank text, read from its named deck.
 FULL_RANKS = {
@@ -75,3 +77,31 @@ def choose(move: str | None, legal_actions: Sequence[Action]) -> Action:
         if action == wanted:
             return action
     raise IllegalActionError(f"the policy chose {wanted}, which is not among the legal actions")
+
+
+class ClimbingSearch:
+    """The search settings and the card-play move of the Dou Dizhu and Zheng
+    Shangyou search agents (each game's agent documents them and adds its own
+    bidding): ``samples`` determinized deals a move, and the endgame solver from
+    ``endgame`` cards left (0: off), ``endgame_nodes`` nodes a solve."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = 32,
+        endgame: int = 0,
+        endgame_nodes: int = 20_000,
+    ) -> None:
+        self._rng = random.Random(check_agent_seed(seed))
+        self.samples = check_count("samples", samples, 1, 1_000_000)
+        self.endgame = check_count("endgame", endgame, 0, 54)
+        self.endgame_nodes = check_count("endgame_nodes", endgame_nodes, 1, 100_000_000)
+
+    def _search(
+        self, game: str, observation: Observation, legal_actions: Sequence[Action]
+    ) -> Action:
+        """The searched card-play move among ``legal_actions``."""
+        view = view_of(game, observation)
+        seed = self._rng.getrandbits(64)
+        move = view.search_move(self.samples, seed, self.endgame, self.endgame_nodes)
+        return choose(move, legal_actions)

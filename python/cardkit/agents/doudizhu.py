@@ -11,11 +11,10 @@ the move with the best mean score. Neither reads hidden state.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
-from cardkit._validate import check_agent_seed, check_count, check_legal_actions, check_text
-from cardkit.agents._climbing import choose, view_of
+from cardkit._validate import check_legal_actions, check_text
+from cardkit.agents._climbing import ClimbingSearch, choose, view_of
 from cardkit.api import Action, Observation
 
 __all__ = ["DouDizhuRuleAgent", "DouDizhuSearchAgent", "bid_strength"]
@@ -55,7 +54,7 @@ class DouDizhuRuleAgent:
         return choose(view_of(GAME, observation).rule_move(), legal_actions)
 
 
-class DouDizhuSearchAgent:
+class DouDizhuSearchAgent(ClimbingSearch):
     """Determinized Monte Carlo search over rule playouts (seeded, so games replay).
 
     ``samples`` deals of the unseen cards are tried for every candidate move.
@@ -65,18 +64,6 @@ class DouDizhuSearchAgent:
     ``endgame_nodes`` nodes (past that, the sample is played out as without it).
     """
 
-    def __init__(
-        self,
-        seed: int | None = None,
-        samples: int = 32,
-        endgame: int = 0,
-        endgame_nodes: int = 20_000,
-    ) -> None:
-        self._rng = random.Random(check_agent_seed(seed))
-        self.samples = check_count("samples", samples, 1, 1_000_000)
-        self.endgame = check_count("endgame", endgame, 0, 54)
-        self.endgame_nodes = check_count("endgame_nodes", endgame_nodes, 1, 100_000_000)
-
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Bid by hand strength; in play, the move with the best sampled mean score."""
         check_legal_actions(legal_actions)
@@ -84,8 +71,4 @@ class DouDizhuSearchAgent:
             return legal_actions[0]
         if observation["phase"] == "bid":
             return _bid(observation, legal_actions)
-        view = view_of(GAME, observation)
-        move = view.search_move(
-            self.samples, self._rng.getrandbits(64), self.endgame, self.endgame_nodes
-        )
-        return choose(move, legal_actions)
+        return self._search(GAME, observation, legal_actions)

@@ -9,11 +9,10 @@ playouts and plays the best mean score (card penalties and bomb bonuses included
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
-from cardkit._validate import check_agent_seed, check_count, check_legal_actions
-from cardkit.agents._climbing import choose, view_of
+from cardkit._validate import check_legal_actions
+from cardkit.agents._climbing import ClimbingSearch, choose, view_of
 from cardkit.api import Action, Observation
 
 __all__ = ["ZhengShangyouRuleAgent", "ZhengShangyouSearchAgent"]
@@ -32,7 +31,7 @@ class ZhengShangyouRuleAgent:
         return choose(view_of(GAME, observation).rule_move(), legal_actions)
 
 
-class ZhengShangyouSearchAgent:
+class ZhengShangyouSearchAgent(ClimbingSearch):
     """Determinized Monte Carlo search over rule playouts (seeded, so games replay).
 
     ``samples`` deals of the unseen cards are tried for every candidate move.
@@ -44,25 +43,9 @@ class ZhengShangyouSearchAgent:
     against this one, the score it can guarantee.
     """
 
-    def __init__(
-        self,
-        seed: int | None = None,
-        samples: int = 32,
-        endgame: int = 0,
-        endgame_nodes: int = 20_000,
-    ) -> None:
-        self._rng = random.Random(check_agent_seed(seed))
-        self.samples = check_count("samples", samples, 1, 1_000_000)
-        self.endgame = check_count("endgame", endgame, 0, 54)
-        self.endgame_nodes = check_count("endgame_nodes", endgame_nodes, 1, 100_000_000)
-
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The move with the best sampled mean score."""
         check_legal_actions(legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
-        view = view_of(GAME, observation)
-        move = view.search_move(
-            self.samples, self._rng.getrandbits(64), self.endgame, self.endgame_nodes
-        )
-        return choose(move, legal_actions)
+        return self._search(GAME, observation, legal_actions)
