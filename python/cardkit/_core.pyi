@@ -1702,9 +1702,10 @@ class TrickDeal:
             IllegalActionError: If ``card`` is not an int.
         """
     def play_listed(self, action: object, history: list[Any]) -> bool | None:
-        """Play ``action`` if it is one of the table's objects for a legal card
-        (the very object :meth:`legal_actions` lists, compared by identity),
-        appending it to ``history``.
+        """Play ``action`` if it is one of the table's objects for a legal card.
+
+        ``action`` must be the very object :meth:`legal_actions` lists (compared by
+        identity); it is appended to ``history``.
 
         Returns:
             ``None`` (and no change) for any other object, else True when it was

@@ -193,10 +193,11 @@ fn trick_winner(
     Ok(trick::trick_winner(&cards, trump))
 }
 
-/// Average value of each Hearts candidate over sampled deals: `objective`
-/// "zero_sum" (`mean(points) - own`), "deal" (`mean / 2 - own`) or "match" (the
-/// standing from `scores` toward `target`); `moon` makes the playouts shoot and
-/// defend against moons.
+/// Average value for `seat` of each Hearts candidate over sampled deals.
+///
+/// `objective` is "zero_sum" (`mean(points) - own`), "deal" (`mean / 2 - own`) or
+/// "match" (the standing from `scores` toward `target`); `moon` makes the playouts
+/// shoot and defend against moons.
 #[pyfunction]
 #[pyo3(signature = (seat, known, unknown, sizes, voids, leader, trick, taken, broken, tricks_played, candidates, worlds, seed, epsilon = 0.1, objective = "zero_sum", scores = [0; 4], target = 100, moon = false))]
 #[allow(clippy::too_many_arguments)]
@@ -259,8 +260,10 @@ fn hearts_search(
     .py_err(py)
 }
 
-/// The moon play (shoot, or stop the seat that holds every point) of the Hearts
-/// playout policy for `seat`, the seat to act, or `None` when no moon is on.
+/// The Hearts playout policy's moon play for `seat`, or `None` when no moon is on.
+///
+/// The moon play shoots, or stops the seat that holds every point; `seat` is the
+/// seat to act.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn hearts_moon_card(
@@ -692,9 +695,11 @@ impl PyTrickDeal {
         Ok(each_game!(&mut self.stepped, d => d.try_play(card)))
     }
 
-    /// Play `action` if it is one of the `actions` objects of the legal cards
-    /// (the very object `legal_actions` lists, compared by identity), appending
-    /// it to `history`: the per-move path of a state, one call.
+    /// Play `action` if it is one of the table's objects for a legal card.
+    ///
+    /// `action` must be the very object `legal_actions` lists (compared by
+    /// identity); it is appended to `history`: the per-move path of a state, one
+    /// call.
     ///
     /// Returns `None` (and changes nothing) for any other object, else whether
     /// it ended the deal.

@@ -255,8 +255,9 @@ impl PyVectorEnv {
         Ok(PyVectorEnv::build(py, Env::Guandan(env)))
     }
 
-    /// Tractor single deals at `level` (`"2"`..`"A"`): dealing, declaring from
-    /// `first_speaker`, burying and the card play.
+    /// Tractor single deals at `level` (`"2"`..`"A"`).
+    ///
+    /// Dealing, declaring from `first_speaker`, burying and the card play.
     #[staticmethod]
     fn tractor(
         py: Python<'_>,
