@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from cardkit._core import AecCore
 from cardkit.api import Game, GameInfo, State
+from cardkit.envs.vector import engine_rules
 from cardkit.errors import RuleOptionError, shown
 
 
@@ -87,29 +88,15 @@ def engine_core(game: Game) -> AecCore | None:
     do (the same episodes the vector env steps, checked move for move against the
     Python states in tests/test_envs.py), or ``None`` for a game without one or
     options it does not play (a match)."""
-    options = game.options
-    if options.get("match", False) is not False or len(game.observation_shape) != 1:
+    if len(game.observation_shape) != 1:
         return None
-    name = game.name
-    if name == "hearts":
-        if options.get("pass_direction", "left") != "left":
-            return None  # the engine's deals pass left (or hold with passing=False)
-        return AecCore.hearts(options["passing"], options["target"])
-    if name == "spades":
-        two_of_clubs = options["first_lead"] == "two_of_clubs"
-        return AecCore.spades(options["dealer"], two_of_clubs, options["target"])
-    if name == "bridge":
-        return AecCore.bridge(list(game.vulnerable))  # type: ignore[attr-defined]
-    if name == "doudizhu":
-        return AecCore.doudizhu(options["bidding"] == "single_round")
-    if name == "zhengshangyou":
-        return AecCore.zhengshangyou()
-    if name == "guandan":
-        return AecCore.guandan(options["level"], options["double_win_ends"])
-    if name == "holdem":
-        stacks = game.starting_stacks  # type: ignore[attr-defined]
-        return AecCore.holdem(stacks, tuple(options["blinds"]), options["button"])
-    return None
+    try:
+        engine, rule_args = engine_rules(game)
+    except RuleOptionError:
+        return None
+    # Tractor's engine episodes have no one-at-a-time stepper yet.
+    make_core = getattr(AecCore, engine, None)
+    return None if make_core is None else make_core(*rule_args)
 
 
 def observe(state: State, seat: int, num_actions: int) -> Obs:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardkit._core import VectorEnv as _CoreEnv
 from cardkit._core import derive_seed
+from cardkit.api import Game
 from cardkit.errors import RuleOptionError, shown
 from cardkit.games import make
 from cardkit.games._base import BaseGame, check_int
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["GAMES", "MAX_ENVS", "MAX_THREADS", "Batch", "VectorEnv"]
+__all__ = ["GAMES", "MAX_ENVS", "MAX_THREADS", "Batch", "VectorEnv", "engine_rules"]
 
 #: The games a :class:`VectorEnv` can play.
 GAMES = (
@@ -45,6 +46,43 @@ GAMES = (
 MAX_ENVS: int = _CoreEnv.MAX_ENVS
 #: Most threads one env steps its slots on (the Rust limit).
 MAX_THREADS: int = _CoreEnv.MAX_THREADS
+
+
+def engine_rules(game: Game) -> tuple[str, tuple[Any, ...]]:
+    """The Rust engine that plays single deals of ``game`` (its constructor's name on
+    ``cardkit._core.VectorEnv`` and ``AecCore``) and the rule arguments it takes
+    after the env's own: the one mapping from rule options to engines, shared by
+    the vector env and the AEC env's engine episodes. A ``RuleOptionError`` says
+    why no engine plays these options."""
+    name = game.name
+    if name not in GAMES:
+        raise RuleOptionError(f"VectorEnv plays {', '.join(GAMES)}, not {shown(name)} (yet)")
+    options = game.options
+    if options.get("match", False) is not False:
+        raise RuleOptionError("VectorEnv plays single deals: match must be False")
+    if name == "hearts":
+        direction = options.get("pass_direction", "left")
+        if direction != "left":
+            # The engine's deals pass left (or hold with passing=False).
+            raise RuleOptionError(
+                f"the engine plays Hearts deals that pass left: pass_direction={shown(direction)}"
+                " is not supported (use passing=False to hold)"
+            )
+        return name, (options["passing"], options["target"])
+    if name == "spades":
+        two_of_clubs = options["first_lead"] == "two_of_clubs"
+        return name, (options["dealer"], two_of_clubs, options["target"])
+    if name == "bridge":
+        return name, (list(game.vulnerable),)  # type: ignore[attr-defined]
+    if name == "doudizhu":
+        return name, (options["bidding"] == "single_round",)
+    if name == "zhengshangyou":
+        return name, ()
+    if name in ("guandan", "tractor"):
+        second = "double_win_ends" if name == "guandan" else "first_speaker"
+        return name, (options["level"], options[second])
+    stacks = game.starting_stacks  # type: ignore[attr-defined]
+    return name, (stacks, tuple(options["blinds"]), options["button"])
 
 
 class Batch(NamedTuple):
@@ -91,58 +129,11 @@ class VectorEnv:
             # The climbing games are one deal already; the others must not play a match.
             options.setdefault("match", False)
         rules = make(game, **options)
-        if options.get("match", False) is not False:
-            raise RuleOptionError("VectorEnv plays single deals: match must be False")
         check_int("num_envs", num_envs, 1, MAX_ENVS)
         check_int("threads", threads, 1, MAX_THREADS)
         check_int("seed", seed, 0, 2**64 - 1)
-        if game == "hearts":
-            opts = rules.options
-            if opts.get("pass_direction", "left") != "left":
-                # The engine's deals pass left (or hold with passing=False).
-                raise RuleOptionError(
-                    "VectorEnv plays Hearts deals that pass left: pass_direction="
-                    f"{shown(opts['pass_direction'])} is not supported (use passing=False to hold)"
-                )
-            self._core = _CoreEnv.hearts(num_envs, seed, threads, opts["passing"], opts["target"])
-        elif game == "bridge":
-            vulnerable = rules.vulnerable  # type: ignore[attr-defined]
-            self._core = _CoreEnv.bridge(num_envs, seed, threads, list(vulnerable))
-        elif game == "doudizhu":
-            single_round = rules.options["bidding"] == "single_round"
-            self._core = _CoreEnv.doudizhu(num_envs, seed, threads, single_round)
-        elif game == "zhengshangyou":
-            self._core = _CoreEnv.zhengshangyou(num_envs, seed, threads)
-        elif game == "guandan":
-            opts = rules.options
-            self._core = _CoreEnv.guandan(
-                num_envs, seed, threads, opts["level"], opts["double_win_ends"]
-            )
-        elif game == "tractor":
-            opts = rules.options
-            self._core = _CoreEnv.tractor(
-                num_envs, seed, threads, opts["level"], opts["first_speaker"]
-            )
-        elif game == "holdem":
-            small, big = rules.options["blinds"]
-            self._core = _CoreEnv.holdem(
-                num_envs,
-                seed,
-                threads,
-                rules.starting_stacks,  # type: ignore[attr-defined]
-                (small, big),
-                rules.options["button"],
-            )
-        else:
-            opts = rules.options
-            self._core = _CoreEnv.spades(
-                num_envs,
-                seed,
-                threads,
-                opts["dealer"],
-                opts["first_lead"] == "two_of_clubs",
-                opts["target"],
-            )
+        engine, rule_args = engine_rules(rules)
+        self._core = getattr(_CoreEnv, engine)(num_envs, seed, threads, *rule_args)
         self._game: BaseGame = rules  # type: ignore[assignment]
         # Calls from several Python threads take turns, as moves on a shared state
         # do: the Rust env is borrowed for a whole call with the GIL released, and a
