@@ -353,3 +353,24 @@ pub fn with_f32_out<R>(
         .map_err(|e| bad(format!("out must be contiguous: {e}")))?;
     write(slice)
 }
+
+/// [`with_f32_out`] for a tensor of exactly `len` floats: an `out` of any other
+/// length is a `RuleOptionError` naming both lengths.
+pub fn with_f32_exact<R>(
+    out: &Bound<'_, PyAny>,
+    len: usize,
+    write: impl FnOnce(&mut [f32]) -> R,
+) -> PyResult<R> {
+    with_f32_out(out, |slice| {
+        if slice.len() != len {
+            return Err(crate::errors::to_py(
+                out.py(),
+                cardkit_engine::EngineError::RuleOption(format!(
+                    "out holds {} floats, the tensor has {len}",
+                    slice.len()
+                )),
+            ));
+        }
+        Ok(write(slice))
+    })
+}

@@ -1,7 +1,7 @@
 //! Guandan: plays and their readings, leads, responses, comparison, the cards a
 //! play takes, the fixed action index and the batch path of lead listing.
 
-use crate::args::{arg, with_f32_out};
+use crate::args::{arg, with_f32_exact};
 use crate::cards::{extract_card, extract_cards, repr_of, PyCard};
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
@@ -461,19 +461,8 @@ impl PyGuandanDeal {
         out: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let seat = seat_of(py, seat)?;
-        with_f32_out(out, |slice| {
-            if slice.len() != observe::OBSERVATION_LEN {
-                return Err(to_py(
-                    py,
-                    EngineError::RuleOption(format!(
-                        "out holds {} floats, the tensor has {}",
-                        slice.len(),
-                        observe::OBSERVATION_LEN
-                    )),
-                ));
-            }
+        with_f32_exact(out, observe::OBSERVATION_LEN, |slice| {
             observe::write_card_play(&self.0, seat, slice);
-            Ok(())
         })
     }
 

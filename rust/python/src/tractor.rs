@@ -2,7 +2,7 @@
 //! the card play of a deal (`TractorDeal`), with its observation writer and random
 //! playouts.
 
-use crate::args::{arg, with_f32_out, Cards};
+use crate::args::{arg, with_f32_exact, Cards};
 use crate::cards::{repr_of, PyCard};
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
@@ -407,19 +407,8 @@ impl PyTractorDeal {
         #[pyo3(from_py_with = arg)] playing: bool,
     ) -> PyResult<()> {
         let seat = seat_of(py, seat)?;
-        with_f32_out(out, |slice| {
-            if slice.len() != observe::OBSERVATION_LEN {
-                return Err(to_py(
-                    py,
-                    EngineError::RuleOption(format!(
-                        "out holds {} floats, the tensor has {}",
-                        slice.len(),
-                        observe::OBSERVATION_LEN
-                    )),
-                ));
-            }
+        with_f32_exact(out, observe::OBSERVATION_LEN, |slice| {
             observe::write(&self.0, seat, playing, slice);
-            Ok(())
         })
     }
 }
