@@ -93,6 +93,8 @@ pub struct Solver {
     table: HashMap<Key, (i32, Bound)>,
     nodes: u64,
     limit: u64,
+    /// Entries kept before the table is emptied ([`MAX_ENTRIES`]; tests use fewer).
+    capacity: usize,
 }
 
 impl Solver {
@@ -103,6 +105,7 @@ impl Solver {
             table: HashMap::new(),
             nodes: 0,
             limit: 0,
+            capacity: MAX_ENTRIES,
         }
     }
 
@@ -110,9 +113,6 @@ impl Solver {
     /// solve needed more than `nodes` nodes. Polls `cancel` at the first node and
     /// every 1,024 after.
     pub fn solve(&mut self, deal: &Deal, nodes: u64, cancel: &Cancel) -> Result<Option<i32>> {
-        if self.table.len() > MAX_ENTRIES {
-            self.table.clear();
-        }
         self.nodes = 0;
         self.limit = nodes;
         self.search(deal, i32::MIN, i32::MAX, cancel)
@@ -178,6 +178,11 @@ impl Solver {
         } else {
             Bound::Exact
         };
+        // The table is a cache: emptying it when full bounds its memory whatever
+        // node budget the caller gives.
+        if self.table.len() >= self.capacity {
+            self.table.clear();
+        }
         self.table.insert(key, (best, bound));
         Ok(Some(best))
     }
@@ -301,6 +306,19 @@ mod tests {
         // The farmers' side gets the mirror value.
         let mut solver = Solver::new(2);
         assert_eq!(solver.solve(&deal, u64::MAX, &NEVER).unwrap(), Some(-4));
+    }
+
+    #[test]
+    fn a_full_table_is_emptied_and_values_stay_exact() {
+        let mut rng = CardRng::new(5);
+        for i in 0..20 {
+            let deal = small_deal(i % 2 == 0, 4, &mut rng);
+            let mut solver = Solver::new(0);
+            solver.capacity = 8;
+            let value = solver.solve(&deal, u64::MAX, &NEVER).unwrap();
+            assert!(solver.table.len() <= 8);
+            assert_eq!(value, Some(minimax(&deal, 0)));
+        }
     }
 
     #[test]
