@@ -20,7 +20,6 @@ Every random choice comes from ``random.Random(seed)``, so games replay exactly.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,7 +32,7 @@ from cardkit.api import Action, Observation
 from cardkit.errors import InvalidCardError
 from cardkit.poker import Range, equity, evaluate_batch
 
-from ._trickview import check_time_per_move
+from ._trickview import check_time_per_move, search_values
 
 __all__ = ["CallingStationAgent", "EquityAgent", "RangeAgent", "starting_hand_score"]
 
@@ -252,8 +251,6 @@ _OOP_EDGE = 0.05
 #: Pre-flop opening raise (in big blinds) and re-raise (times the raise faced).
 _OPEN_BB = 2.5
 _RERAISE_X = 3.0
-#: Monte Carlo deals per batch when a time budget is given.
-_BATCH_SAMPLES = 100
 
 
 def _percentiles(values: Any, weights: Any) -> Any:
@@ -398,7 +395,8 @@ class RangeAgent:
     top, a check part of the top; hands a bet makes unlikely keep a small weight
     (bluffs). The agent's equity against these ranges comes from
     :func:`cardkit.poker.equity`: exact heads-up on the turn and river, else
-    ``samples`` Monte Carlo deals (or batches of 100 for ``time_per_move`` seconds).
+    ``samples`` Monte Carlo deals (or, with ``time_per_move`` seconds, batches of
+    16 until the time is spent, as the other search agents do).
 
     Decisions (docs/holdem.md, "AI players", lists every number):
 
@@ -495,20 +493,12 @@ class RangeAgent:
         players.extend(_weighted_range(w) for w in ranges)
         if len(players) == 2 and len(board) >= 4:
             return equity(players, board, exact=True).players[0].equity
-        if self.time_per_move is None:
-            return self._sample(players, board, self.samples)
-        deadline = time.perf_counter() + self.time_per_move
-        total = self._sample(players, board, _BATCH_SAMPLES)
-        batches = 1
-        while time.perf_counter() < deadline:
-            total += self._sample(players, board, _BATCH_SAMPLES)
-            batches += 1
-        return total / batches
 
-    def _sample(self, players: list[Range | list[Card]], board: list[Card], samples: int) -> float:
-        seed = self._rng.getrandbits(64)
-        result = equity(players, board, exact=False, samples=samples, seed=seed, threads=1)
-        return result.players[0].equity
+        def sample(samples: int, seed: int) -> list[float]:
+            result = equity(players, board, exact=False, samples=samples, seed=seed, threads=1)
+            return [result.players[0].equity]
+
+        return search_values(sample, self.samples, self.time_per_move, self._rng)[0]
 
     def _decide(
         self,
