@@ -39,6 +39,17 @@ Factory = Callable[[int], Agent]
 #: name -> (players, hero factory, opponent factory); each agent is seeded from the deal.
 PAIRINGS: dict[str, tuple[int, Factory, Factory]] = {
     "range-vs-equity-hu": (2, RangeAgent, lambda s: EquityAgent(s + 1)),
+    # The strength the Monte Carlo budget buys (heads-up turns and rivers are exact).
+    "range-s50-vs-equity-hu": (
+        2,
+        lambda s: RangeAgent(s, samples=50),
+        lambda s: EquityAgent(s + 1),
+    ),
+    "range-s1000-vs-equity-hu": (
+        2,
+        lambda s: RangeAgent(s, samples=1000),
+        lambda s: EquityAgent(s + 1),
+    ),
     "range-vs-equity-6max": (6, RangeAgent, lambda s: EquityAgent(s + 1)),
     "range-vs-station-hu": (2, RangeAgent, lambda s: CallingStationAgent()),
     "range-vs-random-hu": (2, RangeAgent, lambda s: RandomAgent(s + 1)),
@@ -87,10 +98,10 @@ def main() -> None:
         took = time.perf_counter() - start
         mean, half = mean_ci(units)
         rows.append((name, len(units) * players, mean, half, took))
-    print(f"{'pairing':<24} {'hands':>7} {'bb/100':>8} {'95% CI':>18} {'s':>6}")
+    print(f"{'pairing':<26} {'hands':>7} {'bb/100':>8} {'95% CI':>18} {'s':>6}")
     for name, hands, mean, half, took in rows:
         ci = f"[{mean - half:.1f}, {mean + half:.1f}]"
-        print(f"{name:<24} {hands:>7} {mean:>8.1f} {ci:>18} {took:>6.0f}")
+        print(f"{name:<26} {hands:>7} {mean:>8.1f} {ci:>18} {took:>6.0f}")
 
 
 if __name__ == "__main__":

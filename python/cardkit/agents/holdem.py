@@ -102,6 +102,18 @@ _ANY_TWO = Range("random")
 _MAX_EQUITY_PLAYERS = 10
 
 
+def _last_to_act(observation: Observation, seat: int, live: list[int]) -> bool:
+    """Whether ``seat`` acts last after the flop among ``live``: the live seat nearest
+    the button counter-clockwise (the button itself when it is live)."""
+    n = len(observation["stacks"])
+    button: int = observation["button"]
+
+    def distance(s: int) -> int:
+        return (s - button - 1) % n
+
+    return all(distance(seat) > distance(s) for s in live)
+
+
 class CallingStationAgent:
     """Never folds and never raises: checks when it can, otherwise calls.
 
@@ -145,7 +157,7 @@ class EquityAgent:
                 raises[actor] += 1
         equity = self.equity(hole, board, [raises[s] for s in live])
         fair = 1.0 / (len(live) + 1)
-        in_position = self._last_to_act(observation, seat, live)
+        in_position = _last_to_act(observation, seat, live)
         return self._decide(observation, legal_actions, equity, fair, in_position)
 
     def equity(self, hole: list[Card], board: list[Card], opponent_raises: list[int]) -> float:
@@ -167,18 +179,6 @@ class EquityAgent:
             threads=1,
         )
         return result.players[0].equity
-
-    @staticmethod
-    def _last_to_act(observation: Observation, seat: int, live: list[int]) -> bool:
-        """Whether ``seat`` acts last after the flop: the live seat nearest the button
-        counter-clockwise (the button itself when it is live)."""
-        n = len(observation["stacks"])
-        button: int = observation["button"]
-
-        def distance(s: int) -> int:
-            return (s - button - 1) % n
-
-        return all(distance(seat) > distance(s) for s in live)
 
     def _decide(
         self,
@@ -519,7 +519,7 @@ class RangeAgent:
         seat = observation["seat"]
         fair = 1.0 / (len(live) + 1)
         edge = (equity - fair) / (1.0 - fair)
-        in_position = EquityAgent._last_to_act(observation, seat, live)
+        in_position = _last_to_act(observation, seat, live)
         passive = by_kind.get("check") or by_kind.get("fold") or legal[0]
 
         def sized(fraction: float) -> Action | None:
