@@ -14,9 +14,11 @@ from cardkit.agents import RandomAgent
 from cardkit.agents._trickview import BATCH_WORLDS
 from cardkit.agents.holdem import (
     _COMBOS,
+    _DECK,
     CallingStationAgent,
     EquityAgent,
     RangeAgent,
+    _combo_index,
     _replay_streets,
     starting_hand_score,
 )
@@ -235,3 +237,10 @@ def test_range_agent_rejects_an_empty_listing() -> None:
     state = games.make("holdem", players=2, match=False).new_state(seed=0)
     with pytest.raises(CardkitError):
         RangeAgent(0).act(state.observation(0), [])
+
+
+def test_range_agent_indexes_every_starting_hand_once() -> None:
+    # The weight axis: pairs of card indices lo < hi by lo then hi, either order in.
+    assert len({frozenset(pair) for pair in _COMBOS.tolist()}) == len(_COMBOS) == 1326
+    for k, (hi, lo) in enumerate(_COMBOS.tolist()):
+        assert _combo_index([_DECK[hi], _DECK[lo]]) == _combo_index([_DECK[lo], _DECK[hi]]) == k

@@ -440,9 +440,10 @@ class RangeAgent:
         return self._decide(observation, legal_actions, hole, board, equity, live)
 
     def ranges(self, observation: Observation) -> dict[int, Any]:
-        """Each live opponent's range as 1326 weights (combo ``k`` is
-        ``_COMBOS[k]``), narrowed by its actions this hand; hands holding this seat's
-        or the board's cards weigh 0."""
+        """Each live opponent's range (by seat) as a numpy array of 1326 weights, one
+        per starting hand: the pairs of card indices ``lo < hi`` ordered by ``lo``,
+        then ``hi``. Narrowed by the opponent's actions this hand; hands holding this
+        seat's or the board's cards weigh 0."""
         seat = observation["seat"]
         n = len(observation["stacks"])
         dead = {Card(c).index for c in (*observation["hole"], *observation["board"])}
