@@ -77,6 +77,7 @@ def _play_hand(
     state = game.new_state(seed=seed, deal=deal)
     while not state.is_terminal:
         seat = state.current_player
+        assert seat is not None
         choice = agents[seat].act(state.observation(seat), state.legal_actions())
         assert state.illegal_reason(choice) is None, (seed, seat, choice)
         state.apply(choice)
@@ -89,9 +90,7 @@ def test_range_agent_plays_only_legal_actions(players: int) -> None:
     for seed in range(6):
         # A third of the stacks short, so all-ins, side pots and run-outs come up.
         stacks = [rng.choice([1000, 1000, rng.randint(5, 300)]) for _ in range(players)]
-        game = games.make(
-            "holdem", players=players, match=False, stacks=stacks, button=seed % players
-        )
+        game = Holdem(players=players, match=False, stacks=stacks, button=seed % players)
         agents: list[Agent] = [
             RangeAgent(seed + s, samples=20) if s % 2 == 0 else EquityAgent(s, samples=20)
             for s in range(players)
@@ -101,7 +100,7 @@ def test_range_agent_plays_only_legal_actions(players: int) -> None:
 
 
 def test_range_agent_replays_with_its_seed() -> None:
-    game = games.make("holdem", players=3, match=False)
+    game = Holdem(players=3, match=False)
     runs = []
     for _ in range(2):
         agents: list[Agent] = [RangeAgent(7, samples=30), RangeAgent(8, samples=30), RandomAgent(9)]
@@ -113,7 +112,7 @@ def test_range_agent_ignores_cards_it_cannot_see() -> None:
     # Seat 0 holds the same cards on the same board in both deals; the other seats'
     # cards and the burns differ. Opponents that always check or call act alike in
     # both, so seat 0 must too, up to the showdown.
-    game = games.make("holdem", players=3, match=False)
+    game = Holdem(players=3, match=False)
     board = "Kd 9s 4h 2c Jd"
     deals = [
         arrange_deal([1000] * 3, 0, {0: "Ah Qh", 1: "7c 7d", 2: "Ks 3s"}, board, "5c 6c 8c"),
@@ -138,10 +137,10 @@ def test_range_agent_reads_the_streets_of_the_action_record() -> None:
     for seed in range(60):
         players = rng.randint(2, 9)
         stacks = [rng.choice([1000, rng.randint(5, 300)]) for _ in range(players)]
-        game = games.make("holdem", players=players, match=False, stacks=stacks)
+        game = Holdem(players=players, match=False, stacks=stacks)
         state = game.new_state(seed=seed)
         agent = RandomAgent(seed)
-        while not state.is_terminal:
+        while state.current_player is not None:
             obs = state.observation(state.current_player)
             at = state.log.board_at
             expected = [sum(1 for b in at if b <= i) for i in range(len(obs["actions"]))]
@@ -153,7 +152,7 @@ def test_range_agent_narrows_ranges_by_the_betting() -> None:
     # Seat 3 opens under the gun, the button (seat 0) re-raises, the big blind (seat
     # 2) and seat 3 call: the re-raiser's range holds the most aces, the cold caller's
     # the fewest, and neither raiser keeps the weakest hands.
-    game = games.make("holdem", players=4, match=False)
+    game = Holdem(players=4, match=False)
     state = game.new_state(seed=1)
     for text in ("raise 50", "raise 150", "fold", "call", "call"):
         state.apply(text)
@@ -183,8 +182,9 @@ def test_range_agent_equity_and_clear_spots() -> None:
     assert 0.78 < aces < 0.92  # AA against any hand: about 85%
     board = [Card(c) for c in ("Qs", "Js", "Ts", "2d")]
     assert agent.equity([Card("As"), Card("Ks")], board, [everything]) == 1.0  # exact, turn
-    state = games.make("holdem", players=4, match=False).new_state(seed=2)
+    state = Holdem(players=4, match=False).new_state(seed=2)
     seat = state.current_player
+    assert seat is not None
     obs = state.observation(seat)
     obs["hole"] = ["As", "Ad"]
     assert agent.act(obs, state.legal_actions()) == "raise 50"  # aces open 2.5 blinds
@@ -203,12 +203,12 @@ def test_range_agent_honours_its_sample_budget(monkeypatch: pytest.MonkeyPatch) 
         return equity(*args, **kwargs)
 
     monkeypatch.setattr(holdem, "equity", counted)
-    game = games.make("holdem", players=3, match=False)
+    game = Holdem(players=3, match=False)
     _play_hand(game, [RangeAgent(1, samples=37), RangeAgent(2, samples=37), RandomAgent(3)], 4)
     assert asked and set(asked) == {37}
     asked.clear()
     timed: list[Agent] = [RangeAgent(1, time_per_move=1e-9), CallingStationAgent()]
-    _play_hand(games.make("holdem", players=2, match=False), timed, 4)
+    _play_hand(Holdem(players=2, match=False), timed, 4)
     # A time budget searches whole batches, at least one per Monte Carlo decision.
     assert asked and set(asked) == {BATCH_WORLDS}
 
@@ -234,7 +234,7 @@ def test_range_agent_rejects_bad_options(options: dict[str, Any], word: str) -> 
 
 
 def test_range_agent_rejects_an_empty_listing() -> None:
-    state = games.make("holdem", players=2, match=False).new_state(seed=0)
+    state = Holdem(players=2, match=False).new_state(seed=0)
     with pytest.raises(CardkitError):
         RangeAgent(0).act(state.observation(0), [])
 
