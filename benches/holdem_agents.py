@@ -18,6 +18,7 @@ and a rerun continues each pairing up to ``--hands``.
 
     nice -n 10 python benches/holdem_agents.py --hands 100000 --only range-vs-equity-hu
     python benches/holdem_agents.py --hands 2000          # every pairing, quick
+    python benches/holdem_agents.py 2000                  # the same
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from cardkit import games, play
+from cardkit import play
 from cardkit.agents import RandomAgent
 from cardkit.agents.holdem import CallingStationAgent, EquityAgent, RangeAgent
 from cardkit.api import Agent
+from cardkit.games.holdem import Holdem
 from cardkit.sim import mean_ci
 
 Factory = Callable[[int], Agent]
@@ -55,13 +57,14 @@ PAIRINGS: dict[str, tuple[int, Factory, Factory]] = {
     "range-vs-random-hu": (2, RangeAgent, lambda s: RandomAgent(s + 1)),
     "equity-vs-station-hu": (2, EquityAgent, lambda s: CallingStationAgent()),
     "equity-vs-random-hu": (2, EquityAgent, lambda s: RandomAgent(s + 1)),
+    "station-vs-random-hu": (2, lambda s: CallingStationAgent(), lambda s: RandomAgent(s + 1)),
 }
 
 
 def deal_unit(players: int, hero: Factory, villain: Factory, deal: int) -> float:
     """The hero's mean result over the replays of one deal, in big blinds per 100
     hands: one replay per hero seat, the same cards and button each time."""
-    game = games.make("holdem", players=players, match=False, button=deal % players)
+    game = Holdem(players=players, match=False, button=deal % players)
     big = game.blinds[1]
     total = 0.0
     for seat in range(players):
@@ -74,11 +77,13 @@ def deal_unit(players: int, hero: Factory, villain: Factory, deal: int) -> float
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hands", type=int, default=2000, help="hero hands per pairing")
+    parser.add_argument("hands", type=int, nargs="?", default=2000, help="hero hands per pairing")
+    parser.add_argument("--hands", type=int, dest="hands_option", default=None, help="the same")
     parser.add_argument("--only", action="append", choices=sorted(PAIRINGS), default=None)
     parser.add_argument("--state", type=Path, default=None, help="JSON file to resume from")
     parser.add_argument("--chunk", type=int, default=200, help="deals between saves")
     args = parser.parse_args()
+    hands = args.hands if args.hands_option is None else args.hands_option
     done: dict[str, list[float]] = {}
     if args.state is not None and args.state.exists():
         done = json.loads(args.state.read_text())
@@ -87,7 +92,7 @@ def main() -> None:
     for name in names:
         players, hero, villain = PAIRINGS[name]
         units = done.setdefault(name, [])
-        deals = -(-args.hands // players)
+        deals = -(-hands // players)
         start = time.perf_counter()
         while len(units) < deals:
             first = len(units)
