@@ -98,23 +98,20 @@ def harness_steps(masks: list[np.ndarray], steps: int, seed: int) -> float:
 
 
 def recorded_masks(name: str, count: int) -> list[np.ndarray]:
-    """The action masks of ``count`` consecutive random-play steps of cardkit's
-    ``name`` env, as the learner's loop sees them."""
+    """The action masks :func:`aec_steps` draws from in ``count`` steps of
+    cardkit's ``name`` env (not the empty ones of finished agents)."""
     env = cardkit_pz.env(name)
-    env.reset(seed=0)
-    rng = random.Random(0)
     masks: list[np.ndarray] = []
-    while len(masks) < count:
-        obs, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            if not env.agents:
-                env.reset()
-            continue
-        masks.append(obs["action_mask"])
-        legal = obs["action_mask"].view(np.bool_).nonzero()[0]
-        env.step(int(legal[rng.randrange(len(legal))]))
-    return masks
+    last = env.last
+
+    def recording_last() -> Any:
+        out = last()
+        masks.append(out[0]["action_mask"])
+        return out
+
+    env.last = recording_last
+    aec_steps(env, count, 0)
+    return [mask for mask in masks if mask.any()]
 
 
 def pettingzoo_holdem() -> Any:
