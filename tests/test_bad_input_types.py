@@ -313,8 +313,14 @@ TABLE: dict[str, Entry] = {
         },
     ),
     "ClimbingView.search_move": Entry(
-        {"samples": 1, "seed": 0, "endgame_cards": 0, "endgame_nodes": 1},
-        {"samples": UINT, "seed": UINT, "endgame_cards": UINT, "endgame_nodes": UINT},
+        {"samples": 1, "seed": 0, "endgame_cards": 0, "endgame_nodes": 1, "halving": True},
+        {
+            "samples": UINT,
+            "seed": UINT,
+            "endgame_cards": UINT,
+            "endgame_nodes": UINT,
+            "halving": BOOL,
+        },
         _climbing_view,
     ),
     "ClimbingActions": Entry(

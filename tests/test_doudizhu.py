@@ -261,6 +261,20 @@ def test_search_with_the_endgame_solver_plays_legal_replayable_games() -> None:
         assert cardkit.play(GAME, again, seed=seed).history == state.history
 
 
+def test_search_by_successive_halving_plays_legal_replayable_games() -> None:
+    # Rust tests check the schedule's budget and that two candidates search as the
+    # uniform split; here the option reaches the search, and games stay seeded.
+    for seed in range(3):
+        agents = [DouDizhuSearchAgent(seed + s, samples=8, halving=True) for s in range(3)]
+        state = cardkit.play(GAME, agents, seed=seed)
+        assert state.is_terminal and sum(state.returns()) == 0
+        again = [DouDizhuSearchAgent(seed + s, samples=8, halving=True) for s in range(3)]
+        assert cardkit.play(GAME, again, seed=seed).history == state.history
+    for value in (1, "yes", None, 1.0):
+        with pytest.raises(cardkit.RuleOptionError, match="halving must be a bool"):
+            DouDizhuSearchAgent(0, halving=value)  # type: ignore[arg-type]
+
+
 def test_rule_agent_beats_random() -> None:
     total = 0.0
     for seed in range(30):

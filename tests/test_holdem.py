@@ -299,6 +299,26 @@ def test_observation_hides_other_hole_cards() -> None:
     assert state.private_cards(0) == [Card("As"), Card("Ks")]
 
 
+def test_observation_marks_where_each_street_starts() -> None:
+    # board_at splits the hand's actions by street exactly as they were played.
+    for seed in range(40):
+        game = games.make("holdem", players=2 + seed % 5, match=False)
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        streets: list[str] = []
+        while not state.is_terminal:
+            seat = state.current_player
+            streets.append(state.observation(seat)["street"])
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        obs = state.observation(0)
+        assert len(obs["actions"]) == len(streets)
+        starts = [0, *obs["board_at"]]
+        for k, start in enumerate(starts):
+            end = starts[k + 1] if k + 1 < len(starts) else len(streets)
+            assert set(streets[start:end]) <= {("preflop", "flop", "turn", "river")[k]}
+
+
 def test_bad_options_and_actions() -> None:
     game = games.make("holdem", players=2)
     state = game.new_state(seed=1)

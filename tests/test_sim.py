@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import concurrent.futures as cf
+import enum
 import os
 import re
 import signal
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import types
 from pathlib import Path
 from typing import Any
 
@@ -217,6 +219,22 @@ def test_flatten_breakdown_rule() -> None:
         "deals.last.points": 7,
     }
     assert key_figures("bridge", {"made": True}) == {"score.made": True}
+
+
+def test_flatten_breakdown_subclasses() -> None:
+    # Element types that are subclasses of the plain ones keep their kind: an IntEnum
+    # list is a list column, read-only mappings are records, and a mix is left out.
+    Seat = enum.IntEnum("Seat", "N E S W")
+    breakdown = {
+        "seats": [Seat.N, None, 3],
+        "deals": [types.MappingProxyType({"points": 1}), {"points": 2}],
+        "mixed": [{"points": 1}, 2],
+    }
+    assert flatten_breakdown(breakdown) == {
+        "seats": [Seat.N, None, 3],
+        "deals.count": 2,
+        "deals.last.points": 2,
+    }
 
 
 def test_output_files(tmp_path: Path, reference: SimulationResult) -> None:

@@ -191,6 +191,15 @@ def test_search_with_the_endgame_solver_plays_legal_replayable_games() -> None:
         assert cardkit.play(GAME, again, seed=seed).history == state.history
 
 
+def test_search_by_successive_halving_plays_legal_replayable_games() -> None:
+    for seed in range(3):
+        agents = [ZhengShangyouSearchAgent(seed + s, samples=8, halving=True) for s in range(3)]
+        state = cardkit.play(GAME, agents, seed=seed)
+        assert state.is_terminal
+        again = [ZhengShangyouSearchAgent(seed + s, samples=8, halving=True) for s in range(3)]
+        assert cardkit.play(GAME, again, seed=seed).history == state.history
+
+
 def test_rule_agent_beats_random() -> None:
     total = 0.0
     for seed in range(30):

@@ -724,7 +724,12 @@ class ClimbingView:
             The rank text of the play, or ``None`` to pass.
         """
     def search_move(
-        self, samples: int, seed: int, endgame_cards: int = 0, endgame_nodes: int = 20_000
+        self,
+        samples: int,
+        seed: int,
+        endgame_cards: int = 0,
+        endgame_nodes: int = 20_000,
+        halving: bool = False,
     ) -> str | None:
         """The search's move after ``samples`` determinized deals (seeded): rank text or None.
 
@@ -743,6 +748,9 @@ class ClimbingView:
             endgame_cards: Cards left at which samples are solved, an int in
                 0..255 (0: never).
             endgame_nodes: Nodes one solve may visit, an int in 0..2**32-1.
+            halving: Spend the same playouts by successive halving: each round
+                plays the candidates still in the race on fresh deals and drops
+                the worse half (a bool).
 
         Returns:
             The rank text of the chosen play, or ``None`` to pass.

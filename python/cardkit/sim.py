@@ -93,6 +93,7 @@ Figure = bool | int | float | str | None | list[Any]
 Progress = Callable[[int, int], None]
 
 _SCALARS = (bool, int, float, str)
+_PLAIN_SCALARS = frozenset({bool, int, float, str, type(None)})
 
 
 # -- statistics ----------------------------------------------------------------------
@@ -172,9 +173,12 @@ def _flatten_into(
         elif isinstance(value, (dict, Mapping)):
             _flatten_into(out, value, f"{name}.", False)
         elif isinstance(value, (list, tuple)):
-            if all(v is None or isinstance(v, _SCALARS) for v in value):
+            # The set of exact types settles the common lists at once; the isinstance
+            # scans remain for subclasses (an IntEnum, a Mapping that is not a dict).
+            kinds = {type(v) for v in value}
+            if kinds <= _PLAIN_SCALARS or all(v is None or isinstance(v, _SCALARS) for v in value):
                 out[name] = list(value)
-            elif all(isinstance(v, Mapping) for v in value):
+            elif kinds == {dict} or all(isinstance(v, Mapping) for v in value):
                 out[f"{name}.count"] = len(value)
                 _flatten_into(out, value[-1], f"{name}.last.", False)
 

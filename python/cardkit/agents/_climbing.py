@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from cardkit._core import Card, ClimbingView, Combination, climbing_classify, deck
-from cardkit._validate import check_agent_seed, check_count
+from cardkit._validate import check_agent_seed, check_count, check_flag
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError
 from cardkit.games._climbing import rank_text
@@ -83,7 +83,11 @@ class ClimbingSearch:
     """The search settings and the card-play move of the Dou Dizhu and Zheng
     Shangyou search agents (each game's agent documents them and adds its own
     bidding): ``samples`` determinized deals a move, and the endgame solver from
-    ``endgame`` cards left (0: off), ``endgame_nodes`` nodes a solve."""
+    ``endgame`` cards left (0: off), ``endgame_nodes`` nodes a solve. With
+    ``halving``, the same playouts (``samples`` per candidate move) go to the
+    candidates by successive halving: each round plays the moves still in the race
+    on fresh deals and drops the worse half, so the contending moves get several
+    times the deals at the same cost."""
 
     def __init__(
         self,
@@ -91,11 +95,13 @@ class ClimbingSearch:
         samples: int = 32,
         endgame: int = 0,
         endgame_nodes: int = 20_000,
+        halving: bool = False,
     ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self.samples = check_count("samples", samples, 1, 1_000_000)
         self.endgame = check_count("endgame", endgame, 0, 54)
         self.endgame_nodes = check_count("endgame_nodes", endgame_nodes, 1, 100_000_000)
+        self.halving = check_flag("halving", halving)
 
     def _search(
         self, game: str, observation: Observation, legal_actions: Sequence[Action]
@@ -103,5 +109,7 @@ class ClimbingSearch:
         """The searched card-play move among ``legal_actions``."""
         view = view_of(game, observation)
         seed = self._rng.getrandbits(64)
-        move = view.search_move(self.samples, seed, self.endgame, self.endgame_nodes)
+        move = view.search_move(
+            self.samples, seed, self.endgame, self.endgame_nodes, halving=self.halving
+        )
         return choose(move, legal_actions)

@@ -816,6 +816,9 @@ class HoldemState(BaseState):
             "to_call": max(b.current_bet - b.bets[seat], 0),
             "bet_range": None if bounds is None else list(bounds),
             "actions": [list(a) for a in self.log.actions],
+            # Where each street's actions start, so that readers need not replay the
+            # betting to find them (when a round closes is the engine's rule).
+            "board_at": list(self.log.board_at),
             "shown": {str(s): [str(c) for c in self.holes[s]] for s in range(n) if self.shown[s]},
             "last_hand": self._last_hand_view(),
         }

@@ -712,7 +712,8 @@ impl PyClimbingView {
     /// `endgame_cards` > 0 solves each sampled world exactly once at most that many
     /// cards are left in all hands, each solve visiting at most `endgame_nodes`
     /// nodes (past that, the world is played out as without the solver).
-    #[pyo3(signature = (samples, seed, endgame_cards = 0, endgame_nodes = 20_000))]
+    /// `halving` spends the same playouts by successive halving of the candidates.
+    #[pyo3(signature = (samples, seed, endgame_cards = 0, endgame_nodes = 20_000, halving = false))]
     fn search_move(
         &self,
         py: Python<'_>,
@@ -720,6 +721,7 @@ impl PyClimbingView {
         #[pyo3(from_py_with = arg)] seed: u64,
         #[pyo3(from_py_with = arg)] endgame_cards: u8,
         #[pyo3(from_py_with = arg)] endgame_nodes: u32,
+        #[pyo3(from_py_with = arg)] halving: bool,
     ) -> PyResult<Option<String>> {
         let (deal, unknown, pinned) = (&self.deal, &self.unknown, &self.pinned);
         let endgame = Endgame {
@@ -732,13 +734,16 @@ impl PyClimbingView {
         let cards: usize = deal.hands.iter().map(|h| h.len()).sum();
         let solving = if endgame.cards > 0 { endgame.nodes } else { 0 };
         let micros = if deal.hands.iter().all(|h| h.len() <= 20) {
-            playout::search_playouts(deal, samples).saturating_mul(cards as u64 / 2 + 1 + solving)
+            playout::search_playouts(deal, samples, halving)
+                .saturating_mul(cards as u64 / 2 + 1 + solving)
         } else {
             u64::MAX
         };
         let mv = interrupt::run_sized(py, micros, |cancel| {
             let mut rng = CardRng::new(seed);
-            playout::search_move(deal, unknown, pinned, samples, endgame, &mut rng, cancel)
+            playout::search_move(
+                deal, unknown, pinned, samples, endgame, halving, &mut rng, cancel,
+            )
         })?
         .py_err(py)?;
         Ok(mv.map(|c| c.cards.to_string()))

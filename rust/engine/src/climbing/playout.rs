@@ -622,18 +622,28 @@ pub const SEARCH_PLAYOUT: Policy = Policy::Rule {
 /// `deal.hands` of the other seats only give their card counts. Polls `cancel`
 /// before every playout (hand-built hands can have thousands of candidates).
 ///
+/// With `halving`, the same number of playouts (`samples` per candidate, see
+/// [`search_playouts`]) is spent by successive halving instead: in each of
+/// ceil(log2(candidates)) rounds (at most `samples`) every candidate still in the race is played on
+/// the round's fresh worlds, then the worse half drops out. The moves that matter
+/// get several times the worlds a uniform split gives them, which is what more
+/// samples buy, at the same cost. Every candidate still in the race has been
+/// played on the same worlds, so their totals compare like for like.
+///
 /// With `endgame` on and at most `endgame.cards` cards left in the deal, each
 /// candidate in each sampled world is solved exactly instead
 /// ([`super::endgame::Solver`]): the value of best play in that world, or a rule
 /// playout when the solve exceeds its node budget. One solver serves the whole
 /// search, so worlds share its table. (Solving inside playouts from earlier
 /// positions costs a solve per playout, far more than the search's time per move.)
+#[allow(clippy::too_many_arguments)]
 pub fn search_move(
     deal: &Deal,
     unknown: &Ranks,
     pinned: &[Ranks; 3],
     samples: u32,
     endgame: Endgame,
+    halving: bool,
     rng: &mut CardRng,
     cancel: &Cancel,
 ) -> Result<Move> {
@@ -644,18 +654,82 @@ pub fn search_move(
     }
     let mut solver = Solver::new(seat);
     let mut totals = vec![0i64; moves.len()];
-    for _ in 0..samples.max(1) {
-        let world = determinize(deal, seat, unknown, pinned, rng);
-        for (i, mv) in moves.iter().enumerate() {
-            cancel.check()?;
-            let mut trial = world.clone();
-            trial.apply(*mv);
-            let score = finish(&mut trial, seat, endgame, &mut solver, rng, cancel)?;
-            totals[i] += i64::from(score);
+    let mut alive: Vec<usize> = (0..moves.len()).collect();
+    let schedule = Schedule::new(moves.len(), samples, halving);
+    for round in 0..schedule.rounds {
+        for _ in 0..schedule.worlds(alive.len()) {
+            let world = determinize(deal, seat, unknown, pinned, rng);
+            for &i in &alive {
+                cancel.check()?;
+                let mut trial = world.clone();
+                trial.apply(moves[i]);
+                let score = finish(&mut trial, seat, endgame, &mut solver, rng, cancel)?;
+                totals[i] += i64::from(score);
+            }
+        }
+        if round + 1 < schedule.rounds {
+            // The better half stays (ties to the earlier candidate, as in the final
+            // pick), in candidate order so the next round plays them as listed.
+            alive.sort_by_key(|&i| (std::cmp::Reverse(totals[i]), i));
+            alive.truncate(alive.len().div_ceil(2));
+            alive.sort_unstable();
         }
     }
-    let best = (0..moves.len()).max_by_key(|&i| (totals[i], std::cmp::Reverse(i)));
+    let best = alive
+        .iter()
+        .copied()
+        .max_by_key(|&i| (totals[i], std::cmp::Reverse(i)));
     Ok(best.and_then(|i| moves[i]))
+}
+
+/// How [`search_move`] spends its playouts over `candidates` moves: one round of
+/// `samples` worlds each, or successive halving of the same total.
+struct Schedule {
+    rounds: u32,
+    samples: u64,
+    budget: u64,
+    halving: bool,
+}
+
+impl Schedule {
+    fn new(candidates: usize, samples: u32, halving: bool) -> Schedule {
+        let samples = u64::from(samples.max(1));
+        // No more rounds than samples, so that every round's share is at least one
+        // world a candidate and the total stays within the uniform budget.
+        let rounds = if halving && candidates > 1 {
+            ((candidates - 1).ilog2() + 1).min(samples as u32)
+        } else {
+            1
+        };
+        Schedule {
+            rounds,
+            samples,
+            budget: samples.saturating_mul(candidates as u64),
+            halving,
+        }
+    }
+
+    /// Fresh worlds a round plays for each of its `alive` candidates: an equal share
+    /// of the budget per round (at least one world).
+    fn worlds(&self, alive: usize) -> u64 {
+        if self.halving {
+            (self.budget / (alive as u64 * u64::from(self.rounds))).max(1)
+        } else {
+            self.samples
+        }
+    }
+
+    /// Every playout of the schedule: `samples` per candidate, or at most that with
+    /// halving.
+    fn playouts(&self, candidates: usize) -> u64 {
+        let mut alive = candidates;
+        let mut total = 0u64;
+        for _ in 0..self.rounds {
+            total = total.saturating_add(self.worlds(alive).saturating_mul(alive as u64));
+            alive = alive.div_ceil(2);
+        }
+        total
+    }
 }
 
 /// `seat`'s score at the end of `trial`: its exact value when `trial` is within
@@ -679,11 +753,12 @@ fn finish(
 }
 
 /// How many playouts [`search_move`] runs for `samples`: one per sample and
-/// candidate, none when there is at most one candidate (for callers that budget it).
-pub fn search_playouts(deal: &Deal, samples: u32) -> u64 {
-    match candidates(deal).len() as u64 {
+/// candidate (about that with `halving`), none when there is at most one candidate
+/// (for callers that budget it).
+pub fn search_playouts(deal: &Deal, samples: u32, halving: bool) -> u64 {
+    match candidates(deal).len() {
         0 | 1 => 0,
-        n => n * u64::from(samples.max(1)),
+        n => Schedule::new(n, samples, halving).playouts(n),
     }
 }
 
@@ -897,10 +972,72 @@ mod tests {
             &pinned,
             u32::MAX,
             Endgame::OFF,
+            false,
             &mut rng,
             &cancel,
         );
         assert_eq!(search, Err(crate::EngineError::Cancelled));
+    }
+
+    #[test]
+    fn halving_spends_the_uniform_budget() {
+        for candidates in 2..=60usize {
+            for samples in [1u32, 2, 4, 8, 32, 100] {
+                let uniform = Schedule::new(candidates, samples, false);
+                let halving = Schedule::new(candidates, samples, true);
+                let budget = u64::from(samples) * candidates as u64;
+                assert_eq!(uniform.playouts(candidates), budget);
+                let spent = halving.playouts(candidates);
+                // Each round rounds its share down by less than one world a candidate.
+                assert!(
+                    spent <= budget,
+                    "{candidates} {samples}: {spent} > {budget}"
+                );
+                assert!(
+                    spent + 2 * candidates as u64 >= budget,
+                    "{candidates} {samples}"
+                );
+            }
+            // Two candidates: one round, the uniform split itself.
+            assert_eq!(Schedule::new(2, 16, true).rounds, 1);
+        }
+    }
+
+    #[test]
+    fn halving_with_two_candidates_is_the_uniform_search() {
+        let mut rng = CardRng::new(5);
+        let mut checked = 0;
+        while checked < 30 {
+            let mut deal = random_deal(true, &mut rng);
+            while !deal.is_over() && checked < 30 {
+                let seat = deal.to_move as usize;
+                let unknown = (0..3)
+                    .filter(|&s| s != seat)
+                    .fold(Ranks::default(), |u, s| u.plus(&deal.hands[s]));
+                let pinned = [Ranks::default(); 3];
+                if candidates(&deal).len() == 2 {
+                    let mut moves = [None; 2];
+                    for (halving, out) in [false, true].into_iter().zip(moves.iter_mut()) {
+                        let mut r = CardRng::new(99);
+                        *out = search_move(
+                            &deal,
+                            &unknown,
+                            &pinned,
+                            8,
+                            Endgame::OFF,
+                            halving,
+                            &mut r,
+                            &NEVER,
+                        )
+                        .unwrap();
+                    }
+                    assert_eq!(moves[0], moves[1]);
+                    checked += 1;
+                }
+                let mv = rule_move(&deal);
+                deal.apply(mv);
+            }
+        }
     }
 
     #[test]
@@ -930,7 +1067,17 @@ mod tests {
                 }
                 let mv = if deal.plays.iter().sum::<u16>() < 3 || cards_left(&deal) <= 14 {
                     let pinned = [Ranks::default(); 3];
-                    search_move(&deal, &unknown, &pinned, 2, endgame, &mut rng, &NEVER).unwrap()
+                    search_move(
+                        &deal,
+                        &unknown,
+                        &pinned,
+                        2,
+                        endgame,
+                        i % 3 == 0,
+                        &mut rng,
+                        &NEVER,
+                    )
+                    .unwrap()
                 } else {
                     rule
                 };
