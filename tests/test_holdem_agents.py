@@ -130,22 +130,25 @@ def test_range_agent_ignores_cards_it_cannot_see() -> None:
     assert any(a.kind in ("bet", "raise") for a in streams[0])  # it did more than check
 
 
-def test_range_agent_reads_the_streets_of_the_action_record() -> None:
-    # The street of every action, replayed from the observation, matches the engine's
-    # record of when each board card came (short stacks included).
-    rng = random.Random(5)
-    for seed in range(60):
-        players = rng.randint(2, 9)
-        stacks = [rng.choice([1000, rng.randint(5, 300)]) for _ in range(players)]
-        game = Holdem(players=players, match=False, stacks=stacks)
-        state = game.new_state(seed=seed)
-        agent = RandomAgent(seed)
-        while state.current_player is not None:
-            obs = state.observation(state.current_player)
-            at = state.log.board_at
-            expected = [sum(1 for b in at if b <= i) for i in range(len(obs["actions"]))]
-            assert [step.street for step in _replay_streets(obs)] == expected
-            state.apply(agent.act(obs, state.legal_actions()))
+def test_range_agent_counts_the_bets_before_each_action() -> None:
+    # Seat 3 opens, seat 0 re-raises, the blinds fold, seat 3 calls; on the flop
+    # seat 3 bets into seat 0. The big blind is the first pre-flop bet.
+    state = Holdem(players=4, match=False).new_state(seed=1)
+    for text in ("raise 50", "raise 150", "fold", "fold", "call", "bet 100"):
+        state.apply(text)
+    steps = _replay_streets(state.observation(0))
+    assert [(s.street, s.seat, s.verb, s.raises_before) for s in steps] == [
+        (0, 3, "raise", 1),
+        (0, 0, "raise", 2),
+        (0, 1, "fold", 3),
+        (0, 2, "fold", 3),
+        (0, 3, "call", 3),
+        (1, 3, "bet", 0),
+    ]
+    # Other players yet to act since the last raise: the opener has three behind, the
+    # re-raiser the two blinds (the opener acted before the re-raise), the folding
+    # blinds the opener too, the flop bettor one.
+    assert [s.behind for s in steps] == [3, 2, 2, 1, 0, 1]
 
 
 def test_range_agent_narrows_ranges_by_the_betting() -> None:

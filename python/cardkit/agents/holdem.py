@@ -325,7 +325,9 @@ def _draw_mask(board: list[int]) -> Any:
 @dataclass
 class _Step:
     """One action of the hand as the betting went: the street (0 pre-flop to 3
-    river), the seat, the verb, and how many bets or raises this street came before."""
+    river), the seat, the verb, how many bets or raises this street came before, and
+    how many other players who can still bet had not acted since the last of them
+    (for a first raise, the players left to act behind it: its position)."""
 
     street: int
     seat: int
@@ -335,11 +337,12 @@ class _Step:
 
 
 def _replay_streets(observation: Observation) -> list[_Step]:
-    """The hand's actions, each with its street, replayed from the public record:
-    a street ends once every player who can still bet has acted since the last bet or
-    raise and matched it."""
+    """The hand's actions from the public record, each with its street (from the
+    observation's ``board_at``), the bets and raises before it on that street and the
+    players who could still act after it."""
     n = len(observation["stacks"])
     in_hand = observation["in_hand"]
+    starts = observation["board_at"]
     chips = [observation["stacks"][s] + observation["committed"][s] for s in range(n)]
     bets = [0] * n
     small, big = observation["blinds"]
@@ -354,7 +357,12 @@ def _replay_streets(observation: Observation) -> list[_Step]:
     street = 0
     raises = 1  # the big blind is the first bet pre-flop
     steps = []
-    for seat, text in observation["actions"]:
+    for index, (seat, text) in enumerate(observation["actions"]):
+        while street < len(starts) and starts[street] <= index:
+            street += 1
+            bets = [0] * n
+            current = raises = 0
+            acted.clear()
         verb, *amount = str(text).split()
         can_act = [s for s in range(n) if in_hand[s] and s not in folded and chips[s] > 0]
         behind = sum(1 for s in can_act if s not in acted and s != seat)
@@ -373,14 +381,6 @@ def _replay_streets(observation: Observation) -> list[_Step]:
             raises += 1
             acted.clear()
         acted.add(seat)
-        can_act = [s for s in range(n) if in_hand[s] and s not in folded and chips[s] > 0]
-        if all(s in acted and bets[s] >= current for s in can_act) or (
-            len(can_act) == 1 and bets[can_act[0]] >= current
-        ):
-            street += 1
-            bets = [0] * n
-            current = raises = 0
-            acted.clear()
     return steps
 
 
