@@ -48,6 +48,7 @@ _AGENTS: dict[str, dict[str, str]] = {
     "holdem": {
         "calling_station": "cardkit.agents.holdem:CallingStationAgent",
         "equity": "cardkit.agents.holdem:EquityAgent",
+        "range": "cardkit.agents.holdem:RangeAgent",
     },
     "onepoker": {"signal": "cardkit.agents.onepoker:SignalAgent"},
     "tractor": {
