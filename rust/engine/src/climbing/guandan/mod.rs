@@ -1205,9 +1205,11 @@ pub fn parse_copies(text: &str, level: Option<u8>) -> Result<Option<(Play, Vec<C
     }
     let (naturals, wilds): (Vec<&str>, Vec<&str>) =
         text.split_whitespace().partition(|t| !t.contains('='));
-    let Ok(cards) = crate::cards::parse_cards(&naturals.concat()) else {
-        // Neither ranks nor cards: the rank reading says what is wrong.
-        return direct.map(|_| None);
+    // Neither ranks nor cards (nor any card at all: `parse_cards` reads a lone
+    // separator such as "," as no cards): the rank reading says what is wrong.
+    let cards = match crate::cards::parse_cards(&naturals.concat()) {
+        Ok(cards) if !cards.is_empty() => cards,
+        _ => return direct.map(|_| None),
     };
     if cards.len() > MAX_PLAY {
         return Err(bad_play(text, "a play has at most 10 cards"));
@@ -1648,6 +1650,14 @@ mod tests {
         let err = parse_copies("5s6d", Some(level)).unwrap_err().to_string();
         assert!(err.contains("its cards read as 56"), "{err}");
         assert!(parse_copies("5x5y", Some(level)).is_err());
+        // Found by the climbing_parse fuzz target: junk beside a wild token named no
+        // card, and was read as a play of the wild alone (whose canonical text then
+        // read as ranks, not copies). A copies text names at least one card.
+        for junk in [",\rAh=A\r", ", W=7", ",,  W=7 W=7"] {
+            for at in [level, 12] {
+                assert!(parse_copies(junk, Some(at)).is_err(), "{junk:?} at {at}");
+            }
+        }
     }
 
     #[test]
