@@ -180,7 +180,7 @@ def test_spades_search_bidding_plays_legal_seeded_games() -> None:
 @pytest.mark.parametrize("first_lead", ["left_of_dealer", "two_of_clubs"])
 def test_spades_search_bid_is_listed_in_every_bidding_state(first_lead: str) -> None:
     for seed in range(3):
-        state = games.make("spades", match=False, first_lead=first_lead).new_state(seed=seed)
+        state: Any = games.make("spades", match=False, first_lead=first_lead).new_state(seed=seed)
         agent = _spades_agent(seed)
         while state.observation(0)["phase"] == "bid":
             legal = state.legal_actions()
@@ -190,9 +190,10 @@ def test_spades_search_bid_is_listed_in_every_bidding_state(first_lead: str) -> 
 
 
 def test_spades_search_bid_reads_only_the_seats_own_cards() -> None:
-    state = games.make("spades", match=False).new_state(seed=5)
-    twin = games.make("spades", match=False).new_state(seed=5)
+    state: Any = games.make("spades", match=False).new_state(seed=5)
+    twin: Any = games.make("spades", match=False).new_state(seed=5)
     seat = state.current_player
+    # Swap two hidden hands: the seat's own hand and everything public stay.
     hands = list(twin._hands)
     a, b = (seat + 1) % 4, (seat + 2) % 4
     hands[a], hands[b] = hands[b], hands[a]
