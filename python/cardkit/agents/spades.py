@@ -99,7 +99,7 @@ def _contract_value(bid: int, tricks: list[int]) -> float:
     for taken, count in enumerate(tricks):
         made = 10.0 * bid + OVERTRICK_VALUE * (taken - bid)
         total += count * (made if taken >= bid else -10.0 * bid)
-    return total / max(1, sum(tricks))
+    return total / sum(tricks)
 
 
 def search_bid(
@@ -143,7 +143,7 @@ def search_bid(
         return bid
     play_bids[seat] = 0
     ducked = spades_bid_playouts(seat, hand, play_bids, leader, worlds, seed, epsilon)
-    nil = 100.0 * (2.0 * ducked[0] / max(1, sum(ducked)) - 1.0)
+    nil = 100.0 * (2.0 * ducked[0] / worlds - 1.0)
     return 0 if nil > _contract_value(bid, tricks) else bid
 
 
