@@ -17,7 +17,8 @@ with the search agents (``--samples`` / ``--worlds`` each). ``--budgets`` instea
 prints the search agent's strength against the rule agent at three budgets.
 
 Run: python benches/bidding.py [--games doudizhu spades] [--deals N] [--matches M]
-     [--play rule|search] [--bid-samples K] [--budgets 8 32 128]
+     [--play rule|search] [--bid-samples K] [--bid-thresholds T1 T2 T3]
+     [--budgets 8 32 128]
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 
 import cardkit
-from cardkit.agents.doudizhu import DouDizhuRuleAgent, DouDizhuSearchAgent
+from cardkit.agents.doudizhu import BID_THRESHOLDS, DouDizhuRuleAgent, DouDizhuSearchAgent
 from cardkit.agents.spades import SpadesRuleAgent, SpadesSearchAgent
 from cardkit.api import Action, Agent, Observation
 from cardkit.games.spades import Spades
@@ -52,9 +53,13 @@ class BidThenPlay:
         return self.player.act(observation, legal_actions)
 
 
-def _ddz(play: str, samples: int, bidding: str, bid_samples: int) -> Factory:
+def _ddz(
+    play: str, samples: int, bidding: str, bid_samples: int, thresholds: Sequence[float]
+) -> Factory:
     def make(seed: int) -> Agent:
-        bidder = DouDizhuSearchAgent(seed, bidding=bidding, bid_samples=bid_samples)
+        bidder = DouDizhuSearchAgent(
+            seed, bidding=bidding, bid_samples=bid_samples, bid_thresholds=thresholds
+        )
         player: Agent = (
             DouDizhuRuleAgent() if play == "rule" else DouDizhuSearchAgent(seed, samples)
         )
@@ -169,16 +174,23 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=8, help="Dou Dizhu search samples")
     parser.add_argument("--worlds", type=int, default=32, help="Spades search worlds")
     parser.add_argument("--bid-samples", type=int, default=256)
+    parser.add_argument(
+        "--bid-thresholds", type=float, nargs=3, default=list(BID_THRESHOLDS), help="Dou Dizhu"
+    )
     parser.add_argument("--budgets", type=int, nargs="*", default=None)
     args = parser.parse_args()
     if args.budgets:
         budgets(args.games, args.deals, args.matches, args.budgets)
         return
-    print(f"card play: {args.play}; bidding playouts per decision: {args.bid_samples}")
+    print(
+        f"card play: {args.play}; bidding playouts per decision: {args.bid_samples}; "
+        f"Dou Dizhu thresholds {args.bid_thresholds}"
+    )
     if "doudizhu" in args.games:
         start = time.perf_counter()
-        tested = _ddz(args.play, args.samples, "search", args.bid_samples)
-        base = _ddz(args.play, args.samples, "points", args.bid_samples)
+        thresholds = args.bid_thresholds
+        tested = _ddz(args.play, args.samples, "search", args.bid_samples, thresholds)
+        base = _ddz(args.play, args.samples, "points", args.bid_samples, thresholds)
         label = "doudizhu: search vs points bidding"
         print(f"{label:<34} {'as':<9} {'n':>6} {'gap':>8} {'95% CI':>20}")
         _print_gaps(
