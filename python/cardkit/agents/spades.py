@@ -29,6 +29,7 @@ from ._trickview import TrickView, check_time_per_move, mask_of_names, search_va
 
 __all__ = [
     "BIDDINGS",
+    "NIL_MIN_SHARE",
     "OVERTRICK_VALUE",
     "UNKNOWN_BID",
     "SpadesRuleAgent",
@@ -45,6 +46,9 @@ UNKNOWN_BID = 3
 #: What an overtrick is worth when choosing a bid: its point, less a tenth of the
 #: 100 that every 10 bags cost.
 OVERTRICK_VALUE = 1.0 - 10.0
+#: The least share of trickless playouts for a nil: the playouts' opponents never
+#: try to set a nil, so the share flatters it against players who do.
+NIL_MIN_SHARE = 0.8
 
 
 def _rank(card: int) -> int:
@@ -120,8 +124,8 @@ def search_bid(
     overtrick when made, ``-10 b`` when set; the best ``b`` is bid, at most 13
     less a partner's known bid (the pair cannot take more than 13). Playing nil
     (bid 0, ducking), the share of deals with no trick, ``p``, values nil at
-    ``100 (2p - 1)``; the seat bids nil when that is higher, never beside a nil
-    partner. Deterministic given ``seed``; ``leader`` ``None``: the holder of 2♣
+    ``100 (2p - 1)``; the seat bids nil when that is higher and ``p`` is at least
+    :data:`NIL_MIN_SHARE`, never beside a nil partner. Deterministic given ``seed``; ``leader`` ``None``: the holder of 2♣
     leads."""
     hand = mask_of_names(_check_hand(hand_names))
     seat = check_count("seat", seat, 0, 3)
@@ -143,8 +147,9 @@ def search_bid(
         return bid
     play_bids[seat] = 0
     ducked = spades_bid_playouts(seat, hand, play_bids, leader, worlds, seed, epsilon)
-    nil = 100.0 * (2.0 * ducked[0] / worlds - 1.0)
-    return 0 if nil > _contract_value(bid, tricks) else bid
+    share = ducked[0] / worlds
+    nil = 100.0 * (2.0 * share - 1.0)
+    return 0 if share >= NIL_MIN_SHARE and nil > _contract_value(bid, tricks) else bid
 
 
 def _wants_tricks(obs: Observation, seat: int) -> bool:
