@@ -125,8 +125,8 @@ def search_bid(
     less a partner's known bid (the pair cannot take more than 13). Playing nil
     (bid 0, ducking), the share of deals with no trick, ``p``, values nil at
     ``100 (2p - 1)``; the seat bids nil when that is higher and ``p`` is at least
-    :data:`NIL_MIN_SHARE`, never beside a nil partner. Deterministic given ``seed``; ``leader`` ``None``: the holder of 2♣
-    leads."""
+    :data:`NIL_MIN_SHARE`, never beside a nil partner. Deterministic given
+    ``seed``; ``leader`` ``None``: the holder of 2♣ leads."""
     hand = mask_of_names(_check_hand(hand_names))
     seat = check_count("seat", seat, 0, 3)
     if not is_sequence(bids) or len(bids) != 4:
