@@ -17,7 +17,7 @@ with the search agents (``--samples`` / ``--worlds`` each). ``--budgets`` instea
 prints the search agent's strength against the rule agent at three budgets.
 
 Run: python benches/bidding.py [--games doudizhu spades] [--deals N] [--matches M]
-     [--play rule|search] [--bid-samples K] [--bid-thresholds T1 T2 T3]
+     [--play rule|search] [--bid-samples K] [--bid-thresholds T1 T2 T3] [--first-seed S]
      [--budgets 8 32 128]
 """
 
@@ -77,11 +77,11 @@ def _spades(play: str, worlds: int, bidding: str, bid_worlds: int) -> Factory:
     return make
 
 
-def ddz_gaps(tested: Factory, base: Factory, deals: int) -> dict[str, list[float]]:
+def ddz_gaps(tested: Factory, base: Factory, deals: int, first: int = 0) -> dict[str, list[float]]:
     """Paired gaps of the tested agent in one rotating seat (see the module doc)."""
     game = cardkit.games.make("doudizhu")
     out: dict[str, list[float]] = {"all": [], "landlord": [], "farmer": []}
-    for seed in range(deals):
+    for seed in range(first, first + deals):
         baseline = cardkit.play(game, [base(seed * 3 + s) for s in range(3)], seed=seed).returns()
         for hero in range(3):
             agents = [tested(seed * 3 + s) if s == hero else base(seed * 3 + s) for s in range(3)]
@@ -178,6 +178,9 @@ def main() -> None:
         "--bid-thresholds", type=float, nargs=3, default=list(BID_THRESHOLDS), help="Dou Dizhu"
     )
     parser.add_argument("--budgets", type=int, nargs="*", default=None)
+    parser.add_argument(
+        "--first-seed", type=int, default=0, help="Dou Dizhu: deals from this seed on"
+    )
     args = parser.parse_args()
     if args.budgets:
         budgets(args.games, args.deals, args.matches, args.budgets)
@@ -194,7 +197,9 @@ def main() -> None:
         label = "doudizhu: search vs points bidding"
         print(f"{label:<34} {'as':<9} {'n':>6} {'gap':>8} {'95% CI':>20}")
         _print_gaps(
-            "doudizhu bidding", ddz_gaps(tested, base, args.deals), time.perf_counter() - start
+            "doudizhu bidding",
+            ddz_gaps(tested, base, args.deals, args.first_seed),
+            time.perf_counter() - start,
         )
     if "spades" in args.games:
         spades_header()
