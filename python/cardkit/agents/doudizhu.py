@@ -39,8 +39,9 @@ __all__ = [
 
 #: The search agent's bidding styles: the point count, or playouts of sampled deals.
 BIDDINGS = ("points", "search")
-#: Default least expected landlord score per unit of stake to bid 1, 2 and 3.
-BID_THRESHOLDS = (0.0, 0.5, 1.0)
+#: Default least expected landlord score per unit of stake to bid 1, 2 and 3
+#: (tuned by benches/bidding.py against the point count).
+BID_THRESHOLDS = (-0.5, 0.0, 0.5)
 
 GAME = "doudizhu"
 _VALUES = {"R": 4, "B": 3, "2": 2, "A": 1}
@@ -119,8 +120,10 @@ class DouDizhuSearchAgent(ClimbingSearch):
     ``bid_samples`` playouts (:func:`landlord_estimate`): the expected score of
     bidding ``b`` is ``b * e``, so the seat bids the highest level ``b`` whose
     threshold ``bid_thresholds[b - 1]`` ``e`` reaches (and that is above the
-    current bid), else passes. Thresholds above zero hold marginal hands to low
-    bids, which a stronger hand may still outbid.
+    current bid), else passes. The default thresholds sit below zero because a
+    pass is worth less than nothing: a rival takes the deal and the seat defends
+    as a farmer; lower bids keep marginal hands to stakes a stronger hand may
+    still outbid. Tuned against the point count (docs/doudizhu.md).
     """
 
     def __init__(
