@@ -310,11 +310,11 @@ AGENTS: list[tuple[Callable[..., Any], list[str]]] = [
     (cardkit.agents.RandomAgent, []),
     (cp_agents.SolverAgent, ["samples", "candidates"]),
     (cp_agents.RandomSetAgent, []),
-    (ddz_agents.DouDizhuSearchAgent, ["samples", "endgame", "endgame_nodes"]),
+    (ddz_agents.DouDizhuSearchAgent, ["samples", "endgame", "endgame_nodes", "bid_samples"]),
     (hearts_agents.HeartsSearchAgent, ["worlds", "epsilon"]),
     (holdem_agents.EquityAgent, ["samples"]),
     (onepoker_agents.SignalAgent, ["bluff"]),
-    (spades_agents.SpadesSearchAgent, ["worlds", "epsilon"]),
+    (spades_agents.SpadesSearchAgent, ["worlds", "epsilon", "bid_worlds"]),
     (zsy_agents.ZhengShangyouSearchAgent, ["samples", "endgame", "endgame_nodes"]),
 ]
 

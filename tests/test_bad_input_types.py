@@ -380,6 +380,10 @@ TABLE: dict[str, Entry] = {
     "zhengshangyou_play_id": Entry({"cards": "33"}, {"cards": CARDS}),
     "zhengshangyou_play_of_id": Entry({"id": 5}, {"id": INT}),
     "climbing_card_play_size": Entry({"game": "doudizhu"}, {"game": STR}),
+    "doudizhu_landlord_playouts": Entry(
+        {"hand": "BR22223333AAAKKKQ", "samples": 1, "seed": 0},
+        {"hand": CARDS, "samples": UINT, "seed": UINT},
+    ),
     "ActionTable": Entry({"actions": ACTIONS}, {"actions": Kind(("x", 5, None))}),
     "ActionTable.of": Entry({"cards": 5}, {"cards": UINT}, lambda: PLAY_TABLE),
     "bit_ids": Entry({"bits": 5, "offset": 0}, {"bits": UINT, "offset": UINT}),
@@ -575,6 +579,26 @@ TABLE: dict[str, Entry] = {
             "bags": [0, 0],
         },
         {**SEARCH_KINDS, "played": UINT, "bids": LIST, "tricks": LIST, "bags": LIST},
+    ),
+    "spades_bid_playouts": Entry(
+        {
+            "seat": 0,
+            "hand": SUIT_HANDS[0],
+            "bids": [3, 3, 3, 3],
+            "leader": 0,
+            "worlds": 1,
+            "seed": 0,
+            "epsilon": 0.1,
+        },
+        {
+            "seat": UINT,
+            "hand": UINT,
+            "bids": LIST,
+            "leader": OPT_UINT,
+            "worlds": UINT,
+            "seed": UINT,
+            "epsilon": FLOAT,
+        },
     ),
     "BettingCore": Entry(
         {"stacks": [100, 100], "in_hand": [True, True], "min_bet": 2},

@@ -53,6 +53,7 @@ __all__ = [
     "poker_evaluate_batch",
     "poker_winners",
     "shuffled_deck",
+    "spades_bid_playouts",
     "spades_observation",
     "spades_search",
     "trick_winner",
@@ -628,6 +629,7 @@ __all__ += [
     "climbing_leads",
     "climbing_responses",
     "doudizhu_action_space_size",
+    "doudizhu_landlord_playouts",
     "doudizhu_legal_ids_batch",
     "doudizhu_play_id",
     "doudizhu_play_of_id",
@@ -1191,6 +1193,29 @@ def climbing_card_play_size(game: str) -> int:
 
     Raises:
         RuleOptionError: If ``game`` is unknown.
+    """
+
+def doudizhu_landlord_playouts(hand: _Ranks, samples: int, seed: int) -> tuple[int, int]:
+    """Dou Dizhu landlord playouts of a 17-card hand: (wins, total score at bid 1).
+
+    Each of ``samples`` seeded deals gives the 37 cards ``hand`` cannot see at
+    random to the two other seats (17 each) and the three bottom cards, which
+    ``hand`` takes as landlord and leads; every seat plays the rule policy to the
+    end. The score is the landlord's at bid 1 (x2 per bomb or rocket and for
+    spring or reverse spring, the landlord twice a farmer's stake), summed. Runs
+    without the GIL, stops on Ctrl-C, and uses the same memory for any ``samples``.
+
+    Args:
+        hand: 17 cards of one Dou Dizhu pack: rank text or cards.
+        samples: Deals to play out, an int in 0..2**32-1.
+        seed: The sampling seed, an int in 0..2**64-1.
+
+    Returns:
+        The deals the landlord won and its summed score.
+
+    Raises:
+        InvalidCardError: If ``hand`` is not 17 cards of one Dou Dizhu pack.
+        KeyboardInterrupt: On Ctrl-C during a long run.
     """
 
 # -- Guandan (rust/python/src/guandan.rs) -------------------------------------------
@@ -2070,6 +2095,44 @@ def spades_search(
             distinct cards of its hand, a bid above 13, more than 12 tricks won,
             bags above 9, or ``epsilon`` outside 0..=1.
         KeyboardInterrupt: On Ctrl-C during a long search.
+    """
+
+def spades_bid_playouts(
+    seat: int,
+    hand: int,
+    bids: list[int],
+    leader: int | None,
+    worlds: int,
+    seed: int,
+    epsilon: float = 0.1,
+) -> list[int]:
+    """Spades bidding playouts: in how many sampled deals the seat took each number of tricks.
+
+    Each world deals the 39 cards ``hand`` (a bitset of 13 cards) cannot see at
+    random to the other seats and plays the deal out with the playout policy
+    (``epsilon`` random moves) under ``bids``, the seat's own bid included (0 plays
+    as a nil). ``leader`` leads the first trick; None: the holder of 2♣ leads it.
+    Runs without the GIL, stops on Ctrl-C, and uses the same memory for any
+    ``worlds``.
+
+    Args:
+        seat: The bidding seat, 0..=3.
+        hand: A bitset of its 13 cards.
+        bids: The bids the deals are played under, each 0..=13.
+        leader: The seat leading the first trick (0..=3), or None for the 2♣.
+        worlds: Sampled deals, an int in 0..2**32-1.
+        seed: The sampling seed, an int in 0..2**64-1.
+        epsilon: The playouts' chance of a random move, 0..=1 (1: random playouts).
+
+    Returns:
+        14 counts: the deals in which ``seat`` took 0, 1, ..., 13 tricks.
+
+    Raises:
+        InvalidCardError: If ``hand`` is not 13 cards.
+        RuleOptionError: If ``hand`` has bits outside the 52-card pack, ``seat`` or
+            ``leader`` is outside 0..=3, a bid is above 13, or ``epsilon`` is
+            outside 0..=1.
+        KeyboardInterrupt: On Ctrl-C during a long run.
     """
 
 # -- No-limit betting core (rust/python/src/betting.rs) ---------------------------

@@ -1,30 +1,54 @@
 """Spades agents: a rule-based player (bids from hand strength, nil when the hand
 is safely low, wins cheaply while the contract needs tricks, ducks to protect a
 nil or avoid bags) and a search player that samples hidden hands consistent with
-the play so far and scores each card by fast Rust playouts. Both read only their
-observation."""
+the play so far and scores each card by fast Rust playouts, and which can also bid
+from sampled play (``bidding="search"``, see :func:`search_bid`). Both read only
+their observation."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
 
-from cardkit._core import spades_search
+from cardkit._core import spades_bid_playouts, spades_search
 from cardkit._validate import (
     check_agent_seed,
     check_count,
     check_legal_actions,
     check_real,
+    check_seed,
     is_sequence,
 )
 from cardkit.api import Action, Observation
-from cardkit.errors import InvalidCardError
+from cardkit.errors import InvalidCardError, RuleOptionError, shown
+from cardkit.games._base import check_choice
 from cardkit.games._tricks import NAMES, PLAY_INDEX, bits
 from cardkit.games.spades import BID_ACTIONS
 
 from ._trickview import TrickView, check_time_per_move, mask_of_names, search_values
 
-__all__ = ["SpadesRuleAgent", "SpadesSearchAgent", "rule_bid"]
+__all__ = [
+    "BIDDINGS",
+    "NIL_MIN_SHARE",
+    "OVERTRICK_VALUE",
+    "UNKNOWN_BID",
+    "SpadesRuleAgent",
+    "SpadesSearchAgent",
+    "rule_bid",
+    "search_bid",
+]
+
+#: The search agent's bidding styles: the rule agent's count, or sampled play.
+BIDDINGS = ("rule", "search")
+#: The bid the bidding playouts assume for a seat that has not bid yet (about the
+#: average bid of a 13-card hand).
+UNKNOWN_BID = 3
+#: What an overtrick is worth when choosing a bid: its point, less a tenth of the
+#: 100 that every 10 bags cost.
+OVERTRICK_VALUE = 1.0 - 10.0
+#: The least share of trickless playouts for a nil: the playouts' opponents never
+#: try to set a nil, so the share flatters it against players who do.
+NIL_MIN_SHARE = 0.8
 
 
 def _rank(card: int) -> int:
@@ -34,11 +58,9 @@ def _rank(card: int) -> int:
 def rule_bid(hand_names: list[str], partner_bid: int | None) -> int:
     """A bid from hand strength: side aces and guarded kings, top spades and long
     spades, ruffs from short side suits; nil when the hand is safely low."""
-    if not is_sequence(hand_names) or not all(n in NAMES for n in hand_names):
-        raise InvalidCardError(f"hand_names must be a list of card texts, got {hand_names!r}")
+    hand = mask_of_names(_check_hand(hand_names))
     if partner_bid is not None:
         check_count("partner_bid", partner_bid, 0, 13)
-    hand = mask_of_names(hand_names)
     spades = [c for c in bits(hand) if c & 3 == 3]
     tricks = 0.0
     for suit in range(3):
@@ -62,6 +84,72 @@ def rule_bid(hand_names: list[str], partner_bid: int | None) -> int:
     if tricks < 1.2 and not high and top_spade < 8 and len(spades) <= 3 and partner_bid != 0:
         return 0
     return max(1, min(13, round(tricks)))
+
+
+def _check_hand(hand_names: object) -> list[str]:
+    """``hand_names`` as a list of card texts, else an :class:`InvalidCardError`."""
+    if (
+        isinstance(hand_names, (str, bytes))
+        or not isinstance(hand_names, Sequence)
+        or not all(isinstance(n, str) and n in NAMES for n in hand_names)
+    ):
+        raise InvalidCardError(f"hand_names must be a list of card texts, got {shown(hand_names)}")
+    return [str(n) for n in hand_names]
+
+
+def _contract_value(bid: int, tricks: list[int]) -> float:
+    """Mean points of bidding ``bid`` alone over a histogram of tricks taken."""
+    total = 0.0
+    for taken, count in enumerate(tricks):
+        made = 10.0 * bid + OVERTRICK_VALUE * (taken - bid)
+        total += count * (made if taken >= bid else -10.0 * bid)
+    return total / sum(tricks)
+
+
+def search_bid(
+    hand_names: list[str],
+    seat: int,
+    bids: Sequence[int | None],
+    leader: int | None,
+    worlds: int,
+    seed: int,
+    epsilon: float = 0.1,
+) -> int:
+    """A bid from sampled play: ``worlds`` deals of the 39 unseen cards to the
+    other seats, each played out in Rust by the playout policy (``epsilon``
+    random moves) with the bids made so far (:data:`UNKNOWN_BID` for the rest).
+
+    Playing for every trick (its own bid 13), the seat's tricks over the deals
+    give each bid ``b`` a mean value: ``10 b`` plus :data:`OVERTRICK_VALUE` per
+    overtrick when made, ``-10 b`` when set; the best ``b`` is bid, at most 13
+    less a partner's known bid (the pair cannot take more than 13). Playing nil
+    (bid 0, ducking), the share of deals with no trick, ``p``, values nil at
+    ``100 (2p - 1)``; the seat bids nil when that is higher and ``p`` is at least
+    :data:`NIL_MIN_SHARE`, never beside a nil partner. Deterministic given
+    ``seed``; ``leader`` ``None``: the holder of 2♣ leads."""
+    hand = mask_of_names(_check_hand(hand_names))
+    seat = check_count("seat", seat, 0, 3)
+    if not is_sequence(bids) or len(bids) != 4:
+        raise RuleOptionError(f"bids must be four bids or None, got {shown(bids)}")
+    known = [None if b is None else check_count("bids", b, 0, 13) for b in bids]
+    if leader is not None:
+        check_count("leader", leader, 0, 3)
+    worlds = check_count("worlds", worlds, 1, 1_000_000)
+    seed = check_seed("seed", seed) or 0
+    epsilon = check_real("epsilon", epsilon, 0.0, 1.0)
+    partner = known[(seat + 2) % 4]
+    play_bids = [UNKNOWN_BID if b is None else b for b in known]
+    play_bids[seat] = 13
+    tricks = spades_bid_playouts(seat, hand, play_bids, leader, worlds, seed, epsilon)
+    cap = 13 - (partner or 0)
+    bid = max(range(1, max(1, cap) + 1), key=lambda b: _contract_value(b, tricks))
+    if partner == 0:
+        return bid
+    play_bids[seat] = 0
+    ducked = spades_bid_playouts(seat, hand, play_bids, leader, worlds, seed, epsilon)
+    share = ducked[0] / worlds
+    nil = 100.0 * (2.0 * share - 1.0)
+    return 0 if share >= NIL_MIN_SHARE and nil > _contract_value(bid, tricks) else bid
 
 
 def _wants_tricks(obs: Observation, seat: int) -> bool:
@@ -134,10 +222,13 @@ class SpadesSearchAgent:
     """Determinized search: samples ``worlds`` deals consistent with the play so
     far (shown voids) and plays each candidate card out in Rust with a heuristic
     policy (``epsilon`` random moves); picks the card with the best average deal
-    score difference for its partnership (bags included). Bids like the rule agent.
+    score difference for its partnership (bags included).
 
     ``time_per_move`` (seconds) replaces the fixed ``worlds``: the agent searches
-    batches of 16 worlds until the time is spent (at least one batch)."""
+    batches of 16 worlds until the time is spent (at least one batch).
+
+    ``bidding="rule"`` (default) bids like the rule agent; ``bidding="search"``
+    bids from ``bid_worlds`` sampled deals played out (:func:`search_bid`)."""
 
     def __init__(
         self,
@@ -145,18 +236,35 @@ class SpadesSearchAgent:
         worlds: int = 100,
         epsilon: float = 0.1,
         time_per_move: float | None = None,
+        bidding: str = "rule",
+        bid_worlds: int = 256,
     ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self.worlds = check_count("worlds", worlds, 1, 1_000_000)
         self.epsilon = check_real("epsilon", epsilon, 0.0, 1.0)
         self.time_per_move = check_time_per_move(time_per_move)
+        self.bidding = check_choice("bidding", bidding, BIDDINGS)
+        self.bid_worlds = check_count("bid_worlds", bid_worlds, 1, 1_000_000)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The searched choice among ``legal_actions``."""
         check_legal_actions(legal_actions)
         if legal_actions[0].kind == "bid":
             seat = observation["seat"]
-            return BID_ACTIONS[rule_bid(observation["hand"], observation["bids"][(seat + 2) % 4])]
+            bids = observation["bids"]
+            if self.bidding == "rule":
+                return BID_ACTIONS[rule_bid(observation["hand"], bids[(seat + 2) % 4])]
+            seed = self._rng.getrandbits(64)
+            bid = search_bid(
+                observation["hand"],
+                seat,
+                bids,
+                observation["leader"],
+                self.bid_worlds,
+                seed,
+                self.epsilon,
+            )
+            return BID_ACTIONS[bid]
         if len(legal_actions) == 1:
             return legal_actions[0]
         view = TrickView.from_observation(observation)

@@ -15,7 +15,7 @@ use cardkit_engine::rng::CardRng;
 use cardkit_engine::trick::bridge::{self, Auction, BridgeDeal, Contract};
 use cardkit_engine::trick::hearts::{HeartsDeal, HeartsObjective};
 use cardkit_engine::trick::observe::{self, BridgeInfo, HeartsInfo, Position, SpadesInfo};
-use cardkit_engine::trick::spades::SpadesDeal;
+use cardkit_engine::trick::spades::{self, SpadesDeal};
 use cardkit_engine::trick::{
     self, HiddenHands, PlayoutPolicy, SearchView, SteppedDeal, TrickPlay, TrickTable,
 };
@@ -406,6 +406,37 @@ fn spades_search(
     interrupt::run_sized(py, search_micros(worlds, &cands), |cancel| {
         let value = |d: &SpadesDeal| d.team_value(seat, bags);
         view.evaluate(&cands, worlds, seed, policy, value, cancel)
+    })?
+    .py_err(py)
+}
+
+/// Spades bidding playouts: in how many sampled deals the seat took each number of tricks.
+///
+/// Each world deals the 39 cards `hand` (a bitset of 13 cards) cannot see at random
+/// to the other seats and plays the deal out with the playout policy (`epsilon`
+/// random moves) under `bids`, the seat's own bid included (0 plays as a nil).
+/// `leader` leads the first trick; None: the holder of 2♣ leads it. Returns 14
+/// counts (0 to 13 tricks). Runs without the GIL, stops on Ctrl-C, and uses the
+/// same memory for any `worlds`.
+#[pyfunction]
+#[pyo3(signature = (seat, hand, bids, leader, worlds, seed, epsilon = 0.1))]
+#[allow(clippy::too_many_arguments)]
+fn spades_bid_playouts(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] seat: usize,
+    #[pyo3(from_py_with = arg)] hand: u64,
+    #[pyo3(from_py_with = arg)] bids: [u8; 4],
+    #[pyo3(from_py_with = arg)] leader: Option<usize>,
+    #[pyo3(from_py_with = arg)] worlds: u32,
+    #[pyo3(from_py_with = arg)] seed: u64,
+    #[pyo3(from_py_with = arg)] epsilon: f64,
+) -> PyResult<[u32; 14]> {
+    let policy = policy(py, epsilon)?;
+    let hand = card_set(py, "hand", hand)?;
+    // A world is one sample and one playout.
+    let micros = u64::from(worlds).saturating_mul(PLAYOUT_MICROS);
+    interrupt::run_sized(py, micros, |cancel| {
+        spades::bid_playouts(seat, hand, bids, leader, worlds, policy, seed, cancel)
     })?
     .py_err(py)
 }
@@ -1110,6 +1141,7 @@ pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResul
     m.add_function(wrap_pyfunction!(hearts_search, m)?)?;
     m.add_function(wrap_pyfunction!(hearts_moon_card, m)?)?;
     m.add_function(wrap_pyfunction!(spades_search, m)?)?;
+    m.add_function(wrap_pyfunction!(spades_bid_playouts, m)?)?;
     bench.add_function(wrap_pyfunction!(bench_hearts_playouts, bench)?)?;
     bench.add_function(wrap_pyfunction!(bench_spades_playouts, bench)?)?;
     bench.add_function(wrap_pyfunction!(bench_bridge_playouts, bench)?)?;

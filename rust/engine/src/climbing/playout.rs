@@ -785,6 +785,72 @@ pub fn random_playouts(
     Ok(wins)
 }
 
+/// What [`landlord_playouts`] found for one Dou Dizhu hand.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LandlordEstimate {
+    /// Deals the landlord won.
+    pub wins: u32,
+    /// The landlord's total score over those deals at bid 1 (multipliers included).
+    pub score: i64,
+}
+
+/// Cards in a Dou Dizhu hand while the bidding goes on (DDZ-06).
+pub const DDZ_BIDDING_HAND: usize = 17;
+
+/// The bidding estimate of a 17-card Dou Dizhu `hand` as landlord: `samples` times,
+/// deal the 37 cards it cannot see at random into the two other hands and the
+/// three bottom cards, give the hand the bottom cards, and play the deal out with
+/// the rule policy for every seat, the landlord leading (DDZ-10). Polls `cancel`
+/// once per deal; memory does not grow with `samples`.
+pub fn landlord_playouts(
+    hand: &Ranks,
+    samples: u32,
+    rng: &mut CardRng,
+    cancel: &Cancel,
+) -> Result<LandlordEstimate> {
+    let full = pack(true);
+    if hand.len() != DDZ_BIDDING_HAND || !full.contains(hand) {
+        let why = if hand.len() == DDZ_BIDDING_HAND {
+            "more of a rank than the pack holds".to_string()
+        } else {
+            format!("{} cards", hand.len())
+        };
+        return Err(crate::error::EngineError::InvalidCard(format!(
+            "hand must be {DDZ_BIDDING_HAND} cards of one Dou Dizhu pack, got {why}"
+        )));
+    }
+    let rest = full.minus(hand);
+    let mut pool: Vec<u8> = Vec::with_capacity(rest.len());
+    for (r, &n) in rest.0.iter().enumerate() {
+        pool.extend(std::iter::repeat_n(r as u8, usize::from(n)));
+    }
+    let policy = Policy::Rule { epsilon_inverse: 0 };
+    let mut out = LandlordEstimate::default();
+    for _ in 0..samples {
+        cancel.check()?;
+        rng.shuffle(&mut pool);
+        let mut hands = [*hand, Ranks::default(), Ranks::default()];
+        // The first 17 shuffled cards to seat 1, the next 17 to seat 2, the last
+        // three are the bottom cards the landlord (seat 0) takes.
+        for (i, &r) in pool.iter().enumerate() {
+            let seat = if i < 34 { 1 + i / DDZ_BIDDING_HAND } else { 0 };
+            hands[seat].0[usize::from(r)] += 1;
+        }
+        let mut deal = Deal::new(
+            Game::DouDizhu {
+                landlord: 0,
+                bid: 1,
+            },
+            hands,
+            0,
+        );
+        playout(&mut deal, policy, rng);
+        out.wins += u32::from(deal.winner == Some(0));
+        out.score += i64::from(deal.scores()[0]);
+    }
+    Ok(out)
+}
+
 /// The climbing rank of every card of a game's pack, weakest first: read from its
 /// named deck (`crate::deck`, the one place the packs are written out).
 fn pack_ranks(game_is_ddz: bool) -> Vec<u8> {
@@ -881,6 +947,34 @@ mod tests {
             assert!(deal.hands.iter().map(|h| h.len()).sum::<usize>() < total);
             // DDZ-42, ZSY-32: zero-sum.
             assert_eq!(deal.scores().iter().sum::<i32>(), 0, "{deal:?}");
+        }
+    }
+
+    #[test]
+    fn landlord_playouts_rate_strong_hands_above_weak_ones() {
+        let estimate = |text: &str, seed: u64| {
+            landlord_playouts(&r(text), 400, &mut CardRng::new(seed), &NEVER).unwrap()
+        };
+        let strong = estimate("BR22223333AAAKKKQ", 1);
+        let weak = estimate("34567899TJ4568TQK", 1);
+        assert!(strong.wins > 300 && strong.score > 0, "{strong:?}");
+        assert!(weak.wins < 100 && weak.score < 0, "{weak:?}");
+        // Seeded: the same seed gives the same estimate.
+        assert_eq!(estimate("BR22223333AAAKKKQ", 1), strong);
+        // No samples: nothing played.
+        let none = landlord_playouts(&r("BR22223333AAAKKKQ"), 0, &mut CardRng::new(1), &NEVER);
+        assert_eq!(none.unwrap(), LandlordEstimate::default());
+    }
+
+    #[test]
+    fn landlord_playouts_need_a_bidding_hand() {
+        let mut rng = CardRng::new(1);
+        for bad in ["3456", "33333456789TJQKA2", "BBR3456789TJQKA22"] {
+            let err = landlord_playouts(&r(bad), 10, &mut rng, &NEVER).unwrap_err();
+            assert!(
+                matches!(err, crate::error::EngineError::InvalidCard(_)),
+                "{bad}"
+            );
         }
     }
 

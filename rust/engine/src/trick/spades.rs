@@ -3,10 +3,13 @@
 //! partnership scoring (contracts, nil, bags) of the seed.
 
 use super::{
-    deal_hands, highest, lowest, suit_cards, suit_of, trick_winner, TrickPlay, TrickTable, WonTrick,
+    deal_hands, highest, lowest, playout, suit_cards, suit_of, trick_winner, HiddenHands,
+    PlayoutPolicy, TrickPlay, TrickTable, WonTrick,
 };
+use crate::cancel::Cancel;
 use crate::cards::Card;
 use crate::cardset::CardSet;
+use crate::error::{EngineError, Result};
 use crate::rng::CardRng;
 
 /// Spades are trumps.
@@ -193,10 +196,95 @@ impl TrickPlay for SpadesDeal {
     }
 }
 
+/// Cards in a Spades hand while the bidding goes on (SPD-01).
+pub const BIDDING_HAND: u32 = 13;
+
+/// The bidding estimate of `seat`'s 13-card `hand`: how many of `worlds` seeded
+/// deals (the 39 unseen cards dealt at random to the other seats) it took each
+/// number of tricks in (index 0..=13), each deal played out by every seat with
+/// `policy` under `bids` (the seat's own bid shapes its play: 0 ducks as a nil,
+/// a high bid plays for tricks). `leader` leads the first trick; `None`: the
+/// holder of 2♣ leads it with the 2♣ (the `two_of_clubs` first-lead option).
+/// Polls `cancel` once per deal; memory does not grow with `worlds`.
+#[allow(clippy::too_many_arguments)]
+pub fn bid_playouts(
+    seat: usize,
+    hand: CardSet,
+    bids: [u8; 4],
+    leader: Option<usize>,
+    worlds: u32,
+    policy: PlayoutPolicy,
+    seed: u64,
+    cancel: &Cancel,
+) -> Result<[u32; 14]> {
+    let bad = |why: String| Err(EngineError::RuleOption(why));
+    if seat >= 4 || leader.is_some_and(|l| l >= 4) {
+        return bad(format!("seat {seat} and leader {leader:?} must be 0..3"));
+    }
+    if bids.iter().any(|&b| b > 13) {
+        return bad(format!("bids {bids:?} must be 0..13"));
+    }
+    if hand.len() != BIDDING_HAND || hand.0 >> 52 != 0 {
+        return Err(EngineError::InvalidCard(format!(
+            "hand must be {BIDDING_HAND} cards of one 52-card pack, got {} cards",
+            hand.len()
+        )));
+    }
+    let mut known = [CardSet::EMPTY; 4];
+    known[seat] = hand;
+    let hidden = HiddenHands {
+        known,
+        unknown: CardSet((1u64 << 52) - 1).difference(hand),
+        sizes: [BIDDING_HAND; 4],
+        voids: [0; 4],
+    };
+    let two_of_clubs = Card::new(0, 0);
+    let mut rng = CardRng::new(seed);
+    let mut counts = [0u32; 14];
+    for _ in 0..worlds {
+        cancel.check()?;
+        let hands = hidden.sample(&mut rng);
+        let first = leader
+            .or_else(|| hands.iter().position(|h| h.contains(two_of_clubs)))
+            .unwrap_or(0);
+        let mut deal = SpadesDeal::new(hands, bids, first);
+        deal.two_of_clubs_leads = leader.is_none();
+        playout(&mut deal, policy, &mut rng);
+        counts[usize::from(deal.tricks[seat].min(13))] += 1;
+    }
+    Ok(counts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{playout, PlayoutPolicy};
     use super::*;
+
+    #[test]
+    fn bid_playouts_count_the_seats_tricks() {
+        use crate::cancel::NEVER;
+        let policy = PlayoutPolicy::Heuristic(0.0);
+        let run = |hand: &str, bids: [u8; 4], leader: Option<usize>| {
+            bid_playouts(1, set(hand), bids, leader, 200, policy, 5, &NEVER).unwrap()
+        };
+        // Every spade: all 13 tricks in every deal, whoever leads.
+        let all = "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As";
+        assert_eq!(run(all, [3, 13, 3, 3], Some(0))[13], 200);
+        assert_eq!(run(all, [3, 13, 3, 3], None)[13], 200);
+        // Low cards bid nil: mostly no trick at all.
+        let low = "2c 3c 4c 5c 2d 3d 4d 5d 2h 3h 4h 5h 2s";
+        let nil = run(low, [3, 0, 3, 3], Some(0));
+        assert_eq!(nil.iter().sum::<u32>(), 200);
+        assert!(nil[0] > 150, "{nil:?}");
+        // Seeded.
+        assert_eq!(run(low, [3, 0, 3, 3], Some(0)), nil);
+        let bad = bid_playouts(1, set("2c"), [3; 4], None, 5, policy, 1, &NEVER);
+        assert!(matches!(bad, Err(EngineError::InvalidCard(_))));
+        let bad = bid_playouts(4, set(all), [3; 4], None, 5, policy, 1, &NEVER);
+        assert!(matches!(bad, Err(EngineError::RuleOption(_))));
+        let bad = bid_playouts(1, set(all), [14, 3, 3, 3], None, 5, policy, 1, &NEVER);
+        assert!(matches!(bad, Err(EngineError::RuleOption(_))));
+    }
 
     #[test]
     fn any_bag_carry_scores_in_constant_time() {
