@@ -114,6 +114,8 @@ class DouDizhuSearchAgent(ClimbingSearch):
     hands is solved exactly (alpha-beta with a transposition table, every hand
     known in that sample) instead of played out, each solve capped at
     ``endgame_nodes`` nodes (past that, the sample is played out as without it).
+    ``halving=True`` spends the same playouts by successive halving of the
+    candidate moves (see :class:`~cardkit.agents._climbing.ClimbingSearch`).
 
     ``bidding="points"`` (default) bids like the rule agent. ``bidding="search"``
     estimates the hand's mean score as landlord at bid 1, ``e``, from
@@ -135,8 +137,9 @@ class DouDizhuSearchAgent(ClimbingSearch):
         bidding: str = "points",
         bid_samples: int = 256,
         bid_thresholds: Sequence[float] = BID_THRESHOLDS,
+        halving: bool = False,
     ) -> None:
-        super().__init__(seed, samples, endgame, endgame_nodes)
+        super().__init__(seed, samples, endgame, endgame_nodes, halving)
         self.bidding = check_choice("bidding", bidding, BIDDINGS)
         self.bid_samples = check_count("bid_samples", bid_samples, 1, 1_000_000)
         self.bid_thresholds = _check_thresholds(bid_thresholds)

@@ -40,7 +40,8 @@ class ZhengShangyouSearchAgent(ClimbingSearch):
     known in that sample) instead of played out, each solve capped at
     ``endgame_nodes`` nodes (past that, the sample is played out as without it).
     Zheng Shangyou has three sides: the solver assumes both other players play
-    against this one, the score it can guarantee.
+    against this one, the score it can guarantee. ``halving=True`` spends the same
+    playouts by successive halving of the candidate moves.
     """
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
