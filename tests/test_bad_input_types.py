@@ -710,6 +710,7 @@ TABLE: dict[str, Entry] = {
     "GuandanDeal.search_move": Entry(
         {"samples": 1, "seed": 0}, {"samples": UINT, "seed": UINT}, _guandan_deal
     ),
+    "GuandanDeal.rule_move": Entry({"jiefeng": True}, {"jiefeng": BOOL}, _guandan_deal),
     "GuandanDeal.random_playout": Entry({"seed": 0}, {"seed": UINT}, _guandan_deal),
     "GuandanDeal.write_observation": Entry(
         {"seat": 0, "out": np.zeros(535, dtype=np.float32)},

@@ -18,6 +18,7 @@ from cardkit._core import (
     guandan_strength,
     guandan_take,
 )
+from cardkit.agents.guandan import GuandanRuleAgent
 from cardkit.api import Action
 
 HANDS = [["3c", "3d", "9s"], ["4c", "5c"], ["6c", "7c"], ["8c", "Tc"]]
@@ -143,3 +144,17 @@ def test_bad_cards_leave_the_deal_untouched() -> None:
         deal.apply_copies("33", "3c3h")
     assert deal.legal_ids() == before
     assert deal.hand(0) == [Card("3c"), Card("3d"), Card("9s")]
+
+
+@pytest.mark.rule("GD-29")
+def test_rule_policy_leads_its_partner_out_for_jiefeng() -> None:
+    # The partner (seat 2) holds one card: a low single lets it go out and the lead
+    # come back; without the awareness the plan leads its lowest group, the pair.
+    hands = [["3c", "3d", "9s"], ["4c", "6d", "8h", "Tc", "Qs"], ["Ac"], ["5d", "7s", "9h", "Jc"]]
+    deal = GuandanDeal(hands, "2", 0)
+    aware, plain = deal.rule_move(), deal.rule_move(jiefeng=False)
+    assert aware is not None and aware.text == "3"
+    assert plain is not None and plain.text == "33"
+    assert GuandanRuleAgent(jiefeng=False).jiefeng is False
+    with pytest.raises(RuleOptionError):
+        GuandanRuleAgent(jiefeng="yes")  # type: ignore[arg-type]

@@ -1398,8 +1398,12 @@ class GuandanDeal:
         Raises:
             IllegalActionError: If the seats, places and hands do not fit together.
         """
-    def rule_move(self) -> GuandanPlay | None:
-        """The rule policy's move for the seat to act (None: pass)."""
+    def rule_move(self, jiefeng: bool = True) -> GuandanPlay | None:
+        """The rule policy's move for the seat to act (None: pass).
+
+        ``jiefeng=False`` plays without its jiefeng awareness (docs/guandan.md), to
+        measure it against.
+        """
     def search_move(self, samples: int, seed: int) -> GuandanPlay | None:
         """Determinized search for the seat to act over `samples` deals of hidden cards.
 

@@ -851,8 +851,12 @@ impl PyGuandanDeal {
     }
 
     /// The rule policy's move for the seat to act (None: pass).
-    fn rule_move(&self) -> Option<PyGuandanPlay> {
-        search::rule_move(&self.deal).map(PyGuandanPlay)
+    ///
+    /// `jiefeng=False` plays without its jiefeng awareness (docs/guandan.md), to
+    /// measure it against.
+    #[pyo3(signature = (jiefeng = true))]
+    fn rule_move(&self, #[pyo3(from_py_with = arg)] jiefeng: bool) -> Option<PyGuandanPlay> {
+        search::rule_move_with(&self.deal, jiefeng).map(PyGuandanPlay)
     }
 
     /// Determinized search for the seat to act over `samples` deals of hidden cards.
