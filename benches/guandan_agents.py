@@ -12,6 +12,10 @@ deal:
   same seeds for every weak agent); the gain is the hero seat's levels minus that
   seat's baseline levels.
 
+The ``jiefeng`` matchup measures the rule policy's jiefeng awareness (GD-29):
+``GuandanRuleAgent()`` against ``GuandanRuleAgent(jiefeng=False)``, as a team and
+per seat like the others.
+
 The ``returns`` matchup measures the rule agent's tribute return: rule agents play
 each seeded match to the end of its second deal (the first with tribute), the team
 returning by plan (``GuandanRuleAgent("plan")``) in seats 0 and 2, then the same
@@ -43,14 +47,16 @@ from cardkit.sim import mean_ci
 Factory = Callable[[int], Agent]
 SEATS = 4
 MATCHUPS = ("rule-random", "search-rule", "search-random")
-#: The matchups a run may name: ``MATCHUPS`` and the return choice's.
-CHOICES = (*MATCHUPS, "returns")
+#: The matchups a run may name: ``MATCHUPS``, the jiefeng awareness's and the
+#: return choice's.
+CHOICES = (*MATCHUPS, "jiefeng", "returns")
 
 
 def _agents(samples: int) -> dict[str, Factory]:
     return {
         "random": lambda s: RandomAgent(s),
         "rule": lambda s: GuandanRuleAgent(),
+        "plain": lambda s: GuandanRuleAgent(jiefeng=False),
         "search": lambda s: GuandanSearchAgent(s, samples),
     }
 
@@ -154,6 +160,11 @@ def main() -> None:
         if name == "returns":
             strong, weak = "plan return", "weakest return"
             results = return_matchup(args.deals, args.first_seed, checkpoint)
+        elif name == "jiefeng":
+            strong, weak = "rule", "rule without jiefeng"
+            results = matchup(
+                agents["rule"], agents["plain"], args.deals, args.first_seed, checkpoint
+            )
         else:
             strong, weak = name.split("-")
             results = matchup(agents[strong], agents[weak], args.deals, args.first_seed, checkpoint)

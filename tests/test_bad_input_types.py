@@ -26,6 +26,7 @@ from cardkit import (
     RuleOptionError,
     _core,
 )
+from cardkit.api import Action
 from cardkit.errors import InvalidRangeError
 
 
@@ -117,6 +118,10 @@ def _climbing_view() -> _core.ClimbingView:
 
 
 GD_HANDS = [["3c"], ["4c"], ["5c"], ["6c"]]
+
+
+def _guandan_actions() -> _core.GuandanActions:
+    return _core.GuandanActions(Action, Action("pass"))
 
 
 def _guandan_deal() -> _core.GuandanDeal:
@@ -679,9 +684,30 @@ TABLE: dict[str, Entry] = {
         {"hands": ["3c4c"], "level": "2"},
         {"hands": Kind((5, None, 1.5, [5]), InvalidCardError, named=False), "level": LEVEL},
     ),
+    "GuandanActions": Entry(
+        {"make": Action, "pass_action": Action("pass")}, {"make": CALLABLE, "pass_action": ANY}
+    ),
+    "GuandanActions.action": Entry({"id": 0}, {"id": UINT}, _guandan_actions),
     "GuandanDeal": Entry(
-        {"hands": GD_HANDS, "level": "2", "leader": 0, "double_win_ends": False},
-        {"hands": HANDS4, "level": LEVEL, "leader": INT, "double_win_ends": BOOL},
+        {
+            "hands": GD_HANDS,
+            "level": "2",
+            "leader": 0,
+            "double_win_ends": False,
+            "actions": _guandan_actions(),
+        },
+        {
+            "hands": HANDS4,
+            "level": LEVEL,
+            "leader": INT,
+            "double_win_ends": BOOL,
+            "actions": OPT_OBJECT,
+        },
+    ),
+    "GuandanDeal.apply_action": Entry(
+        {"action": "play 3"},
+        {"action": ANY},
+        lambda: _core.GuandanDeal(GD_HANDS, "2", 0, False, _guandan_actions()),
     ),
     "GuandanDeal.resume": Entry(
         {
@@ -714,6 +740,7 @@ TABLE: dict[str, Entry] = {
     "GuandanDeal.search_move": Entry(
         {"samples": 1, "seed": 0}, {"samples": UINT, "seed": UINT}, _guandan_deal
     ),
+    "GuandanDeal.rule_move": Entry({"jiefeng": True}, {"jiefeng": BOOL}, _guandan_deal),
     "GuandanDeal.random_playout": Entry({"seed": 0}, {"seed": UINT}, _guandan_deal),
     "GuandanDeal.write_observation": Entry(
         {"seat": 0, "out": np.zeros(535, dtype=np.float32)},

@@ -1221,6 +1221,7 @@ def doudizhu_landlord_playouts(hand: _Ranks, samples: int, seed: int) -> tuple[i
 # -- Guandan (rust/python/src/guandan.rs) -------------------------------------------
 
 __all__ += [
+    "GuandanActions",
     "GuandanDeal",
     "GuandanPlay",
     "guandan_action_space_size",
@@ -1235,6 +1236,25 @@ __all__ += [
     "guandan_strength",
     "guandan_take",
 ]
+
+@final
+class GuandanActions:
+    """The shared action objects of Guandan's card play: pass and one per play id.
+
+    ``make(text)`` makes the action of a play from its canonical text (without
+    ``play ``) the first time a deal lists or plays it; every deal given the table
+    then hands out that object, so listing a turn builds no strings and no objects.
+    The table holds at most one entry per id of the finite play index.
+    """
+
+    def __new__(cls, make: Callable[[str], Action], pass_action: Action) -> GuandanActions: ...
+    def action(self, id: int) -> Action:
+        """The shared action of play-index id `id` (0: pass).
+
+        Raises IllegalActionError when `id` is no id of the play index.
+        """
+    def __len__(self) -> int:
+        """How many play actions have been made so far."""
 
 @final
 class GuandanPlay:
@@ -1295,6 +1315,7 @@ class GuandanDeal:
         level: The level rank (``"2"``..``"A"``).
         leader: The seat that leads the first round.
         double_win_ends: End the deal once one team has finished first and second.
+        actions: The shared action table of ``legal_actions`` and ``apply_action``.
 
     Raises:
         InvalidCardError: If a card does not parse or is dealt more than twice.
@@ -1306,7 +1327,12 @@ class GuandanDeal:
     #: (docs/guandan.md): the layout ``write_observation`` writes into.
     OBSERVATION_LAYOUT: ClassVar[list[tuple[str, int]]]
     def __new__(
-        cls, hands: Sequence[_Hand], level: str, leader: int, double_win_ends: bool = False
+        cls,
+        hands: Sequence[_Hand],
+        level: str,
+        leader: int,
+        double_win_ends: bool = False,
+        actions: GuandanActions | None = None,
     ) -> GuandanDeal: ...
     def write_observation(self, seat: int, out: npt.NDArray[np.float32]) -> None:
         """Write the card-play part of ``seat``'s observation tensor into ``out``.
@@ -1351,6 +1377,23 @@ class GuandanDeal:
         """The legal moves of the seat to act: None (pass, first when following), then plays."""
     def legal_ids(self) -> list[int]:
         """The legal moves of the seat to act as action-index ids: 0 (pass) first when following."""
+    def legal_actions(self) -> list[Action]:
+        """The legal moves of the seat to act as the table's shared actions, in `legal_ids` order.
+
+        Listed once per turn. Raises RuleOptionError when the deal has no action table.
+        """
+    def apply_action(
+        self, action: object
+    ) -> tuple[Any, int, list[Card], str | None, str | None, tuple[int, int] | None] | None:
+        """Apply a listed move named by its shared action or its exact text.
+
+        Returns `(action, seat, cards, type, main_rank, jiefeng)`: the listed action,
+        the seat that moved, the cards taken, the play's type and main rank (None for
+        a pass) and, for a pass that ended the round of a finished player,
+        `(leader, owner)`: the seat that leads by jiefeng and that player. Returns None,
+        changing nothing, when `action` names no listed move (other texts are the
+        caller's to parse). Raises RuleOptionError when the deal has no action table.
+        """
     def apply_id(self, id: int) -> list[Card]:
         """Apply the move of action-index id `id` (0: pass); returns the cards taken.
 
@@ -1388,15 +1431,19 @@ class GuandanDeal:
         Raises:
             IllegalActionError: If the seats, places and hands do not fit together.
         """
-    def rule_move(self) -> GuandanPlay | None:
-        """The rule policy's move for the seat to act (None: pass)."""
+    def rule_move(self, jiefeng: bool = True) -> GuandanPlay | None:
+        """The rule policy's move for the seat to act (None: pass).
+
+        ``jiefeng=False`` plays without its jiefeng awareness (docs/guandan.md), to
+        measure it against.
+        """
     def search_move(self, samples: int, seed: int) -> GuandanPlay | None:
         """Determinized search for the seat to act over `samples` deals of hidden cards.
 
         The other seats' hands here only give the pool of hidden cards and the counts.
         """
     def copy(self) -> GuandanDeal:
-        """An independent copy."""
+        """An independent copy (the action table is shared)."""
     def random_playout(self, seed: int) -> list[int]:
         """Play to the end with uniformly random legal moves from `seed`; returns the places."""
 

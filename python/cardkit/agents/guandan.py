@@ -10,6 +10,10 @@ out when one play empties the hand, leads its lowest planned group, answers an
 opponent only with a play that keeps the plan no longer, keeps its wilds for bombs,
 straight flushes and going out, lets its partner's play stand, bombs when an
 opponent is close to going out, and leads around a next opponent about to go out.
+It plays for jiefeng (GD-29: the partner of a player who went out takes the lead):
+it answers more readily a play an opponent went out with, and leads a single (a
+pair) to a partner holding one card (two), so the partner goes out and the lead
+comes back to it.
 The search tries a few candidate moves (the rule move, pass, the plays that keep
 the plan, the weakest bomb) in sampled deals finished by rule playouts, and leaves
 the rule move only for a candidate whose sampled gain stays positive two standard
@@ -32,7 +36,7 @@ from cardkit._core import (
     guandan_play_of_id,
     guandan_strength,
 )
-from cardkit._validate import check_agent_seed, check_count, check_legal_actions
+from cardkit._validate import check_agent_seed, check_count, check_flag, check_legal_actions
 from cardkit.agents._climbing import choose
 from cardkit.api import Action, Observation
 from cardkit.games._base import check_choice
@@ -114,10 +118,12 @@ class GuandanRuleAgent:
     """The Rust rule policy (see the module doc); ``returns`` is how it picks a
     tribute return: ``"plan"`` (:func:`planned_return`, the default) or
     ``"weakest"`` (the weakest allowed card, the earlier choice, kept to measure
-    against)."""
+    against). ``jiefeng=False`` plays without the policy's jiefeng awareness (GD-29,
+    ``GuandanDeal.rule_move``), kept to measure against."""
 
-    def __init__(self, returns: str = "plan") -> None:
+    def __init__(self, returns: str = "plan", jiefeng: bool = True) -> None:
         self.returns = check_choice("returns", returns, RETURN_CHOICES)
+        self.jiefeng = check_flag("jiefeng", jiefeng)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The rule policy's move, or the return ``returns`` names."""
@@ -128,7 +134,7 @@ class GuandanRuleAgent:
             if self.returns == "weakest":
                 return _weakest_return(observation, legal_actions)
             return planned_return(observation, legal_actions)
-        return _move(deal_of(observation).rule_move(), legal_actions)
+        return _move(deal_of(observation).rule_move(self.jiefeng), legal_actions)
 
 
 class GuandanSearchAgent:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardkit._core import (
     Card,
+    GuandanActions,
     GuandanDeal,
     GuandanPlay,
     deck,
@@ -49,8 +50,7 @@ from cardkit._core import (
 from cardkit._validate import check_flag
 from cardkit.api import Action, Observation
 from cardkit.errors import CardkitError, IllegalActionError, RuleOptionError, shown
-from cardkit.games._base import MAX_DEALS, BaseGame, BaseState, Emit, action_text
-from cardkit.games._intern import Interner
+from cardkit.games._base import MAX_DEALS, BaseGame, BaseState, Emit, action_text, holds_lock
 from cardkit.games._phase import StrEnum
 
 if TYPE_CHECKING:
@@ -117,41 +117,9 @@ _RETURN_IDS = {action: _RETURN_BASE + i for i, action in enumerate(_RETURN_ACTIO
 _USAGE = "use play <cards> (play 33, play 3456 W=7), pass or return <card>"
 
 
-# Canonical action text -> its shared Action (listing plays is the inner loop).
-_KNOWN: Interner[str, Action] = Interner(
-    Action, {"pass": PASS, **{a.text: a for a in _RETURN_ACTIONS}}
-)
-
-
-# Canonical play text (without ``play``) -> its shared Action: what listing a turn
-# looks up for every play the engine lists.
-_PLAYS: Interner[str, Action] = Interner(lambda text: _KNOWN("play " + text))
-_play_action = _PLAYS.__call__
-
-#: The shared Action of each card-play id the engine lists (``pass`` and every play),
-#: made the first time the id is listed.
-_LISTED: list[Action | None] = [PASS] + [None] * (guandan_action_space_size() - 1)
-
-
-def _listed_action(action_id: int) -> Action:
-    """The shared Action of a listed play id (filled into :data:`_LISTED`)."""
-    play = guandan_play_of_id(action_id)
-    assert play is not None  # the engine lists only index ids
-    action = _LISTED[action_id] = _play_action(play.text)
-    return action
-
-
-#: The type and main rank of each play id, read from the engine the first time the
-#: id is played (the event log and observations name them for every play).
-_PLAY_INFO: list[tuple[str, str] | None] = [None] * guandan_action_space_size()
-
-
-def _play_info(action_id: int) -> tuple[str, str]:
-    """The type and main rank of play id ``action_id`` (filled into :data:`_PLAY_INFO`)."""
-    play = guandan_play_of_id(action_id)
-    assert play is not None  # only index ids are played
-    info = _PLAY_INFO[action_id] = (play.type, play.main_rank)
-    return info
+#: The shared Action of ``pass`` and of each card-play id, kept by the engine: a deal
+#: given this table lists and applies its moves as these objects.
+_ACTIONS = GuandanActions(lambda text: Action("play " + text), PASS)
 
 
 class Phase(StrEnum):
@@ -178,6 +146,15 @@ def _rank_char(card: Card) -> str:
 def _strengths(level: str) -> dict[Card, int]:
     """Each card type's strength at ``level`` (the engine's, read once per level)."""
     return {card: guandan_strength(card, level) for card in CARD_TYPES}
+
+
+@functools.lru_cache(maxsize=len(LEVELS))
+def _hand_order(level: str) -> dict[Card, int]:
+    """Each card type's place in a hand sorted at ``level``: weakest first, then
+    in deck order."""
+    strength = _strengths(level)
+    ranked = sorted(CARD_TYPES, key=lambda c: (strength[c], _CARD_INDEX[c]))
+    return {card: i for i, card in enumerate(ranked)}
 
 
 def _wild(level: str) -> Card:
@@ -222,9 +199,6 @@ def _check_level(value: object) -> str:
 def _parse_action(text: Action | str, level: str) -> Action:
     """The canonical action for ``text``, reading wild tokens at ``level``."""
     text = action_text(text)
-    known = _KNOWN.get(text)
-    if known is not None:
-        return known
     words = text.split()
     if not words:
         raise IllegalActionError(f"an empty action names nothing: {_USAGE}")
@@ -245,13 +219,19 @@ def _parse_action(text: Action | str, level: str) -> Action:
         if not words:
             raise IllegalActionError("play needs cards, such as 'play 33' or 'play 3456 W=7'")
     rest = " ".join(words)
-    known = _PLAYS.get(rest)
-    if known is not None:
-        return known
+    # The canonical text of an index play names it at every level (``W=4`` is a
+    # play at level 4 only, but the text is the same in a game begun at level 2).
+    play_id = guandan_play_id(rest)
+    if play_id is not None:
+        listed = _ACTIONS.action(play_id)
+        if listed[5:] == rest:
+            return listed
     try:
         # Cards naming the copies to take (play 5s5d) or ranks (play 55).
         copies = guandan_parse_copies(rest, level)
-        canonical = copies[2] if copies is not None else guandan_parse(rest, level).text
+        if copies is not None:
+            return Action("play " + copies[2])
+        canonical = guandan_parse(rest, level).text
     except CardkitError as exc:
         if bare:
             # Not a play written without its verb either: say what actions look like.
@@ -259,6 +239,12 @@ def _parse_action(text: Action | str, level: str) -> Action:
         # The engine's message names the text and what is wrong with it.
         raise IllegalActionError(str(exc)) from exc
     return _play_action(canonical)
+
+
+def _play_action(text: str) -> Action:
+    """The action of a play's canonical text (the shared one when it has an id)."""
+    play_id = guandan_play_id(text)
+    return Action("play " + text) if play_id is None else _ACTIONS.action(play_id)
 
 
 # -- the observation tensor ---------------------------------------------------------
@@ -362,8 +348,9 @@ class Guandan(BaseGame):
             return PASS
         if action_id >= _RETURN_BASE:
             return _RETURN_ACTIONS[action_id - _RETURN_BASE]
-        play = guandan_play_of_id(action_id)
-        return None if play is None else _play_action(play.text)
+        if guandan_play_of_id(action_id) is None:
+            return None
+        return _ACTIONS.action(action_id)
 
 
 class GuandanState(BaseState):
@@ -396,14 +383,14 @@ class GuandanState(BaseState):
         # Cards in a hand that another seat knows too: a received tribute or
         # return, the red jokers shown for an anti-tribute.
         self._known: list[Counter[Card]] = [Counter(), Counter(), Counter(), Counter()]
-        # This deal's card play: [seat, "pass"] or [seat, "play", type, main rank, cards].
+        # This deal's card play: (seat, "pass") or (seat, "play", type, main rank,
+        # the cards taken); never changed once logged.
         self._plays: list[tuple[Any, ...]] = []
         self._tribute: list[tuple[int, int, Card]] = []
         self._returned: list[tuple[int, int, Card]] = []
         self._due: list[tuple[int, int]] = []
         self._anti_tribute: list[int] | None = None
         self._leader: int | None = None
-        self._turn: dict[Action, int] | None = None
         self._phase = Phase.PLAY
         if not previous:
             # GD-13: the match's first leader is drawn from the seed.
@@ -412,8 +399,7 @@ class GuandanState(BaseState):
             self._pay_tribute(previous)
 
     def _sorted(self, cards: Sequence[Card]) -> list[Card]:
-        strength = _strengths(self._rank)
-        return sorted(cards, key=lambda c: (strength[c], _CARD_INDEX[c]))
+        return sorted(cards, key=_hand_order(self._rank).__getitem__)
 
     def _pay_tribute(self, previous: list[int]) -> None:
         """GD-14 .. GD-18: who pays whom, anti-tribute, or the automatic tribute."""
@@ -450,7 +436,9 @@ class GuandanState(BaseState):
     def _start_play(self, leader: int) -> None:
         """The card play begins on the engine's deal, ``leader`` to lead."""
         self._leader = leader
-        self._play = GuandanDeal(self._hands, self._rank, leader, self._game.double_win_ends)
+        self._play = GuandanDeal(
+            self._hands, self._rank, leader, self._game.double_win_ends, _ACTIONS
+        )
         self._phase = Phase.PLAY
 
     def _hand(self, seat: int) -> list[Card]:
@@ -465,21 +453,10 @@ class GuandanState(BaseState):
         assert play is not None  # the card play has begun
         return play
 
-    def _turn_listing(self) -> dict[Action, int]:
-        """The legal actions of this turn, each with its action id (pass 0, a play its
-        index id, a return its return id), listed once per turn."""
-        turn = self._turn
-        if turn is None:
-            if self._phase is Phase.RETURN:
-                recipient = self._due[0][0]
-                cards = return_choices(self._hands[recipient], self._rank)
-                turn = {(a := _RETURN_ACTIONS[_CARD_INDEX[c]]): _RETURN_IDS[a] for c in cards}
-            else:
-                # The engine lists ids; each id's shared Action is made once per process.
-                listed = _LISTED
-                turn = {listed[i] or _listed_action(i): i for i in self._live.legal_ids()}
-            self._turn = turn
-        return turn
+    def _return_ids(self) -> dict[Action, int]:
+        """The returns the recipient due may make, each with its action id."""
+        cards = return_choices(self._hands[self._due[0][0]], self._rank)
+        return {(a := _RETURN_ACTIONS[_CARD_INDEX[c]]): _RETURN_IDS[a] for c in cards}
 
     # -- the protocol --------------------------------------------------------------------
 
@@ -504,45 +481,58 @@ class GuandanState(BaseState):
 
     def legal_actions(self) -> list[Action]:
         """``return <card>`` choices while returning; else the leads, or ``pass`` and
-        every play that beats the table (each reading of wilds its own action)."""
-        if self._phase is _OVER:
+        every play that beats the table (each reading of wilds its own action).
+        Takes the state's lock itself (:func:`holds_lock`): one frame less a turn."""
+        lock = self._lock
+        lock.acquire()
+        try:
+            deal = self._play
+            if deal is not None and self._phase is Phase.PLAY:
+                return deal.legal_actions()
+            if self._phase is Phase.RETURN:
+                return list(self._return_ids())
             return []
-        return list(self._turn_listing())
+        finally:
+            lock.release()
+
+    legal_actions = holds_lock(legal_actions)
 
     def legal_action_ids(self) -> list[int]:
         """The ids of :meth:`legal_actions`, ascending (the engine lists them)."""
         if self._phase is _OVER:
             return []
-        return sorted(self._turn_listing().values())
+        if self._phase is Phase.RETURN:
+            return sorted(self._return_ids().values())
+        return sorted(self._live.legal_ids())
 
     def _parse(self, action: Action | str) -> Action:
         return _parse_action(action, self._rank)
 
     def apply(self, action: Action | str) -> None:
         """Play ``action`` for the current player; illegal -> IllegalActionError, no
-        change. Wild tokens naming the heart (``2h=7``) are read at the deal's level."""
-        turn = self._turn
-        if turn is not None and isinstance(action, str):
-            # A listed action (or its exact text) needs no parsing or checking.
-            known = _KNOWN.get(action)
-            if known is not None and known in turn:
-                if self._phase is Phase.PLAY:
-                    # _apply for a listed play or pass, without its lookups.
-                    self._turn = None
-                    self._jiefeng = None
-                    self._move(turn[known])
-                else:
-                    self._apply(known)
-                self._history.append(known)
-                return
-        if self._phase is _OVER:
-            raise IllegalActionError(f"the game is over; {shown(action)} cannot be played")
-        parsed = self._parse(action)
-        reason = self.illegal_reason(parsed)
-        if reason is not None:
-            raise IllegalActionError(reason)
-        self._apply(parsed)
-        self._history.append(parsed)
+        change. Wild tokens naming the heart (``2h=7``) are read at the deal's level.
+        Takes the state's lock itself (:func:`holds_lock`): one frame less a move."""
+        lock = self._lock
+        lock.acquire()
+        try:
+            deal = self._play
+            if deal is not None and self._phase is Phase.PLAY:
+                # A listed move, or its exact text, is applied by the engine unparsed.
+                moved = deal.apply_action(action)
+                if moved is not None:
+                    self._record(deal, *moved)
+                    return
+            if self._phase is _OVER:
+                raise IllegalActionError(f"the game is over; {shown(action)} cannot be played")
+            parsed = self._parse(action)
+            reason = self.illegal_reason(parsed)
+            if reason is not None:
+                raise IllegalActionError(reason)
+            self._apply(parsed)
+        finally:
+            lock.release()
+
+    apply = holds_lock(apply)
 
     def is_legal(self, action: Action | str) -> bool:
         """Whether ``apply(action)`` would succeed; never raises."""
@@ -561,11 +551,11 @@ class GuandanState(BaseState):
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None``."""
-        if action in self._turn_listing():
-            return None
         if self._phase is Phase.RETURN:
-            return self._return_reason(action)
+            return None if action in self._return_ids() else self._return_reason(action)
         deal = self._live
+        if action in deal.legal_actions():
+            return None
         seat = deal.to_move
         assert seat is not None  # a live deal has a seat to act
         table = deal.table
@@ -611,20 +601,25 @@ class GuandanState(BaseState):
         )
 
     def _apply(self, action: Action) -> None:
-        turn = self._turn_listing()
-        self._turn = None
-        self._jiefeng = None
+        """Make the checked ``action`` and log it, in the history too (the engine's
+        deal hands back the listed action, which the history keeps)."""
         if self._phase is Phase.RETURN:
+            self._jiefeng = None
             self._return(_RETURN_CARD[action])
-        elif action in turn:
-            self._move(turn[action])
-        else:
+            self._history.append(action)
+            return
+        deal = self._live
+        moved = deal.apply_action(action)
+        if moved is None:
             # Named copies of a listed play (checked by illegal_reason).
             copies = self._copies(action)
             assert copies is not None
-            play_id = guandan_play_id(copies[0].text)
-            assert play_id is not None
-            self._move(play_id, copies)
+            play = copies[0]
+            seat = deal.to_move
+            assert seat is not None  # a live deal has a seat to act
+            cards = deal.apply_copies(*copies)
+            moved = (action, seat, cards, play.type, play.main_rank, None)
+        self._record(deal, *moved)
 
     def _copies(self, action: Action) -> tuple[GuandanPlay, list[Card]] | None:
         """The rank-level play and the named cards of a play naming its copies
@@ -657,35 +652,33 @@ class GuandanState(BaseState):
             if n > held:
                 known[card] = held
 
-    def _move(self, action_id: int, copies: tuple[GuandanPlay, list[Card]] | None = None) -> None:
-        """A play or (id 0) a pass on the engine's deal, which moves the turn on:
-        to the next player still holding cards, or when a round ends to the last
-        player, its partner (jiefeng) or the next active player (GD-24 .. GD-29).
-        ``copies`` (the play and its named cards) takes those cards instead of the
-        ones the copy rule picks."""
-        deal = self._play
-        assert deal is not None  # the card play has begun
-        seat = deal.to_move
-        assert seat is not None  # a live deal has a seat to act
-        owner = deal.table_owner
-        cards = deal.apply_id(action_id) if copies is None else deal.apply_copies(*copies)
-        if action_id == 0:
+    def _record(
+        self,
+        deal: GuandanDeal,
+        action: Action,
+        seat: int,
+        cards: list[Card],
+        kind: str | None,
+        main_rank: str | None,
+        jiefeng: tuple[int, int] | None,
+    ) -> None:
+        """Log ``action``, which ``seat`` just made on the engine's deal, taking
+        ``cards`` (a pass when ``kind`` is ``None``). The deal moved the turn on: to
+        the next player still holding cards, or when a round ends to the last
+        player, its partner (``jiefeng``: the leader and the finished player) or the
+        next active player (GD-24 .. GD-29)."""
+        self._history.append(action)
+        self._jiefeng = jiefeng
+        if kind is None:
             self._plays.append((seat, "pass"))
-            # A pass that ended the round (no passes counted, no table) of a finished
-            # player: jiefeng.
-            if deal.passes == 0 and owner in deal.places:
-                leader = deal.to_move
-                if leader is not None:
-                    self._jiefeng = (leader, owner)
-        else:
-            if self._known[seat]:
-                self._forget(seat, deal.hand(seat))
-            self._played[seat].extend(cards)
-            self._last_cards = cards
-            kind, main_rank = _PLAY_INFO[action_id] or _play_info(action_id)
-            self._plays.append((seat, "play", kind, main_rank, tuple(map(str, cards))))
-            if deal.over:
-                self._score_deal()
+            return
+        if self._known[seat]:
+            self._forget(seat, deal.hand(seat))
+        self._played[seat].extend(cards)
+        self._last_cards = cards
+        self._plays.append((seat, "play", kind, main_rank, cards))
+        if deal.over:
+            self._score_deal()
 
     # -- scoring ----------------------------------------------------------------------
 
@@ -913,7 +906,9 @@ class GuandanState(BaseState):
             "team_levels": self.team_levels,
             "hand": [str(c) for c in self._sorted(self._hand(seat))],
             "card_counts": self._card_counts(),
-            "plays": [[*e[:4], list(e[4])] if len(e) == 5 else list(e) for e in self._plays],
+            "plays": [
+                [*e[:4], [str(c) for c in e[4]]] if len(e) == 5 else list(e) for e in self._plays
+            ],
             "table": None
             if table is None
             else {

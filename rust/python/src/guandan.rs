@@ -1,9 +1,9 @@
 //! Guandan: plays and their readings, leads, responses, comparison, the cards a
 //! play takes, the fixed action index and the batch path of lead listing.
 
-use crate::args::{arg, with_f32_exact};
+use crate::args::{arg, named, with_f32_exact, Callable};
 use crate::cards::{extract_card, extract_cards, repr_of, PyCard};
-use crate::errors::{to_py, IntoPyResult};
+use crate::errors::{invalid_argument, to_py, IntoPyResult};
 use crate::interrupt;
 use cardkit_engine::cards::Card;
 use cardkit_engine::cards::SUIT_CHARS;
@@ -15,7 +15,8 @@ use cardkit_engine::climbing::guandan::{observe, search};
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::{Cancel, EngineError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PySequence, PyString};
+use pyo3::types::{PyBytes, PyList, PySequence, PyString, PyTuple};
+use std::sync::OnceLock;
 
 /// One reading of a Guandan play: shape, main rank, natural cards and wild stand-ins.
 #[pyclass(frozen, module = "cardkit._core", name = "GuandanPlay", eq, hash)]
@@ -117,9 +118,14 @@ fn level_of(py: Python<'_>, level: &Bound<'_, PyAny>) -> PyResult<u8> {
     parse_level(&text.to_string_lossy()).py_err(py)
 }
 
-fn hand_of(hand: &Bound<'_, PyAny>) -> PyResult<Hand> {
-    let cards = extract_cards(hand)?;
-    Hand::from_cards(&cards).py_err(hand.py())
+/// The hand `hand`; a bad card or a card held too often is an error naming `parameter`.
+fn hand_of(parameter: &str, hand: &Bound<'_, PyAny>) -> PyResult<Hand> {
+    let py = hand.py();
+    named(
+        py,
+        parameter,
+        extract_cards(hand).and_then(|cards| Hand::from_cards(&cards).py_err(py)),
+    )
 }
 
 fn play_of(py: Python<'_>, obj: &Bound<'_, PyAny>, level: u8) -> PyResult<Play> {
@@ -150,7 +156,7 @@ fn guandan_leads(
     level: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<PyGuandanPlay>> {
     let level = level_of(py, level)?;
-    let hand = hand_of(hand)?;
+    let hand = hand_of("hand", hand)?;
     Ok(wrap(gd::leads(&hand, level)))
 }
 
@@ -163,7 +169,7 @@ fn guandan_responses(
     table: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<PyGuandanPlay>> {
     let level = level_of(py, level)?;
-    let hand = hand_of(hand)?;
+    let hand = hand_of("hand", hand)?;
     let table = play_of(py, table, level)?;
     Ok(wrap(gd::responses(&hand, level, &table)))
 }
@@ -241,7 +247,7 @@ fn guandan_take(
     play: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<PyCard>> {
     let level = level_of(py, level)?;
-    let hand = hand_of(hand)?;
+    let hand = hand_of("hand", hand)?;
     let play = play_of(py, play, level)?;
     let cards = gd::take(&hand, level, &play).py_err(py)?;
     Ok(cards.into_iter().map(PyCard).collect())
@@ -258,7 +264,7 @@ fn guandan_strength(
     level: &Bound<'_, PyAny>,
 ) -> PyResult<u8> {
     let level = level_of(py, level)?;
-    let card = extract_card(card)?;
+    let card = named(py, "card", extract_card(card))?;
     Ok(gd::strength(card.rank(), level))
 }
 
@@ -320,7 +326,7 @@ fn guandan_lead_ids_batch(
     }
     let jobs = list
         .iter()
-        .map(|h| hand_of(&h))
+        .map(|h| hand_of("hands", &h))
         .collect::<PyResult<Vec<Hand>>>()?;
     // A 27-card hand lists its leads in some ten microseconds.
     let micros = 20 * jobs.len() as u64;
@@ -377,13 +383,171 @@ impl LeBytes for u64 {
     }
 }
 
+/// What the table keeps of one play id: its action, shape and main rank.
+struct Entry {
+    action: Py<PyAny>,
+    kind: Py<PyString>,
+    main_rank: Py<PyString>,
+}
+
+/// The shared action objects of Guandan's card play: pass and one per play id.
+///
+/// `make(text)` makes the action of a play from its canonical text (without
+/// `play `) the first time a deal lists or plays it; every deal given the table then
+/// hands out that object, so listing a turn builds no strings and no objects. The
+/// table holds at most one entry per id of the finite play index.
+#[pyclass(frozen, module = "cardkit._core", name = "GuandanActions")]
+pub struct PyGuandanActions {
+    make: Py<PyAny>,
+    pass: Py<PyAny>,
+    plays: Box<[OnceLock<Entry>]>,
+}
+
+impl PyGuandanActions {
+    /// The entry of play id `id` (1..), made on first use. `make` runs without any
+    /// lock held; when threads race, the first entry kept is the one handed out.
+    fn entry(&self, py: Python<'_>, id: u32) -> PyResult<&Entry> {
+        let slot = self.plays.get(id as usize).ok_or_else(|| {
+            to_py(
+                py,
+                EngineError::IllegalAction(format!("{id} is not a Guandan play id")),
+            )
+        })?;
+        if let Some(entry) = slot.get() {
+            return Ok(entry);
+        }
+        let play = action_index().play(id).copied().ok_or_else(|| {
+            to_py(
+                py,
+                EngineError::IllegalAction(format!("{id} is not a Guandan play id")),
+            )
+        })?;
+        let made = Entry {
+            action: self.make.bind(py).call1((play.to_string(),))?.unbind(),
+            kind: PyString::intern(py, type_name(play.kind)).unbind(),
+            main_rank: PyString::new(py, &play.main_rank().to_string()).unbind(),
+        };
+        Ok(slot.get_or_init(|| made))
+    }
+
+    /// The action of id `id` (0: pass).
+    fn object(&self, py: Python<'_>, id: u32) -> PyResult<Py<PyAny>> {
+        if id == 0 {
+            return Ok(self.pass.clone_ref(py));
+        }
+        Ok(self.entry(py, id)?.action.clone_ref(py))
+    }
+}
+
+#[pymethods]
+impl PyGuandanActions {
+    /// `make(text)` returns the action of a play's canonical text; `pass_action` is the pass.
+    #[new]
+    fn new(#[pyo3(from_py_with = arg)] make: Callable, pass_action: Py<PyAny>) -> Self {
+        PyGuandanActions {
+            make: make.0,
+            pass: pass_action,
+            plays: (0..action_index().len()).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// The shared action of play-index id `id` (0: pass).
+    ///
+    /// Raises IllegalActionError when `id` is no id of the play index.
+    fn action(&self, py: Python<'_>, #[pyo3(from_py_with = arg)] id: u32) -> PyResult<Py<PyAny>> {
+        self.object(py, id)
+    }
+
+    /// How many play actions have been made so far.
+    fn __len__(&self) -> usize {
+        self.plays.iter().filter(|e| e.get().is_some()).count()
+    }
+}
+
+/// The turn's legal moves as listed once: ids in listing order and their actions.
+struct Listed {
+    ids: Vec<u32>,
+    actions: Vec<Py<PyAny>>,
+}
+
 /// The card play of one Guandan deal: turns, table, passes, jiefeng and places.
 ///
 /// Seats 0-3 act in seat order, partners opposite; `None` is a pass. The Python
 /// game keeps tribute, levels and the match (docs/guandan.md).
 #[pyclass(module = "cardkit._core", name = "GuandanDeal")]
-#[derive(Clone)]
-pub struct PyGuandanDeal(Deal);
+pub struct PyGuandanDeal {
+    deal: Deal,
+    /// The shared action table of `legal_actions` and `apply_action`, if given.
+    actions: Option<Py<PyGuandanActions>>,
+    /// The turn's listing, once `legal_actions` or `apply_action` made it.
+    listed: Option<Listed>,
+}
+
+impl PyGuandanDeal {
+    fn of(deal: Deal, actions: Option<Py<PyGuandanActions>>) -> Self {
+        PyGuandanDeal {
+            deal,
+            actions,
+            listed: None,
+        }
+    }
+
+    fn action_table<'a>(&'a self, py: Python<'_>) -> PyResult<&'a PyGuandanActions> {
+        match &self.actions {
+            Some(actions) => Ok(actions.get()),
+            None => Err(to_py(
+                py,
+                EngineError::RuleOption(
+                    "this deal has no action table: pass actions=GuandanActions(...)".into(),
+                ),
+            )),
+        }
+    }
+
+    /// The turn's listing, made on first use.
+    fn listing(&mut self, py: Python<'_>) -> PyResult<&Listed> {
+        if self.listed.is_none() {
+            let table = self.action_table(py)?;
+            let mut ids = Vec::new();
+            self.deal.legal_ids(&mut ids);
+            let actions = ids
+                .iter()
+                .map(|&id| table.object(py, id))
+                .collect::<PyResult<Vec<_>>>()?;
+            self.listed = Some(Listed { ids, actions });
+        }
+        Ok(self.listed.as_ref().unwrap_or_else(|| unreachable!()))
+    }
+
+    /// The id of the listed move `action` names: the listed object itself, or the
+    /// exact text of one (`pass`, `play ` and a play's canonical text).
+    fn find(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+        let level = self.deal.level();
+        let listed = self.listing(py)?;
+        if let Some(i) = listed.actions.iter().position(|o| o.is(action)) {
+            return Ok(Some(listed.ids[i]));
+        }
+        let Ok(text) = action.cast::<PyString>() else {
+            return Ok(None);
+        };
+        let text = text.to_string_lossy();
+        let id = if text == "pass" {
+            0
+        } else {
+            let Some(rest) = text.strip_prefix("play ") else {
+                return Ok(None);
+            };
+            match gd::parse(rest, Some(level)) {
+                Ok(play) if play.to_string() == rest => match action_index().id(&play) {
+                    Some(id) => id,
+                    None => return Ok(None),
+                },
+                _ => return Ok(None),
+            }
+        };
+        Ok(listed.ids.contains(&id).then_some(id))
+    }
+}
 
 fn seat_of(py: Python<'_>, seat: i64) -> PyResult<usize> {
     usize::try_from(seat)
@@ -416,7 +580,7 @@ fn four_hands(py: Python<'_>, hands: &Bound<'_, PyAny>) -> PyResult<[Hand; SEATS
         counts: [0; cardkit_engine::cards::NUM_CARDS],
     }; SEATS];
     for (i, slot) in out.iter_mut().enumerate() {
-        *slot = hand_of(&seq.get_item(i)?)?;
+        *slot = hand_of("hands", &seq.get_item(i)?)?;
     }
     Ok(out)
 }
@@ -424,20 +588,32 @@ fn four_hands(py: Python<'_>, hands: &Bound<'_, PyAny>) -> PyResult<[Hand; SEATS
 #[pymethods]
 impl PyGuandanDeal {
     #[new]
-    #[pyo3(signature = (hands, level, leader, double_win_ends = false))]
+    #[pyo3(signature = (hands, level, leader, double_win_ends = false, actions = None))]
     fn new(
         py: Python<'_>,
         hands: &Bound<'_, PyAny>,
         level: &Bound<'_, PyAny>,
         #[pyo3(from_py_with = arg)] leader: i64,
         #[pyo3(from_py_with = arg)] double_win_ends: bool,
+        actions: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let actions = actions
+            .map(|a| {
+                a.cast::<PyGuandanActions>()
+                    .map(|t| t.clone().unbind())
+                    .map_err(|_| {
+                        invalid_argument(
+                            py,
+                            format!("actions must be a GuandanActions, got {}", repr_of(a)),
+                        )
+                    })
+            })
+            .transpose()?;
         let level = level_of(py, level)?;
         let leader = seat_of(py, leader)? as u8;
         let out = four_hands(py, hands)?;
-        Deal::new(out, level, leader, double_win_ends)
-            .py_err(py)
-            .map(PyGuandanDeal)
+        let deal = Deal::new(out, level, leader, double_win_ends).py_err(py)?;
+        Ok(PyGuandanDeal::of(deal, actions))
     }
 
     /// `(name, length)` of each slice of the observation tensor, in order
@@ -462,61 +638,67 @@ impl PyGuandanDeal {
     ) -> PyResult<()> {
         let seat = seat_of(py, seat)?;
         with_f32_exact(out, observe::OBSERVATION_LEN, |slice| {
-            observe::write_card_play(&self.0, seat, slice);
+            observe::write_card_play(&self.deal, seat, slice);
         })
     }
 
     /// The seat to act, or None once the deal is over.
     #[getter]
     fn to_move(&self) -> Option<u8> {
-        self.0.to_move()
+        self.deal.to_move()
     }
 
     /// The play to beat, or None when the seat to act leads.
     #[getter]
     fn table(&self) -> Option<PyGuandanPlay> {
-        self.0.table().copied().map(PyGuandanPlay)
+        self.deal.table().copied().map(PyGuandanPlay)
     }
 
     /// The seat that played the table (the last player).
     #[getter]
     fn table_owner(&self) -> u8 {
-        self.0.owner()
+        self.deal.owner()
     }
 
     /// Passes since the table was played.
     #[getter]
     fn passes(&self) -> u8 {
-        self.0.passes()
+        self.deal.passes()
     }
 
     /// Seats in finishing order (all four once the deal is over).
     #[getter]
     fn places(&self) -> Vec<usize> {
-        self.0.places().iter().map(|&s| usize::from(s)).collect()
+        self.deal.places().iter().map(|&s| usize::from(s)).collect()
     }
 
     /// True once the places are settled.
     #[getter]
     fn over(&self) -> bool {
-        self.0.is_over()
+        self.deal.is_over()
     }
 
     /// Every seat's card count.
     #[getter]
     fn card_counts(&self) -> Vec<usize> {
-        (0..SEATS).map(|s| self.0.hand(s).len()).collect()
+        (0..SEATS).map(|s| self.deal.hand(s).len()).collect()
     }
 
     /// The cards of `seat`'s hand, in card order.
     fn hand(&self, py: Python<'_>, #[pyo3(from_py_with = arg)] seat: i64) -> PyResult<Vec<PyCard>> {
         let seat = seat_of(py, seat)?;
-        Ok(self.0.hand(seat).cards().into_iter().map(PyCard).collect())
+        Ok(self
+            .deal
+            .hand(seat)
+            .cards()
+            .into_iter()
+            .map(PyCard)
+            .collect())
     }
 
     /// The legal moves of the seat to act: None (pass, first when following), then plays.
     fn legal(&self) -> Vec<Option<PyGuandanPlay>> {
-        self.0
+        self.deal
             .legal()
             .into_iter()
             .map(|m| m.map(PyGuandanPlay))
@@ -525,9 +707,60 @@ impl PyGuandanDeal {
 
     /// The legal moves of the seat to act as action-index ids: 0 (pass) first when following.
     fn legal_ids(&self) -> Vec<u32> {
+        if let Some(listed) = &self.listed {
+            return listed.ids.clone();
+        }
         let mut ids = Vec::new();
-        self.0.legal_ids(&mut ids);
+        self.deal.legal_ids(&mut ids);
         ids
+    }
+
+    /// The legal moves of the seat to act as the table's shared actions, in `legal_ids` order.
+    ///
+    /// Listed once per turn. Raises RuleOptionError when the deal has no action table.
+    fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let listed = self.listing(py)?;
+        PyList::new(py, listed.actions.iter().map(|o| o.bind(py)))
+    }
+
+    /// Apply a listed move named by its shared action or its exact text.
+    ///
+    /// Returns `(action, seat, cards, type, main_rank, jiefeng)`: the listed action,
+    /// the seat that moved, the cards taken, the play's type and main rank (None for
+    /// a pass) and, for a pass that ended the round of a finished player,
+    /// `(leader, owner)`: the seat that leads by jiefeng and that player. Returns None,
+    /// changing nothing, when `action` names no listed move (other texts are the
+    /// caller's to parse). Raises RuleOptionError when the deal has no action table.
+    fn apply_action<'py>(
+        &mut self,
+        py: Python<'py>,
+        action: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let Some(id) = self.find(py, action)? else {
+            return Ok(None);
+        };
+        let seat = self.deal.to_move();
+        let owner = self.deal.owner();
+        let table = self.action_table(py)?;
+        let none = || py.None().into_bound(py);
+        let (object, kind, main_rank) = if id == 0 {
+            (table.pass.bind(py).clone(), none(), none())
+        } else {
+            let entry = table.entry(py, id)?;
+            (
+                entry.action.bind(py).clone(),
+                entry.kind.bind(py).clone().into_any(),
+                entry.main_rank.bind(py).clone().into_any(),
+            )
+        };
+        let cards = self.deal.apply_id(id).py_err(py)?;
+        self.listed = None;
+        let jiefeng = (id == 0 && self.deal.table().is_none() && self.deal.finished(owner))
+            .then(|| self.deal.to_move().map(|leader| (leader, owner)))
+            .flatten();
+        let cards = PyList::new(py, cards.into_iter().map(PyCard))?;
+        let moved = (object, seat, cards, kind, main_rank, jiefeng).into_pyobject(py)?;
+        Ok(Some(moved))
     }
 
     /// Apply the move of action-index id `id` (0: pass); returns the cards taken.
@@ -538,7 +771,8 @@ impl PyGuandanDeal {
         py: Python<'_>,
         #[pyo3(from_py_with = arg)] id: u32,
     ) -> PyResult<Vec<PyCard>> {
-        let cards = self.0.apply_id(id).py_err(py)?;
+        let cards = self.deal.apply_id(id).py_err(py)?;
+        self.listed = None;
         Ok(cards.into_iter().map(PyCard).collect())
     }
 
@@ -552,9 +786,10 @@ impl PyGuandanDeal {
     ) -> PyResult<Vec<PyCard>> {
         let play = match action {
             None => None,
-            Some(obj) => Some(play_of(py, obj, self.0.level())?),
+            Some(obj) => Some(play_of(py, obj, self.deal.level())?),
         };
-        let cards = self.0.apply(play.as_ref()).py_err(py)?;
+        let cards = self.deal.apply(play.as_ref()).py_err(py)?;
+        self.listed = None;
         Ok(cards.into_iter().map(PyCard).collect())
     }
 
@@ -569,9 +804,10 @@ impl PyGuandanDeal {
         play: &Bound<'_, PyAny>,
         cards: &Bound<'_, PyAny>,
     ) -> PyResult<Vec<PyCard>> {
-        let play = play_of(py, play, self.0.level())?;
-        let cards = extract_cards(cards)?;
-        let taken = self.0.apply_copies(&play, &cards).py_err(py)?;
+        let play = play_of(py, play, self.deal.level())?;
+        let cards = named(py, "cards", extract_cards(cards))?;
+        let taken = self.deal.apply_copies(&play, &cards).py_err(py)?;
+        self.listed = None;
         Ok(taken.into_iter().map(PyCard).collect())
     }
 
@@ -611,12 +847,16 @@ impl PyGuandanDeal {
             double_win_ends,
         )
         .py_err(py)
-        .map(PyGuandanDeal)
+        .map(|deal| PyGuandanDeal::of(deal, None))
     }
 
     /// The rule policy's move for the seat to act (None: pass).
-    fn rule_move(&self) -> Option<PyGuandanPlay> {
-        search::rule_move(&self.0).map(PyGuandanPlay)
+    ///
+    /// `jiefeng=False` plays without its jiefeng awareness (docs/guandan.md), to
+    /// measure it against.
+    #[pyo3(signature = (jiefeng = true))]
+    fn rule_move(&self, #[pyo3(from_py_with = arg)] jiefeng: bool) -> Option<PyGuandanPlay> {
+        search::rule_move_with(&self.deal, jiefeng).map(PyGuandanPlay)
     }
 
     /// Determinized search for the seat to act over `samples` deals of hidden cards.
@@ -629,16 +869,16 @@ impl PyGuandanDeal {
         #[pyo3(from_py_with = arg)] seed: u64,
     ) -> PyResult<Option<PyGuandanPlay>> {
         let mut rng = CardRng::new(seed);
-        let Some(seat) = self.0.to_move() else {
+        let Some(seat) = self.deal.to_move() else {
             return Ok(None);
         };
         let unknown: Vec<Card> = (0..SEATS)
             .filter(|&s| s != usize::from(seat))
-            .flat_map(|s| self.0.hand(s).cards())
+            .flat_map(|s| self.deal.hand(s).cards())
             .collect();
         // A rule playout of a whole deal takes some 100 us.
-        let micros = search::search_playouts(&self.0, samples).saturating_mul(100);
-        let deal = &self.0;
+        let micros = search::search_playouts(&self.deal, samples).saturating_mul(100);
+        let deal = &self.deal;
         let found = interrupt::run_sized(py, micros, |cancel| {
             search::search_move(deal, &unknown, samples, &mut rng, cancel)
         })?
@@ -646,15 +886,23 @@ impl PyGuandanDeal {
         Ok(found.map(PyGuandanPlay))
     }
 
-    /// An independent copy.
-    fn copy(&self) -> PyGuandanDeal {
-        self.clone()
+    /// An independent copy (the action table is shared).
+    fn copy(&self, py: Python<'_>) -> PyGuandanDeal {
+        PyGuandanDeal {
+            deal: self.deal.clone(),
+            actions: self.actions.as_ref().map(|a| a.clone_ref(py)),
+            listed: self.listed.as_ref().map(|l| Listed {
+                ids: l.ids.clone(),
+                actions: l.actions.iter().map(|o| o.clone_ref(py)).collect(),
+            }),
+        }
     }
 
     /// Play to the end with uniformly random legal moves from `seed`; returns the places.
     fn random_playout(&mut self, #[pyo3(from_py_with = arg)] seed: u64) -> Vec<usize> {
         let mut rng = CardRng::new(seed);
-        self.0.random_playout(&mut rng);
+        self.deal.random_playout(&mut rng);
+        self.listed = None;
         self.places()
     }
 }
@@ -679,6 +927,7 @@ fn bench_guandan_random_playouts(
 pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGuandanPlay>()?;
     m.add_class::<PyGuandanDeal>()?;
+    m.add_class::<PyGuandanActions>()?;
     bench.add_function(wrap_pyfunction!(bench_guandan_random_playouts, bench)?)?;
     m.add_function(wrap_pyfunction!(guandan_leads, m)?)?;
     m.add_function(wrap_pyfunction!(guandan_responses, m)?)?;

@@ -7,8 +7,8 @@
 //! as Zheng Shangyou maps it); partners sit opposite (0 & 2, 1 & 3).
 
 use super::{
-    action_index, leads, list_moves, move_ids_into, nth_full_house, responses, take,
-    view_take_into, Hand, Play, View, MAX_PLAY,
+    action_index, leads, move_ids_into, random_move, responses, take, view_take_into, Hand, Play,
+    View, MAX_PLAY,
 };
 use crate::error::{EngineError, Result};
 use crate::rng::CardRng;
@@ -407,31 +407,16 @@ impl Deal {
     /// Play to the end with uniformly random legal moves; returns the moves made.
     pub fn random_playout(&mut self, rng: &mut CardRng) -> u32 {
         let mut moves = 0;
-        // One buffer for every turn's plays: listing is the playout's whole cost.
-        let mut plays: Vec<Play> = Vec::with_capacity(256);
         let mut cards = [crate::cards::Card::RED_JOKER; MAX_PLAY];
         // Each seat's view of its hand, kept across its moves.
         let mut views: [View; SEATS] = std::array::from_fn(|s| self.hands[s].view(self.level));
         while !self.over {
-            // The moves of `legal`, in its order: pass first when following. The
-            // seat's view serves the listing and the cards the pick takes; full
-            // houses are listed only when picked.
-            plays.clear();
+            // A move of `legal`, drawn as from its list (pass first when
+            // following) but without listing: the seat's view serves the draw and
+            // the cards the move takes.
             let seat = usize::from(self.to_move);
             let view = views[seat];
-            let table = self.table;
-            let skipped = list_moves(&view, self.level, table.as_ref(), true, &mut plays);
-            let pass = usize::from(table.is_some());
-            let pick = rng.below((plays.len() + skipped.count + pass) as u64) as usize;
-            let mv = pick.checked_sub(pass).and_then(|i| {
-                if i < skipped.at {
-                    Some(plays[i])
-                } else if i < skipped.at + skipped.count {
-                    nth_full_house(&view, self.level, skipped.floor, i - skipped.at)
-                } else {
-                    plays.get(i - skipped.count).copied()
-                }
-            });
+            let mv = random_move(&view, self.level, self.table.as_ref(), rng);
             // A listed move is legal, so it only needs its cards.
             let taken = match &mv {
                 None => 0,

@@ -20,6 +20,7 @@ pub mod search;
 use super::Kind;
 use crate::cards::{Card, HEARTS, NUM_CARDS, RANK_CHARS as CARD_RANK_CHARS, SUIT_CHARS};
 use crate::error::{quoted, EngineError, Result};
+use crate::rng::CardRng;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -507,6 +508,13 @@ impl fmt::Display for Play {
 /// ordinary shapes only those ranked above `floor` (a rank value, see
 /// [`Play::rank_value`]; -1 for all), so answering a play skips what cannot beat it.
 fn generate(v: &View, level: u8, kind: Kind, floor: i16, out: &mut Vec<Play>) {
+    each_play(v, level, kind, floor, &mut |p| out.push(p));
+}
+
+/// [`generate`]'s plays handed to `out` one by one, in the same order: a random
+/// playout counts them, or keeps only the one it picked, without a list.
+#[inline]
+fn each_play(v: &View, level: u8, kind: Kind, floor: i16, out: &mut impl FnMut(Play)) {
     match kind {
         Kind::Single => groups(v, level, Kind::Single, 1, floor, out),
         Kind::Pair => groups(v, level, Kind::Pair, 2, floor, out),
@@ -521,7 +529,7 @@ fn generate(v: &View, level: u8, kind: Kind, floor: i16, out: &mut Vec<Play>) {
             if v.nat[usize::from(BLACK_JOKER)] >= 2 && v.nat[usize::from(RED_JOKER)] >= 2 =>
         {
             let key = rank_key(BLACK_JOKER, 2) | rank_key(RED_JOKER, 2);
-            out.push(Play::new(Kind::JokerBomb, RED_JOKER, NO_SUIT, key, &[]));
+            out(Play::new(Kind::JokerBomb, RED_JOKER, NO_SUIT, key, &[]));
         }
         _ => {}
     }
@@ -530,7 +538,8 @@ fn generate(v: &View, level: u8, kind: Kind, floor: i16, out: &mut Vec<Play>) {
 /// Singles, pairs and triples: `k` naturals of a rank and `width - k` wilds as that
 /// rank; jokers only as themselves (never with wilds, never three); wilds alone as
 /// the level rank (GD-39).
-fn groups(v: &View, level: u8, kind: Kind, width: u8, floor: i16, out: &mut Vec<Play>) {
+#[inline]
+fn groups(v: &View, level: u8, kind: Kind, width: u8, floor: i16, out: &mut impl FnMut(Play)) {
     let above = |rank: u8| i16::from(strength(rank, level)) > floor;
     for rank in (0..13u8).filter(|&r| above(r)) {
         let have = v.nat[usize::from(rank)];
@@ -538,7 +547,7 @@ fn groups(v: &View, level: u8, kind: Kind, width: u8, floor: i16, out: &mut Vec<
             let w = width - k;
             if w <= v.wilds {
                 let stand_ins = [rank; MAX_WILDS];
-                out.push(Play::new(
+                out(Play::new(
                     kind,
                     rank,
                     NO_SUIT,
@@ -551,12 +560,12 @@ fn groups(v: &View, level: u8, kind: Kind, width: u8, floor: i16, out: &mut Vec<
     if width <= 2 {
         for joker in [BLACK_JOKER, RED_JOKER] {
             if v.nat[usize::from(joker)] >= width && above(joker) {
-                out.push(Play::new(kind, joker, NO_SUIT, rank_key(joker, width), &[]));
+                out(Play::new(kind, joker, NO_SUIT, rank_key(joker, width), &[]));
             }
         }
         if v.wilds >= width && above(level) {
             let stand_ins = [level; MAX_WILDS];
-            out.push(Play::new(
+            out(Play::new(
                 kind,
                 level,
                 NO_SUIT,
@@ -569,9 +578,9 @@ fn groups(v: &View, level: u8, kind: Kind, width: u8, floor: i16, out: &mut Vec<
 
 /// Triple and pair of another rank (GD-34): wilds may fill either part; a joker
 /// pair is two identical natural jokers.
-fn full_houses(v: &View, level: u8, floor: i16, out: &mut Vec<Play>) {
+fn full_houses(v: &View, level: u8, floor: i16, out: &mut impl FnMut(Play)) {
     for_each_full_house(v, level, floor, |triple, wt, pair, wp| {
-        out.push(full_house(triple, wt, pair, wp));
+        out(full_house(triple, wt, pair, wp));
     });
 }
 
@@ -748,7 +757,8 @@ fn run_play(kind: Kind, top: u8, suit: u8, len: u8, width: u8, wild_at: &[u8; 5]
 
 /// Straights, pair runs and plates (GD-33, GD-36, GD-37): `len` consecutive run
 /// positions from the low ace to the high ace, `width` cards each.
-fn runs(v: &View, kind: Kind, len: u8, width: u8, floor: i16, out: &mut Vec<Play>) {
+#[inline]
+fn runs(v: &View, kind: Kind, len: u8, width: u8, floor: i16, out: &mut impl FnMut(Play)) {
     // Run positions holding a natural card: a position without one needs `width`
     // wilds, which rules out most windows before they are filled.
     let held = u32::from(v.suit_positions.iter().fold(0, |a, &p| a | p));
@@ -763,13 +773,14 @@ fn runs(v: &View, kind: Kind, len: u8, width: u8, floor: i16, out: &mut Vec<Play
             *slot = v.nat[usize::from(position_rank(top + 1 - len + i as u8))];
         }
         fill_window(usize::from(len), width, &have, v.wilds, |wild_at| {
-            out.push(run_play(kind, top, NO_SUIT, len, width, wild_at));
+            out(run_play(kind, top, NO_SUIT, len, width, wild_at));
         });
     }
 }
 
 /// Five-card straights of one suit (GD-43); a wild stands for the missing card.
-fn straight_flushes(v: &View, out: &mut Vec<Play>) {
+#[inline]
+fn straight_flushes(v: &View, out: &mut impl FnMut(Play)) {
     for suit in 0..4u8 {
         let positions = u32::from(v.suit_positions[usize::from(suit)]);
         if positions.count_ones() + u32::from(v.wilds) < 5 {
@@ -786,14 +797,15 @@ fn straight_flushes(v: &View, out: &mut Vec<Play>) {
                 *slot = v.suited[usize::from(rank)][usize::from(suit)];
             }
             fill_window(5, 1, &have, v.wilds, |wild_at| {
-                out.push(run_play(Kind::StraightFlush, top, suit, 5, 1, wild_at));
+                out(run_play(Kind::StraightFlush, top, suit, 5, 1, wild_at));
             });
         }
     }
 }
 
 /// Bombs of every size from four cards up (GD-41), wilds joining naturals.
-fn bombs(v: &View, out: &mut Vec<Play>) {
+#[inline]
+fn bombs(v: &View, out: &mut impl FnMut(Play)) {
     for rank in 0..13u8 {
         if v.nat[usize::from(rank)] + v.wilds < 4 {
             continue;
@@ -802,7 +814,7 @@ fn bombs(v: &View, out: &mut Vec<Play>) {
             for w in 0..=v.wilds {
                 if k + w >= 4 {
                     let stand_ins = [rank; MAX_WILDS];
-                    out.push(Play::new(
+                    out(Play::new(
                         Kind::Bomb,
                         rank,
                         NO_SUIT,
@@ -894,6 +906,100 @@ fn list_moves(
         }
     }
     skipped
+}
+
+/// A uniformly random move of a turn, as a random playout draws it: `rng` draws
+/// one index into the moves [`list_moves`] lists (pass first when following), and
+/// the move at that index is returned (`None`: pass). Every shape is only counted
+/// (full houses by arithmetic) and only the drawn shape is walked again to find the
+/// move, so a turn never builds its list of plays; the draw and the move are the
+/// listing's.
+fn random_move(v: &View, level: u8, table: Option<&Play>, rng: &mut CardRng) -> Option<Play> {
+    let mut parts = [(Kind::Single, -1i16); KINDS.len()];
+    let mut n = 0;
+    let mut power = None;
+    match table {
+        None => {
+            for (part, kind) in parts.iter_mut().zip(KINDS) {
+                *part = (kind, -1);
+            }
+            n = KINDS.len();
+        }
+        Some(table) => {
+            if !table.is_bomb() {
+                parts[n] = (table.kind, i16::from(table.rank_value(level)));
+                n += 1;
+            }
+            for kind in [Kind::Bomb, Kind::StraightFlush, Kind::JokerBomb] {
+                parts[n] = (kind, -1);
+                n += 1;
+            }
+            // Every bomb beats an ordinary play; a bomb only a stronger one.
+            power = table.bomb_power(level);
+        }
+    }
+    let mut counts = [0usize; KINDS.len()];
+    let pass = usize::from(table.is_some());
+    let mut total = pass;
+    for (count, &(kind, floor)) in counts.iter_mut().zip(&parts[..n]) {
+        *count = count_plays(v, level, kind, floor, power);
+        total += *count;
+    }
+    let mut k = (rng.below(total as u64) as usize).checked_sub(pass)?;
+    for (&count, &(kind, floor)) in counts.iter().zip(&parts[..n]) {
+        if k < count {
+            return nth_play(v, level, kind, floor, power, k);
+        }
+        k -= count;
+    }
+    None
+}
+
+/// Whether `play` is a bomb stronger than bomb power `power`.
+#[inline]
+fn outbombs(play: &Play, level: u8, power: u16) -> bool {
+    play.bomb_power(level).is_some_and(|q| q > power)
+}
+
+/// How many plays of `kind` above `floor` [`generate`] lists, only those
+/// outbombing `power` when given.
+fn count_plays(v: &View, level: u8, kind: Kind, floor: i16, power: Option<u16>) -> usize {
+    if kind == Kind::TriplePair {
+        return count_full_houses(v, level, floor);
+    }
+    let mut n = 0;
+    match power {
+        None => each_play(v, level, kind, floor, &mut |_| n += 1),
+        Some(power) => each_play(v, level, kind, floor, &mut |p| {
+            n += usize::from(outbombs(&p, level, power));
+        }),
+    }
+    n
+}
+
+/// The `k`-th play [`count_plays`] counts (`None` past the last).
+fn nth_play(
+    v: &View,
+    level: u8,
+    kind: Kind,
+    floor: i16,
+    power: Option<u16>,
+    k: usize,
+) -> Option<Play> {
+    if kind == Kind::TriplePair {
+        return nth_full_house(v, level, floor, k);
+    }
+    let mut seen = 0;
+    let mut found = None;
+    each_play(v, level, kind, floor, &mut |p| {
+        if power.is_none_or(|power| outbombs(&p, level, power)) {
+            if seen == k {
+                found = Some(p);
+            }
+            seen += 1;
+        }
+    });
+    found
 }
 
 /// The action-index ids of the leads (`table` `None`) or answers to `table` of
@@ -1567,7 +1673,7 @@ mod tests {
             let v = Hand::from_cards(&held).unwrap().view(level);
             for floor in -1..=15 {
                 let mut listed = Vec::new();
-                full_houses(&v, level, floor, &mut listed);
+                full_houses(&v, level, floor, &mut |p| listed.push(p));
                 assert_eq!(count_full_houses(&v, level, floor), listed.len());
                 for (k, play) in listed.iter().enumerate() {
                     assert_eq!(nth_full_house(&v, level, floor, k), Some(*play));

@@ -6,8 +6,9 @@
 //! plays from the plan: it leads the lowest planned group, answers only with plays
 //! that keep the plan no longer, keeps its wilds (a wild is worth two plays of the
 //! plan) for bombs, straight flushes and going out, lets its partner's plays
-//! stand, bombs when an opponent is close to going out, and leads around a next
-//! opponent about to go out. Every choice here was measured on paired deals
+//! stand, bombs when an opponent is close to going out, leads around a next
+//! opponent about to go out, and plays for jiefeng ([`rule_move_with`]). Every
+//! choice here was measured on paired deals
 //! (each deal played twice, teams swapped); it is also the search's playout
 //! policy, so it stays cheap: one plan per move, one more per answer weighed.
 
@@ -222,8 +223,20 @@ fn next_active(deal: &Deal, seat: u8) -> Option<u8> {
 }
 
 /// The rule policy's move for the seat to act (module doc): go out when one play
-/// empties the hand; otherwise plan the hand and play from the plan.
+/// empties the hand; otherwise plan the hand and play from the plan, aware of
+/// jiefeng ([`rule_move_with`]).
 pub fn rule_move(deal: &Deal) -> Move {
+    rule_move_with(deal, true)
+}
+
+/// The rule policy's move, with or without jiefeng awareness (GD-29: when the
+/// last player has gone out, the lead passes to its partner). Aware, it answers
+/// more readily a play an opponent went out with, whose partner would otherwise
+/// take the lead, and leads its partner's way when the partner is one play from
+/// going out (a single to a partner holding one card, a pair to one holding a
+/// pair), so the partner goes out and the lead comes back by jiefeng. Without,
+/// it plays as before these rules (kept for measuring them on paired deals).
+pub fn rule_move_with(deal: &Deal, jiefeng: bool) -> Move {
     let seat = deal.to_move().unwrap_or(0);
     let level = deal.level();
     let legal = deal.legal();
@@ -239,10 +252,48 @@ pub fn rule_move(deal: &Deal) -> Move {
         .min()
         .unwrap_or(usize::MAX);
     match deal.table() {
-        None => rule_lead(deal, &legal, &counts, seat),
+        None => jiefeng
+            .then(|| feed_partner(deal, &legal, seat))
+            .flatten()
+            .or_else(|| rule_lead(deal, &legal, &counts, seat)),
         Some(_) if deal.owner() == partner(seat) => None,
-        Some(_) => rule_follow(deal, &legal, &counts, opponents_min),
+        Some(_) => {
+            // An opponent went out with the table: passing hands its partner the lead.
+            let slack = u8::from(jiefeng && deal.finished(deal.owner()));
+            rule_follow(deal, &legal, &counts, opponents_min, slack)
+        }
     }
+}
+
+/// A lead its partner can go out over: the lowest natural single (pair) when the
+/// partner, still in, holds one card (two), unless the next opponent holds as
+/// few cards and would go out first. The partner's last play then hands the lead
+/// back to this seat (jiefeng).
+fn feed_partner(deal: &Deal, legal: &[Move], seat: u8) -> Move {
+    let mate = partner(seat);
+    if deal.finished(mate) {
+        return None;
+    }
+    // Only the partner's card count: an agent does not see the cards.
+    let mate_cards = deal.hand(usize::from(mate)).len();
+    let kind = match mate_cards {
+        1 => Kind::Single,
+        2 => Kind::Pair,
+        _ => return None,
+    };
+    let next_cards = next_active(deal, seat)
+        .filter(|&s| s != mate)
+        .map_or(usize::MAX, |s| deal.hand(usize::from(s)).len());
+    if next_cards <= mate_cards {
+        return None;
+    }
+    let level = deal.level();
+    legal
+        .iter()
+        .flatten()
+        .filter(|p| p.kind == kind && p.wilds() == 0)
+        .min_by_key(|p| p.rank_value(level))
+        .copied()
 }
 
 /// A lead from the plan: the lowest planned group that is not a bomb (among
@@ -303,7 +354,15 @@ fn rule_lead(deal: &Deal, legal: &[Move], counts: &Counts, seat: u8) -> Move {
 /// kept); else the weakest bomb, but only when an opponent is close to going out
 /// or the bomb leaves nothing but bombs (measured: bombing whenever it left two
 /// plays or fewer lost 0.13 levels a deal, four or fewer 0.35).
-fn rule_follow(deal: &Deal, legal: &[Move], counts: &Counts, opponents_min: usize) -> Move {
+/// `slack` more plays in the plan are accepted to answer at all (a jiefeng to
+/// deny).
+fn rule_follow(
+    deal: &Deal,
+    legal: &[Move],
+    counts: &Counts,
+    opponents_min: usize,
+    slack: u8,
+) -> Move {
     let level = deal.level();
     let (_, turns) = plan(counts, level);
     let danger = opponents_min <= DANGER_CARDS;
@@ -316,7 +375,7 @@ fn rule_follow(deal: &Deal, legal: &[Move], counts: &Counts, opponents_min: usiz
             (after, p.wilds(), p.rank_value(level), *p)
         })
         .min_by_key(|&(after, wilds, value, _)| (after, wilds, value));
-    if let Some((.., play)) = best.filter(|&(after, ..)| after <= turns) {
+    if let Some((.., play)) = best.filter(|&(after, ..)| after <= turns + slack) {
         return Some(play);
     }
     let bomb = legal
@@ -508,6 +567,46 @@ mod tests {
         // Seat 1 cannot answer a pair; seat 2 is seat 0's partner and passes.
         deal.apply(None).unwrap();
         assert_eq!(rule_move(&deal), None);
+    }
+
+    #[test]
+    fn rule_player_leads_a_single_to_a_partner_holding_one_card() {
+        // GD-29: the partner goes out over a low single and the lead comes back by
+        // jiefeng; without the awareness the plan leads its lowest group, the pair.
+        let level = 0;
+        let hands = [
+            hand("3c3d9s"),
+            hand("4c6d8hTcQs"),
+            hand("Ac"),
+            hand("5d7s9hJc"),
+        ];
+        let deal = Deal::new(hands, level, 0, false).unwrap();
+        let text = |mv: Move| mv.map(|p| p.to_string());
+        assert_eq!(text(rule_move_with(&deal, true)), Some("3".into()));
+        assert_eq!(text(rule_move_with(&deal, false)), Some("33".into()));
+        // Not when the next opponent would go out first on a single.
+        let hands = [hand("3c3d9s"), hand("4c"), hand("Ac"), hand("5d7s9hJc")];
+        let deal = Deal::new(hands, level, 0, false).unwrap();
+        assert_ne!(text(rule_move_with(&deal, true)), Some("3".into()));
+    }
+
+    #[test]
+    fn rule_player_denies_the_lead_to_a_finished_opponents_partner() {
+        // GD-29: seat 1 went out with a single 5; if seat 2 passes along with the
+        // others, seat 3 (seat 1's partner) leads. Breaking its full house for it
+        // costs a play of the plan, which jiefeng awareness accepts.
+        let level = 0;
+        let hands = [
+            hand("KcKd"),
+            super::super::deal::NO_CARDS,
+            hand("6c6d6h9c9d"),
+            hand("8c8d"),
+        ];
+        let table = super::super::parse("5", Some(level)).unwrap();
+        let deal = Deal::resume(hands, level, 2, Some(table), 1, 0, &[1], false).unwrap();
+        let text = |mv: Move| mv.map(|p| p.to_string());
+        assert_eq!(text(rule_move_with(&deal, true)), Some("6".into()));
+        assert_eq!(rule_move_with(&deal, false), None);
     }
 
     /// Seat 0 to answer `table`, played by seat 3 (an opponent), at level 2
