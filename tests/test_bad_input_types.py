@@ -827,6 +827,9 @@ TABLE: dict[str, Entry] = {
     "AecCore.guandan": Entry(
         {"level": "2", "double_win_ends": False}, {"level": LEVEL, "double_win_ends": BOOL}
     ),
+    "AecCore.tractor": Entry(
+        {"level": "2", "first_speaker": 0}, {"level": LEVEL, "first_speaker": UINT}
+    ),
     "AecCore.holdem": Entry(
         {"stacks": [100, 100], "blinds": (1, 2), "button": 0},
         {

@@ -2712,6 +2712,15 @@ class AecCore:
             RuleOptionError: If ``level`` is not a rank.
         """
     @staticmethod
+    def tractor(level: str, first_speaker: int) -> AecCore:
+        """A single Tractor deal at `level` (`"2"`..`"A"`), declared from `first_speaker`.
+
+        Dealing, declaring, burying, the card play and the level change.
+
+        Raises:
+            RuleOptionError: If ``level`` is not a rank or ``first_speaker`` not a seat.
+        """
+    @staticmethod
     def holdem(stacks: Sequence[int], blinds: tuple[int, int], button: int) -> AecCore:
         """A Texas Hold'em hand from these starting `stacks`, `blinds` and `button`.
 
