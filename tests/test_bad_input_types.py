@@ -144,6 +144,10 @@ def _tractor_deal() -> _core.TractorDeal:
     return _core.TractorDeal(TR_HANDS, "2", "s", 0)
 
 
+def _tractor_round() -> _core.TractorRound:
+    return _core.TractorRound(_core.deck("double108"), ["2", "2"], 0)
+
+
 #: A Tractor trump: a suit letter or "nt" (None too), else ``RuleOptionError``.
 TRUMP = Kind((5, 1.5, ["s"], "Z"), RuleOptionError)
 
@@ -799,6 +803,35 @@ TABLE: dict[str, Entry] = {
         },
         _tractor_deal,
     ),
+    "TractorRound": Entry(
+        {
+            "order": _core.deck("double108"),
+            "levels": ["2", "2"],
+            "first_speaker": 0,
+            "dealer": None,
+        },
+        {
+            "order": CARDS,
+            "levels": Kind(("x", 5, None, ["2"], ["2", 5], ["2", "2", "2"])),
+            "first_speaker": UINT,
+            "dealer": OPT_UINT,
+        },
+    ),
+    "TractorRound.hand": Entry({"seat": 0}, {"seat": INT}, _tractor_round),
+    "TractorRound.played": Entry({"seat": 0}, {"seat": INT}, _tractor_round),
+    "TractorRound.apply_id": Entry({"id": 0}, {"id": UINT}, _tractor_round),
+    "TractorRound.apply_ids": Entry({"ids": [0]}, {"ids": LIST}, _tractor_round),
+    "TractorRound.why_illegal": Entry({"ids": [0]}, {"ids": LIST}, _tractor_round),
+    "TractorRound.write_observation": Entry(
+        {"seat": 0, "out": np.zeros(TR_OBS, dtype=np.float32)},
+        {
+            "seat": INT,
+            "out": Kind((*ARRAY.bad, np.zeros(TR_OBS - 1, dtype=np.float32)), RuleOptionError),
+        },
+        _tractor_round,
+    ),
+    "tractor_level_change": Entry({"points": 80}, {"points": UINT}),
+    "tractor_card_points": Entry({"cards": "5cTc"}, {"cards": CARDS}),
     "VectorEnv.hearts": Entry(
         {**VECTOR, "passing": True, "target": 100},
         {**VECTOR_KINDS, "passing": BOOL, "target": UINT},
@@ -850,6 +883,9 @@ TABLE: dict[str, Entry] = {
     "AecCore.doudizhu": Entry({"single_round": False}, {"single_round": BOOL}),
     "AecCore.guandan": Entry(
         {"level": "2", "double_win_ends": False}, {"level": LEVEL, "double_win_ends": BOOL}
+    ),
+    "AecCore.tractor": Entry(
+        {"level": "2", "first_speaker": 0}, {"level": LEVEL, "first_speaker": UINT}
     ),
     "AecCore.holdem": Entry(
         {"stacks": [100, 100], "blinds": (1, 2), "button": 0},

@@ -428,6 +428,9 @@ ENGINE_DEALS: list[tuple[str, dict[str, Any]]] = [
     ("holdem", {"players": 3, "match": False, "stacks": [40, 300, 1000], "button": 1}),
     ("spades", {"match": False}),
     ("spades", {"match": False, "dealer": 2, "first_lead": "two_of_clubs"}),
+    ("tractor", {"match": False}),
+    # Level cards, declarations and the first speaker (the dealer if all pass) move.
+    ("tractor", {"match": False, "level": "7", "first_speaker": 2}),
     ("zhengshangyou", {}),
 ]
 ENGINE_IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in o.items())}" for name, o in ENGINE_DEALS]
@@ -528,9 +531,11 @@ def test_game_state_follows_the_engine_when_read(options: dict[str, Any]) -> Non
     assert env.game_state == reference
 
 
-@pytest.mark.parametrize("name", ["doudizhu", "bridge"])
-def test_engine_deals_refuse_bad_ids_like_the_state(name: str) -> None:
-    env = pz.env(name)
+@pytest.mark.parametrize(
+    ("name", "options"), [("doudizhu", {}), ("bridge", {}), ("tractor", {"match": False})]
+)
+def test_engine_deals_refuse_bad_ids_like_the_state(name: str, options: dict[str, Any]) -> None:
+    env = pz.env(name, **options)
     env.reset(seed=1)
     agent = env.agent_selection
     mask = env.observe(agent)["action_mask"]

@@ -10,11 +10,14 @@ from collections import Counter
 import pytest
 
 import cardkit
-from cardkit import IllegalActionError, games
+from cardkit import IllegalActionError, InvalidCardError, games
 from cardkit._core import (
     TractorDeal,
+    TractorRound,
+    tractor_card_points,
     tractor_follow_cards,
     tractor_is_legal_follow,
+    tractor_lead_id,
     tractor_shape,
     tractor_trick_winner,
 )
@@ -217,7 +220,8 @@ def test_an_exposed_kitty_is_public_and_named_once() -> None:
     _speak(state, "pass", "pass", "pass", "pass")
     exposed = sorted(str(c) for c in cardkit.parse_cards(kitty))
     game = state.game
-    at = tractor._OFFSET["kitty"]
+    names = [name for name, _ in tractor.OBSERVATION_LAYOUT]
+    at = sum(length for _, length in tractor.OBSERVATION_LAYOUT[: names.index("kitty")])
     for seat in (0, 1, 3):
         assert sorted(state.observation(seat)["exposed_kitty"]) == exposed
         tensor = state.observation_tensor(seat)[at : at + 54]
@@ -542,3 +546,87 @@ def test_a_whole_follow_in_one_action_equals_its_cards_one_by_one() -> None:
         one_by_one.apply(action)
     state.apply("play " + "".join(follow))
     assert state.observation(0) == one_by_one.observation(0)
+
+
+# -- several cards as one action ------------------------------------------------------
+
+
+def test_several_cards_to_bury_are_one_action_or_none() -> None:
+    state = _state(["2c", "3c", "4c", "5c"])
+    _speak(state, "declare 2c", "pass", "pass", "pass")
+    cards = [str(c) for c in state.hands[0]]
+    before = state.to_json()
+    with pytest.raises(IllegalActionError, match="only 8 more"):
+        state.apply("bury " + " ".join(cards[:9]))
+    assert state.to_json() == before and state.buried == []
+    state.apply("bury " + " ".join(cards[:5]))
+    with pytest.raises(IllegalActionError, match="only 3 more"):
+        state.apply("bury " + " ".join(cards[5:9]))
+    assert len(state.buried) == 5
+
+
+def test_a_follow_never_spills_into_the_next_seat() -> None:
+    # A follow named with one card more than it takes is refused whole: checking it
+    # card by card, the follow could complete and the extra card, legal for the next
+    # seat and last in card-index order, be played for that seat.
+    rng = random.Random(2)
+    for seed in range(30):
+        state = games.make("tractor", match=False).new_state(seed=seed)
+        while state.phase is not Phase.PLAY:
+            state.apply(rng.choice(state.legal_actions()))
+        state.apply(state.legal_actions()[0])  # a lead
+        seat = state.current_player
+        twin = state.clone()
+        follow = []
+        while twin.current_player == seat:
+            action = twin.legal_actions()[0]
+            follow.append(action.args[0])
+            twin.apply(action)
+        # Legal for the next seat, and the highest such card.
+        extra = max((a.args[0] for a in twin.legal_actions()), key=CARD_INDEX.__getitem__)
+        before = state.to_json()
+        with pytest.raises(IllegalActionError):
+            state.apply("play " + "".join([*follow, extra]))
+        assert state.to_json() == before and state.current_player == seat
+        state.apply("play " + "".join(follow))
+        assert state.observation(0) == twin.observation(0)
+
+
+# -- card errors name the argument (issue 13) -------------------------------------------
+
+
+def _deal() -> TractorDeal:
+    return TractorDeal([["3c"], ["4c"], ["5c"], ["6c"]], "2", "s", 0)
+
+
+PACK = [str(c) for c in cardkit.deck("double108")]
+
+
+@pytest.mark.parametrize(
+    ("call", "argument", "quoted"),
+    [
+        (lambda: tractor_shape("3c3x", "2"), "cards", '"3x"'),
+        (lambda: tractor_shape("3c3c3c", "2"), "cards", "3c"),
+        (lambda: tractor_follow_cards("3c3c3c", "5c", "", "2"), "hand", "3c"),
+        (lambda: tractor_follow_cards("3c", "5c5c5c", "", "2"), "lead", "5c"),
+        (lambda: tractor_follow_cards("3c", "5c", "3x", "2"), "chosen", '"3x"'),
+        (lambda: tractor_is_legal_follow("3c4c", "5c", "4c4c4c", "2"), "follow", "4c"),
+        (lambda: tractor_trick_winner(["5c", "3c3c3c"], "2"), "plays", "3c"),
+        (lambda: tractor_lead_id("9d9d9d", "2", "s"), "cards", "9d"),
+        (lambda: TractorDeal([["3c"], ["4x"], [], []], "2", "s", 0), "hands", '"4x"'),
+        (lambda: TractorDeal([["3c"] * 3, [], [], []], "2", "s", 0), "hands", "3c"),
+        (lambda: TractorDeal("3c", "2", "s", 0), "hands", "'3c'"),
+        (lambda: _deal().lead_id("3c3c3c"), "cards", "3c"),
+        (lambda: _deal().attacker_points(0, "KcKcKc"), "kitty", "Kc"),
+        (lambda: TractorRound(PACK[:-1], ["2", "2"], 0), "order", "107"),
+        (lambda: TractorRound([*PACK[:-1], "2c"], ["2", "2"], 0), "order", "twice"),
+        (lambda: TractorRound([*PACK[:-1], "Zz"], ["2", "2"], 0), "order", '"Zz"'),
+        (lambda: tractor_card_points("5c5x"), "cards", '"5x"'),
+    ],
+)
+def test_card_errors_name_the_argument(call: object, argument: str, quoted: str) -> None:
+    with pytest.raises(InvalidCardError) as info:
+        call()  # type: ignore[operator]
+    assert info.value.argument == argument
+    assert str(info.value).startswith(f"{argument}: ")
+    assert quoted in str(info.value)

@@ -1,7 +1,8 @@
 """cardkit.envs.VectorEnv: the Rust batch of every game it plays against the
 Python State API (the passing and bidding flows and the climbing games' tensor
-tails have Rust twins there), its determinism whatever the thread count,
-auto-reset, and refusal of bad input."""
+tails have Rust twins there; Tractor's env and state step the same engine deal,
+``TractorRound``, and must agree on the same seeds), its determinism whatever the
+thread count, auto-reset, and refusal of bad input."""
 
 from __future__ import annotations
 

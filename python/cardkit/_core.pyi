@@ -2522,11 +2522,14 @@ class BettingCore:
 
 __all__ += [
     "TractorDeal",
+    "TractorRound",
     "tractor_action_index",
     "tractor_action_text",
+    "tractor_card_points",
     "tractor_follow_cards",
     "tractor_is_legal_follow",
     "tractor_lead_id",
+    "tractor_level_change",
     "tractor_shape",
     "tractor_trick_winner",
 ]
@@ -2627,6 +2630,123 @@ class TractorDeal:
             RuleOptionError: If ``out`` is not a float32 vector of the tensor's length.
         """
 
+@final
+class TractorRound:
+    """One whole Tractor deal, from declaring to the level change (docs/tractor.md).
+
+    Declaring, burying and the card play by action id, then the attackers' points,
+    the level change and the next dealer: the rules of a deal, which
+    ``TractorState`` steps deal by deal.
+
+    Args:
+        order: The 108 cards as dealt (seat 0 gets cards 0-24, seat 1 25-49, ...,
+            the kitty 100-107).
+        levels: Each team's level rank (seats 0 and 2, then 1 and 3), ``"2"``..``"A"``.
+        first_speaker: Who speaks first in a first deal, and deals if nobody
+            declares there.
+        dealer: The deal's dealer, who speaks first; None in a first deal, where
+            both teams are at one level and the first declarer deals.
+
+    Raises:
+        InvalidCardError: If ``order`` is not 108 cards with none more than twice.
+        RuleOptionError: If a level is not a rank, a seat is not 0-3, or a first
+            deal has teams at two levels.
+    """
+
+    def __new__(
+        cls, order: _Hand, levels: Sequence[str], first_speaker: int, dealer: int | None = None
+    ) -> TractorRound: ...
+    def copy(self) -> TractorRound:
+        """An independent copy."""
+    def legal_ids(self) -> list[int]:
+        """The legal action ids of the seat to act, ascending."""
+    def apply_id(self, id: int) -> _TractorTrick | None:
+        """Play action ``id`` for the seat to act; the trick it completed, if any.
+
+        Illegal -> an ``IllegalActionError``, nothing changed. A trick is ``(leader,
+        cards text by seat, winner, points, cards per play)``.
+        """
+    def apply_ids(self, ids: Sequence[int]) -> _TractorTrick | None:
+        """Play ``ids`` as one action of the seat to act, all or nothing; the trick it completed.
+
+        The ids are cards to bury (at most those still to bury) or the cards of a
+        follow (ending at or before its last card). Illegal -> an
+        ``IllegalActionError``, nothing changed.
+        """
+    def why_illegal(self, ids: Sequence[int]) -> str | None:
+        """Why ``apply_ids(ids)`` would be illegal now, or None when it is legal."""
+    @property
+    def phase(self) -> str:
+        """``declare``, ``bury``, ``play``, or ``over`` once scored."""
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or None once scored."""
+    @property
+    def dealer(self) -> int | None:
+        """The dealer, or None until declaring fixes it in a first deal."""
+    @property
+    def level(self) -> str:
+        """The deal's level rank (``"2"``..``"A"``): the dealer's team's level."""
+    @property
+    def trump(self) -> str | None:
+        """The trump suit letter, ``"nt"`` for no-trump, None until fixed."""
+    @property
+    def exposed(self) -> bool:
+        """True once nobody declared and the kitty was exposed (TRC-19)."""
+    @property
+    def declarations(self) -> list[tuple[int, int]]:
+        """The declarations so far as ``(seat, action id)``, the standing one last."""
+    @property
+    def buried(self) -> list[Card]:
+        """The cards buried so far, in card-index order."""
+    def hand(self, seat: int) -> list[Card]:
+        """``seat``'s cards in card-index order (a follow being chosen included)."""
+    def played(self, seat: int) -> list[Card]:
+        """The cards ``seat`` has played this deal."""
+    @property
+    def following(self) -> bool:
+        """True while a trick is led and not complete."""
+    @property
+    def chosen(self) -> list[Card]:
+        """The cards the seat to act has chosen so far for its follow."""
+    @property
+    def trick(self) -> list[tuple[int, str]]:
+        """This trick's plays so far, in play order: ``(seat, cards text)``."""
+    @property
+    def points(self) -> list[int]:
+        """Card points each seat has won in tricks so far."""
+    @property
+    def outcome(self) -> dict[str, int] | None:
+        """The scored deal as a dict, or None until every card is played.
+
+        Keys: ``trick_points``, ``kitty_points``, ``kitty_multiplier``,
+        ``kitty_bonus``, ``attacker_points``, ``rising_team``, ``rise``,
+        ``next_dealer``.
+        """
+    def returns(self) -> list[float]:
+        """Each seat's return: the levels the deal gave its team minus the other's.
+
+        Zeros until scored.
+        """
+    def write_observation(self, seat: int, out: npt.NDArray[np.float32]) -> None:
+        """Write ``seat``'s whole observation tensor into ``out`` (docs/tractor.md).
+
+        ``out`` is a float32 array of the tensor's length, overwritten whole.
+
+        Raises:
+            RuleOptionError: If ``out`` is not a float32 vector of the tensor's length.
+        """
+
+def tractor_level_change(points: int) -> tuple[str, int]:
+    """Which team rises and by how much for the attackers' `points` (TRC-44..TRC-49).
+
+    ``("defenders", 3 | 2 | 1)`` below 80, else ``("attackers", n)`` with
+    ``n = (points - 80) // 40`` (0 at 80-115: a take-over without rising).
+    """
+
+def tractor_card_points(cards: _Hand) -> int:
+    """The card points of `cards`: each 5 counts 5, each 10 and king 10 (TRC-40, TRC-41)."""
+
 def tractor_shape(cards: _Hand, level: str, trump: str | None = None) -> tuple[str, int] | None:
     """``("single" | "pair" | "tractor", pairs)`` of ``cards``, or None for no shape."""
 
@@ -2708,6 +2828,15 @@ class AecCore:
 
         Raises:
             RuleOptionError: If ``level`` is not a rank.
+        """
+    @staticmethod
+    def tractor(level: str, first_speaker: int) -> AecCore:
+        """A single Tractor deal at `level` (`"2"`..`"A"`), declared from `first_speaker`.
+
+        Dealing, declaring, burying, the card play and the level change.
+
+        Raises:
+            RuleOptionError: If ``level`` is not a rank or ``first_speaker`` not a seat.
         """
     @staticmethod
     def holdem(stacks: Sequence[int], blinds: tuple[int, int], button: int) -> AecCore:

@@ -94,9 +94,8 @@ def engine_core(game: Game) -> AecCore | None:
         engine, rule_args = engine_rules(game)
     except RuleOptionError:
         return None
-    # Tractor's engine episodes have no one-at-a-time stepper yet.
-    make_core = getattr(AecCore, engine, None)
-    return None if make_core is None else make_core(*rule_args)
+    core: AecCore = getattr(AecCore, engine)(*rule_args)
+    return core
 
 
 def observe(state: State, seat: int, num_actions: int) -> Obs:

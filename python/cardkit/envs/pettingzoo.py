@@ -21,7 +21,8 @@ over an episode add up to exactly its ``returns()`` (see
 finite (``game.info.max_match_length``).
 
 Speed: single deals of the games with an engine episode (Dou Dizhu, Zheng
-Shangyou, Bridge, and Hearts, Spades, Guandan and Hold'em with ``match=False``)
+Shangyou, Bridge, and Hearts, Spades, Guandan, Tractor and Hold'em with
+``match=False``)
 are played in Rust by :class:`cardkit._core.AecCore`, the episodes of the vector
 env one at a time: ``step`` is one call that checks and plays the id, ``observe``
 one call that returns new arrays. ``game_state`` is then the Python state brought

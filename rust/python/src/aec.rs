@@ -9,9 +9,11 @@
 //! state only when that state is read.
 
 use cardkit_engine::climbing::guandan::parse_level;
+use cardkit_engine::trick::tractor::parse_level as parse_tractor_level;
 use cardkit_engine::vector::climbing::{DouDizhuEpisodes, ZhengShangyouEpisodes};
 use cardkit_engine::vector::guandan::GuandanEpisodes;
 use cardkit_engine::vector::holdem::HoldemEpisodes;
+use cardkit_engine::vector::tractor::TractorEpisodes;
 use cardkit_engine::vector::trick::{BridgeEpisodes, HeartsEpisodes, SpadesEpisodes};
 use cardkit_engine::vector::Episodes;
 use cardkit_engine::EngineError;
@@ -136,6 +138,9 @@ enum Core {
     DouDizhu(Single<DouDizhuEpisodes>),
     ZhengShangyou(Single<ZhengShangyouEpisodes>),
     Guandan(Single<GuandanEpisodes>),
+    // A Tractor deal is large (its trumps' lookup tables, its hands and plays): boxed,
+    // so the other games' cores do not take its size.
+    Tractor(Box<Single<TractorEpisodes>>),
     Holdem(Single<HoldemEpisodes>),
 }
 
@@ -149,6 +154,7 @@ macro_rules! with_single {
             Core::DouDizhu($s) => $body,
             Core::ZhengShangyou($s) => $body,
             Core::Guandan($s) => $body,
+            Core::Tractor($s) => $body,
             Core::Holdem($s) => $body,
         }
     };
@@ -243,6 +249,22 @@ impl PyAecCore {
         };
         Ok(PyAecCore {
             core: Core::Guandan(Single::new(game)),
+        })
+    }
+
+    /// A single Tractor deal at `level` (`"2"`..`"A"`), declared from `first_speaker`.
+    ///
+    /// Dealing, declaring, burying, the card play and the level change.
+    #[staticmethod]
+    fn tractor(
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] level: &str,
+        #[pyo3(from_py_with = arg)] first_speaker: usize,
+    ) -> PyResult<PyAecCore> {
+        let level = parse_tractor_level(level).py_err(py)?;
+        let game = TractorEpisodes::new(level, first_speaker).py_err(py)?;
+        Ok(PyAecCore {
+            core: Core::Tractor(Box::new(Single::new(game))),
         })
     }
 

@@ -1,25 +1,29 @@
-//! Tractor (拖拉机): shapes, follow legality, trick winners, the action index and
-//! the card play of a deal (`TractorDeal`), with its observation writer and random
-//! playouts.
+//! Tractor (拖拉机): shapes, follow legality, trick winners, the action index,
+//! the card play of a deal (`TractorDeal`) with its observation writer and random
+//! playouts, and a whole deal from declaring to the level change (`TractorRound`),
+//! which the Python state steps.
 
-use crate::args::{arg, with_f32_exact, Cards};
+use crate::args::{arg, named, with_f32_exact, Cards};
 use crate::cards::{repr_of, PyCard};
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
 use cardkit_engine::trick::tractor::deal::{self, Deal, Trick, SEATS};
+use cardkit_engine::trick::tractor::round::{self, Round};
 use cardkit_engine::trick::tractor::{
-    self as tr, observe, parse_level, parse_trump, shape_of, Follow, Hand, Trumps,
+    self as tr, observe, parse_level, parse_trump, shape_of, Follow, Hand, Trumps, LEVEL_TEXT,
 };
 use cardkit_engine::EngineError;
 use pyo3::prelude::*;
-use pyo3::types::{PySequence, PyString};
+use pyo3::types::{PyDict, PySequence, PyString};
 
 fn cards_of(hand: &Hand) -> Vec<PyCard> {
     hand.cards().into_iter().map(PyCard).collect()
 }
 
-fn hand_of(py: Python<'_>, cards: &[cardkit_engine::Card]) -> PyResult<Hand> {
-    Hand::from_cards(cards).py_err(py)
+/// The Tractor hand of the cards of argument `parameter`; a card held more than
+/// twice is an `InvalidCardError` naming the argument.
+fn hand_of(py: Python<'_>, parameter: &str, cards: &[cardkit_engine::Card]) -> PyResult<Hand> {
+    named(py, parameter, Hand::from_cards(cards).py_err(py))
 }
 
 /// The trumps of `level` (a rank letter) and `trump` (a suit letter, or None /
@@ -43,8 +47,13 @@ fn seat_of(py: Python<'_>, seat: i64) -> PyResult<usize> {
 }
 
 /// The shape of a lead, or an `IllegalActionError` saying it is none.
-fn lead_shape(py: Python<'_>, lead: &[cardkit_engine::Card], t: &Trumps) -> PyResult<tr::Shape> {
-    let hand = hand_of(py, lead)?;
+fn lead_shape(
+    py: Python<'_>,
+    parameter: &str,
+    lead: &[cardkit_engine::Card],
+    t: &Trumps,
+) -> PyResult<tr::Shape> {
+    let hand = hand_of(py, parameter, lead)?;
     shape_of(&hand, t).ok_or_else(|| {
         to_py(
             py,
@@ -67,7 +76,7 @@ fn tractor_shape(
     #[pyo3(from_py_with = arg)] trump: Option<&str>,
 ) -> PyResult<Option<(&'static str, u32)>> {
     let t = trumps_of(py, level, trump)?;
-    let hand = hand_of(py, &cards.0)?;
+    let hand = hand_of(py, "cards", &cards.0)?;
     Ok(shape_of(&hand, &t).map(|s| (s.kind.name(), s.kind.pairs())))
 }
 
@@ -85,9 +94,9 @@ fn tractor_follow_cards(
     #[pyo3(from_py_with = arg)] trump: Option<&str>,
 ) -> PyResult<Vec<PyCard>> {
     let t = trumps_of(py, level, trump)?;
-    let hand = hand_of(py, &hand.0)?;
-    let chosen = hand_of(py, &chosen.0)?;
-    let shape = lead_shape(py, &lead.0, &t)?;
+    let hand = hand_of(py, "hand", &hand.0)?;
+    let chosen = hand_of(py, "chosen", &chosen.0)?;
+    let shape = lead_shape(py, "lead", &lead.0, &t)?;
     if !hand.holds(&chosen) {
         return Err(to_py(
             py,
@@ -112,9 +121,9 @@ fn tractor_is_legal_follow(
     #[pyo3(from_py_with = arg)] trump: Option<&str>,
 ) -> PyResult<bool> {
     let t = trumps_of(py, level, trump)?;
-    let hand = hand_of(py, &hand.0)?;
-    let follow = hand_of(py, &follow.0)?;
-    let shape = lead_shape(py, &lead.0, &t)?;
+    let hand = hand_of(py, "hand", &hand.0)?;
+    let follow = hand_of(py, "follow", &follow.0)?;
+    let shape = lead_shape(py, "lead", &lead.0, &t)?;
     Ok(Follow::of(&shape, &t).allows(&hand, &follow))
 }
 
@@ -132,7 +141,7 @@ fn tractor_trick_winner(
     let t = trumps_of(py, level, trump)?;
     let hands = plays
         .iter()
-        .map(|p| hand_of(py, &p.0))
+        .map(|p| hand_of(py, "plays", &p.0))
         .collect::<PyResult<Vec<_>>>()?;
     let Some(first) = plays.first() else {
         return Err(to_py(
@@ -140,7 +149,7 @@ fn tractor_trick_winner(
             EngineError::IllegalAction("a trick needs at least its lead".into()),
         ));
     };
-    lead_shape(py, &first.0, &t)?;
+    lead_shape(py, "plays", &first.0, &t)?;
     Ok(tr::trick_winner(&hands, &t))
 }
 
@@ -191,7 +200,7 @@ fn tractor_lead_id(
     #[pyo3(from_py_with = arg)] trump: Option<&str>,
 ) -> PyResult<Option<u32>> {
     let t = trumps_of(py, level, trump)?;
-    let hand = hand_of(py, &cards.0)?;
+    let hand = hand_of(py, "cards", &cards.0)?;
     Ok(shape_of(&hand, &t).map(|s| tr::lead_id(&s, &t)))
 }
 
@@ -236,18 +245,13 @@ impl PyTractorDeal {
             .ok()
             .filter(|s| !hands.is_instance_of::<PyString>() && s.len().ok() == Some(SEATS));
         let Some(seq) = seq else {
-            return Err(to_py(
-                py,
-                EngineError::InvalidCard(format!(
-                    "hands {} must be a list of four hands",
-                    repr_of(hands)
-                )),
-            ));
+            let why = format!("must be a list of four hands, got {}", repr_of(hands));
+            return named(py, "hands", Err(to_py(py, EngineError::InvalidCard(why))));
         };
         let mut four = [Hand::EMPTY; SEATS];
         for (i, slot) in four.iter_mut().enumerate() {
-            let cards: Cards = arg(&seq.get_item(i)?)?;
-            *slot = hand_of(py, &cards.0)?;
+            let cards: Cards = named(py, "hands", arg(&seq.get_item(i)?))?;
+            *slot = hand_of(py, "hands", &cards.0)?;
         }
         let leader = seat_of(py, leader)?;
         Ok(PyTractorDeal(Deal::new(four, t, leader as u8).py_err(py)?))
@@ -358,7 +362,7 @@ impl PyTractorDeal {
         py: Python<'_>,
         #[pyo3(from_py_with = arg)] cards: Cards,
     ) -> PyResult<Option<u32>> {
-        let hand = hand_of(py, &cards.0)?;
+        let hand = hand_of(py, "cards", &cards.0)?;
         let t = self.0.trumps();
         Ok(shape_of(&hand, t).map(|s| tr::lead_id(&s, t)))
     }
@@ -373,7 +377,9 @@ impl PyTractorDeal {
         #[pyo3(from_py_with = arg)] kitty: Cards,
     ) -> PyResult<u32> {
         let dealer = seat_of(py, dealer)? as u8;
-        Ok(self.0.attacker_points(dealer, &hand_of(py, &kitty.0)?))
+        Ok(self
+            .0
+            .attacker_points(dealer, &hand_of(py, "kitty", &kitty.0)?))
     }
 
     /// Play the rest of the deal with random legal moves; the points each seat won.
@@ -413,6 +419,253 @@ impl PyTractorDeal {
     }
 }
 
+/// Which team rises and by how much for the attackers' `points` (TRC-44..TRC-49).
+///
+/// `("defenders", 3 | 2 | 1)` below 80, else `("attackers", n)` with
+/// `n = (points - 80) // 40` (0 at 80-115: a take-over without rising).
+#[pyfunction]
+fn tractor_level_change(#[pyo3(from_py_with = arg)] points: u32) -> (&'static str, u32) {
+    let (defenders, rise) = round::level_change(points);
+    (if defenders { "defenders" } else { "attackers" }, rise)
+}
+
+/// The card points of `cards`: each 5 counts 5, each 10 and king 10 (TRC-40, TRC-41).
+#[pyfunction]
+fn tractor_card_points(#[pyo3(from_py_with = arg)] cards: Cards) -> u32 {
+    // Card by card: any number of cards, where a hand holds at most two of each.
+    let single = |c: &cardkit_engine::Card| Hand {
+        one: 1 << c.index(),
+        two: 0,
+    };
+    cards.0.iter().map(|c| single(c).points()).sum()
+}
+
+/// A level rank index (0..=12) from its text (`"2"`..`"A"`).
+fn level_index(py: Python<'_>, parameter: &str, text: &str) -> PyResult<u8> {
+    named(py, parameter, parse_level(text).py_err(py))
+}
+
+/// One whole Tractor deal, from declaring to the level change (docs/tractor.md).
+///
+/// Declaring, burying and the card play by action id, then the attackers' points,
+/// the level change and the next dealer.
+#[pyclass(module = "cardkit._core", name = "TractorRound")]
+#[derive(Clone)]
+pub struct PyTractorRound(Round);
+
+#[pymethods]
+impl PyTractorRound {
+    #[new]
+    #[pyo3(signature = (order, levels, first_speaker, dealer = None))]
+    fn new(
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] order: Cards,
+        #[pyo3(from_py_with = arg)] levels: [String; 2],
+        #[pyo3(from_py_with = arg)] first_speaker: u8,
+        #[pyo3(from_py_with = arg)] dealer: Option<u8>,
+    ) -> PyResult<Self> {
+        let levels = [
+            level_index(py, "levels", &levels[0])?,
+            level_index(py, "levels", &levels[1])?,
+        ];
+        let round = Round::new(&order.0, levels, dealer, first_speaker);
+        let round = match round {
+            Err(EngineError::InvalidCard(why)) => {
+                return named(py, "order", Err(to_py(py, EngineError::InvalidCard(why))))
+            }
+            other => other.py_err(py)?,
+        };
+        Ok(PyTractorRound(round))
+    }
+
+    /// An independent copy.
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+
+    /// The legal action ids of the seat to act, ascending.
+    fn legal_ids(&self) -> Vec<u32> {
+        let mut out = Vec::with_capacity(64);
+        self.0.legal_ids(&mut out);
+        out
+    }
+
+    /// Play action `id` for the seat to act; the trick it completed, if any.
+    ///
+    /// Illegal -> an `IllegalActionError`, nothing changed. A trick is `(leader,
+    /// cards text by seat, winner, points, cards per play)`.
+    #[allow(clippy::type_complexity)]
+    fn apply_id(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] id: u32,
+    ) -> PyResult<Option<(u8, Vec<String>, u8, u32, u32)>> {
+        Ok(self.0.apply(id).py_err(py)?.as_ref().map(trick_tuple))
+    }
+
+    /// Play `ids` as one action of the seat to act, all or nothing; the trick it completed.
+    ///
+    /// The ids are cards to bury (at most those still to bury) or the cards of a
+    /// follow (ending at or before its last card). Illegal -> an
+    /// `IllegalActionError`, nothing changed.
+    #[allow(clippy::type_complexity)]
+    fn apply_ids(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] ids: Vec<u32>,
+    ) -> PyResult<Option<(u8, Vec<String>, u8, u32, u32)>> {
+        Ok(self.0.apply_ids(&ids).py_err(py)?.as_ref().map(trick_tuple))
+    }
+
+    /// Why `apply_ids(ids)` would be illegal now, or None when it is legal.
+    fn why_illegal(&self, #[pyo3(from_py_with = arg)] ids: Vec<u32>) -> Option<String> {
+        self.0.clone().apply_ids(&ids).err().map(|e| e.to_string())
+    }
+
+    /// `declare`, `bury`, `play`, or `over` once scored.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        self.0.phase().name()
+    }
+
+    /// The seat to act, or None once scored.
+    #[getter]
+    fn to_act(&self) -> Option<u8> {
+        self.0.to_act()
+    }
+
+    /// The dealer, or None until declaring fixes it in a first deal.
+    #[getter]
+    fn dealer(&self) -> Option<u8> {
+        self.0.dealer()
+    }
+
+    /// The deal's level rank (`"2"`..`"A"`): the dealer's team's level.
+    #[getter]
+    fn level(&self) -> char {
+        char::from(LEVEL_TEXT.as_bytes()[usize::from(self.0.level())])
+    }
+
+    /// The trump suit letter, `"nt"` for no-trump, None until fixed.
+    #[getter]
+    fn trump(&self) -> Option<&'static str> {
+        self.0
+            .trump()
+            .map(|suit| suit.map_or("nt", |s| ["c", "d", "h", "s"][usize::from(s)]))
+    }
+
+    /// True once nobody declared and the kitty was exposed (TRC-19).
+    #[getter]
+    fn exposed(&self) -> bool {
+        self.0.exposed()
+    }
+
+    /// The declarations so far as `(seat, action id)`, the standing one last.
+    #[getter]
+    fn declarations(&self) -> Vec<(u8, u8)> {
+        self.0.declarations().to_vec()
+    }
+
+    /// The cards buried so far, in card-index order.
+    #[getter]
+    fn buried(&self) -> Vec<PyCard> {
+        cards_of(&self.0.buried())
+    }
+
+    /// `seat`'s cards in card-index order (a follow being chosen included).
+    fn hand(&self, py: Python<'_>, #[pyo3(from_py_with = arg)] seat: i64) -> PyResult<Vec<PyCard>> {
+        Ok(cards_of(&self.0.hand(seat_of(py, seat)?)))
+    }
+
+    /// The cards `seat` has played this deal.
+    fn played(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] seat: i64,
+    ) -> PyResult<Vec<PyCard>> {
+        let seat = seat_of(py, seat)?;
+        Ok(self
+            .0
+            .play()
+            .map_or_else(Vec::new, |d| cards_of(&d.played()[seat])))
+    }
+
+    /// True while a trick is led and not complete.
+    #[getter]
+    fn following(&self) -> bool {
+        self.0.play().is_some_and(|d| d.lead().is_some())
+    }
+
+    /// The cards the seat to act has chosen so far for its follow.
+    #[getter]
+    fn chosen(&self) -> Vec<PyCard> {
+        self.0
+            .play()
+            .map_or_else(Vec::new, |d| cards_of(&d.chosen()))
+    }
+
+    /// This trick's plays so far, in play order: `(seat, cards text)`.
+    #[getter]
+    fn trick(&self) -> Vec<(u8, String)> {
+        self.0.play().map_or_else(Vec::new, |d| {
+            d.trick_plays()
+                .iter()
+                .map(|(s, h)| (*s, tr::cards_text(h)))
+                .collect()
+        })
+    }
+
+    /// Card points each seat has won in tricks so far.
+    #[getter]
+    fn points(&self) -> [u32; SEATS] {
+        self.0.play().map_or([0; SEATS], Deal::points)
+    }
+
+    /// The scored deal as a dict, or None until every card is played.
+    ///
+    /// Keys: `trick_points`, `kitty_points`, `kitty_multiplier`, `kitty_bonus`,
+    /// `attacker_points`, `rising_team`, `rise`, `next_dealer`.
+    #[getter]
+    fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(o) = self.0.outcome() else {
+            return Ok(None);
+        };
+        let out = PyDict::new(py);
+        out.set_item("trick_points", o.trick_points)?;
+        out.set_item("kitty_points", o.kitty_points)?;
+        out.set_item("kitty_multiplier", o.kitty_multiplier)?;
+        out.set_item("kitty_bonus", o.kitty_bonus())?;
+        out.set_item("attacker_points", o.attacker_points)?;
+        out.set_item("rising_team", o.rising_team)?;
+        out.set_item("rise", o.rise)?;
+        out.set_item("next_dealer", o.next_dealer)?;
+        Ok(Some(out))
+    }
+
+    /// Each seat's return: the levels the deal gave its team minus the other's.
+    ///
+    /// Zeros until scored.
+    fn returns(&self) -> [f32; SEATS] {
+        self.0.returns()
+    }
+
+    /// Write `seat`'s whole observation tensor into `out` (docs/tractor.md).
+    ///
+    /// `out` is a float32 array of the tensor's length, overwritten whole.
+    fn write_observation(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] seat: i64,
+        out: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let seat = seat_of(py, seat)?;
+        with_f32_exact(out, observe::OBSERVATION_LEN, |slice| {
+            self.0.observe(seat, slice)
+        })?
+        .py_err(py)
+    }
+}
+
 /// Random whole Tractor deals played out in Rust (bench only); returns the
 /// attackers' points summed over them.
 #[pyfunction]
@@ -431,6 +684,7 @@ fn bench_tractor_random_playouts(
 
 pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTractorDeal>()?;
+    m.add_class::<PyTractorRound>()?;
     bench.add_function(wrap_pyfunction!(bench_tractor_random_playouts, bench)?)?;
     m.add_function(wrap_pyfunction!(tractor_shape, m)?)?;
     m.add_function(wrap_pyfunction!(tractor_follow_cards, m)?)?;
@@ -439,5 +693,7 @@ pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResul
     m.add_function(wrap_pyfunction!(tractor_action_index, m)?)?;
     m.add_function(wrap_pyfunction!(tractor_action_text, m)?)?;
     m.add_function(wrap_pyfunction!(tractor_lead_id, m)?)?;
+    m.add_function(wrap_pyfunction!(tractor_level_change, m)?)?;
+    m.add_function(wrap_pyfunction!(tractor_card_points, m)?)?;
     Ok(())
 }

@@ -1,17 +1,18 @@
-//! Tractor single deals (`match=False`) for [`super::VectorEnv`]: the whole deal
-//! ([`Round`]: dealing, declaring, burying, card play, scoring) dealt as
-//! python/cardkit/games/tractor.py deals its first deal; tests/test_vector_env.py
-//! plays both side by side.
+//! Tractor single deals (`match=False`) for [`super::VectorEnv`] and the AEC
+//! env's `AecCore`: the whole deal ([`Round`]: dealing, declaring, burying, card
+//! play, scoring) dealt as python/cardkit/games/tractor.py deals its first deal,
+//! which steps the same `Round`; tests/test_vector_env.py checks that the two
+//! agree on the same seeds.
 //!
 //! Action ids are the game's fixed index (docs/tractor.md, "Learning interface").
 
 use super::Episodes;
 use crate::deck::deck;
-use crate::error::Result;
+use crate::error::{EngineError, Result};
 use crate::rng::{derive_seed, shuffle_seeded};
 use crate::trick::tractor::deal::SEATS;
 use crate::trick::tractor::observe::OBSERVATION_LEN;
-use crate::trick::tractor::round::Round;
+use crate::trick::tractor::round::{Round, ACE};
 use crate::trick::tractor::NUM_ACTIONS;
 
 /// Tractor single deals at one level.
@@ -21,6 +22,21 @@ pub struct TractorEpisodes {
     pub level: u8,
     /// The seat that speaks first, and deals if nobody declares.
     pub first_speaker: u8,
+}
+
+impl TractorEpisodes {
+    /// Single deals at `level` (0..=12) declared from `first_speaker` (a seat 0..3).
+    pub fn new(level: u8, first_speaker: usize) -> Result<TractorEpisodes> {
+        if level > ACE || first_speaker >= SEATS {
+            return Err(EngineError::RuleOption(format!(
+                "level {level} must be 0-12 and first_speaker {first_speaker} a seat 0..3"
+            )));
+        }
+        Ok(TractorEpisodes {
+            level,
+            first_speaker: first_speaker as u8,
+        })
+    }
 }
 
 /// One Tractor deal in progress.
@@ -50,7 +66,7 @@ impl Episodes for TractorEpisodes {
     fn start(&self, seed: u64) -> Result<TractorEpisode> {
         let mut order = deck("double108")?;
         shuffle_seeded(&mut order, derive_seed(seed, 0));
-        let round = Round::new(&order, self.level, self.first_speaker)?;
+        let round = Round::new(&order, [self.level; 2], None, self.first_speaker)?;
         let mut ids = Vec::with_capacity(64);
         round.legal_ids(&mut ids);
         Ok(TractorEpisode { round, ids })
@@ -91,10 +107,9 @@ mod tests {
 
     #[test]
     fn random_deals_conserve_cards_and_end_with_opposite_returns() {
-        let game = TractorEpisodes {
-            level: 5,
-            first_speaker: 1,
-        };
+        assert!(TractorEpisodes::new(13, 0).is_err());
+        assert!(TractorEpisodes::new(0, 4).is_err());
+        let game = TractorEpisodes::new(5, 1).unwrap();
         let mut rng = crate::rng::CardRng::new(4);
         let mut exposed = 0;
         for seed in 0..60 {

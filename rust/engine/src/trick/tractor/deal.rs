@@ -1,8 +1,7 @@
 //! The card play of one Tractor deal, after trumps are fixed and the kitty is
 //! buried: leads, follows chosen one card at a time, trick winners, the points each
 //! seat takes, and random playouts of whole deals. Declaring, the kitty, scoring
-//! and levels are the Python game's (python/cardkit/games/tractor.py), with a
-//! Rust twin for the vector env in [`super::round`].
+//! and the level change of a whole deal are [`super::round`]'s.
 //!
 //! Turns run in seat order 0, 1, 2, 3 (the text's counterclockwise, TRC-21, mapped
 //! as Guandan maps it); partners sit opposite (0 & 2, 1 & 3).
@@ -230,11 +229,20 @@ impl Deal {
         let Some(i) = id.checked_sub(PLAY_CARD).filter(|&i| i < NUM_CARDS as u32) else {
             return illegal("a follow is chosen one card at a time (play <card>)");
         };
+        let card = Card::from_index_unchecked(i as u8);
         let hand = &self.hands[usize::from(self.to_move)];
-        if self.follow.next_cards(hand, &self.chosen) >> i & 1 == 0 {
-            return illegal("that card cannot be part of a legal follow now");
+        if hand.count(card) <= self.chosen.count(card) {
+            return Err(EngineError::IllegalAction(format!(
+                "{card} is not in the hand (beyond the cards already chosen)"
+            )));
         }
-        self.chosen.add(Card::from_index_unchecked(i as u8));
+        if self.follow.next_cards(hand, &self.chosen) >> i & 1 == 0 {
+            return Err(EngineError::IllegalAction(format!(
+                "{card} cannot be part of a legal follow: play as many cards of the led \
+                 suit as you can, with as many of its pairs as you can when pairs are led"
+            )));
+        }
+        self.chosen.add(card);
         if self.chosen.len() < self.follow.size {
             return Ok(None);
         }
@@ -363,16 +371,28 @@ impl Deal {
             .unwrap_or(ids[0])
     }
 
-    /// The attackers' points at the end of a deal dealt by `dealer` with `kitty`
-    /// buried: their tricks' points, and when they won the last trick the kitty's
-    /// points times twice the cards per play of that trick (TRC-42, TRC-43).
-    pub fn attacker_points(&self, dealer: u8, kitty: &Hand) -> u32 {
-        let attackers = [(dealer + 1) % 4, (dealer + 3) % 4];
-        let taken: u32 = attackers.iter().map(|&s| self.points[usize::from(s)]).sum();
+    /// The card points the attackers (the seats beside `dealer`) have won in tricks.
+    pub fn attacker_tricks(&self, dealer: u8) -> u32 {
+        [(dealer + 1) % 4, (dealer + 3) % 4]
+            .iter()
+            .map(|&s| self.points[usize::from(s)])
+            .sum()
+    }
+
+    /// What the kitty's points are multiplied by for the attackers at the end of a
+    /// deal dealt by `dealer`: twice the cards per play of the last trick when they
+    /// won it, else 0 (TRC-42, TRC-43).
+    pub fn kitty_multiplier(&self, dealer: u8) -> u32 {
         match &self.last {
-            Some(t) if attackers.contains(&t.winner) => taken + kitty.points() * 2 * t.size,
-            _ => taken,
+            Some(t) if t.winner % 2 != dealer % 2 => 2 * t.size,
+            _ => 0,
         }
+    }
+
+    /// The attackers' points at the end of a deal dealt by `dealer` with `kitty`
+    /// buried: their tricks' points and the kitty bonus (TRC-42, TRC-43).
+    pub fn attacker_points(&self, dealer: u8, kitty: &Hand) -> u32 {
+        self.attacker_tricks(dealer) + kitty.points() * self.kitty_multiplier(dealer)
     }
 }
 

@@ -1,13 +1,11 @@
-//! A whole single Tractor deal as the batched vector env plays it: the deal of
-//! 25 cards each and an 8-card kitty, declaring in turn, the dealer burying eight
-//! cards, the card play ([`Deal`]), the attackers' points and the level change.
-//!
-//! The Python game (python/cardkit/games/tractor.py) states the same rules for
-//! whole matches; tests/test_vector_env.py drives both on the same seeds with
-//! random legal ids and asserts identical legal ids, observations, rewards and
-//! done flags at every step, so the two cannot drift apart.
+//! One whole Tractor deal: the deal of 25 cards each and an 8-card kitty,
+//! declaring in turn, the dealer burying eight cards, the card play ([`Deal`]),
+//! the attackers' points, the level change and the next dealer. The one home of
+//! these rules: the Python state (python/cardkit/games/tractor.py, through the
+//! `TractorRound` binding) steps it deal by deal and keeps the match across
+//! deals, and the vector env and the AEC env play it as single deals.
 
-use super::deal::{Deal, HAND_SIZE, KITTY, SEATS};
+use super::deal::{Deal, Trick, HAND_SIZE, KITTY, SEATS};
 use super::observe::{
     self, write_cards, DEALER, DECLARATION, KITTY as KITTY_SLICE, LEVEL, PHASE, TEAM_LEVELS, TRUMP,
 };
@@ -18,7 +16,10 @@ use crate::cards::{Card, NUM_CARDS};
 use crate::error::{EngineError, Result};
 
 /// The highest level rank (the ace).
-const ACE: u8 = 12;
+pub const ACE: u8 = 12;
+/// The most declarations of one deal: each is stronger than the last, and there
+/// are four strengths (TRC-12 .. TRC-14).
+const MAX_DECLARATIONS: usize = 4;
 
 /// Where a deal stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +34,18 @@ pub enum Phase {
     Over,
 }
 
+impl Phase {
+    /// The phase's name: `declare`, `bury`, `play` or `over`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Declare => "declare",
+            Phase::Bury => "bury",
+            Phase::Play => "play",
+            Phase::Over => "over",
+        }
+    }
+}
+
 /// Which team rises and by how much for the attackers' `points` (TRC-44 ..
 /// TRC-49): `(true, 3 | 2 | 1)` for the defenders below 80, else `(false, n)`
 /// with `n = (points - 80) / 40` (0 at 80-115: a take-over without rising).
@@ -45,23 +58,41 @@ pub fn level_change(points: u32) -> (bool, u32) {
     }
 }
 
-/// The outcome of a scored deal.
+/// The outcome of a scored deal (TRC-40 .. TRC-50).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
+    /// The card points the attackers won in tricks.
+    pub trick_points: u32,
+    /// The card points of the buried kitty.
+    pub kitty_points: u32,
+    /// Twice the cards per play of the last trick when the attackers won it, else 0.
+    pub kitty_multiplier: u32,
     /// The attackers' trick points and kitty bonus.
     pub attacker_points: u32,
     /// The team that rises (0: seats 0 and 2, 1: seats 1 and 3).
     pub rising_team: u8,
     /// Levels it rises (0 for a take-over without rising).
     pub rise: u32,
+    /// Who deals next: the dealer's partner when the defenders rise, else the
+    /// dealer's next player.
+    pub next_dealer: u8,
+}
+
+impl Outcome {
+    /// The kitty's points times the multiplier.
+    pub fn kitty_bonus(&self) -> u32 {
+        self.kitty_points * self.kitty_multiplier
+    }
 }
 
 /// One deal from the deal to the score, stepped by action id.
 #[derive(Clone, Debug)]
 pub struct Round {
-    /// The deal's level rank, 0..=12; both teams start at it.
+    /// Each team's level (0: seats 0 and 2), 0..=12.
+    levels: [u8; 2],
+    /// The deal's level rank: the dealer's team's level (TRC-08, TRC-11).
     level: u8,
-    /// The seat that speaks first, and deals if nobody declares.
+    /// The seat that deals if nobody declares in a first deal.
     first_speaker: u8,
     /// Hands while declaring and burying (the dealer's with the kitty).
     hands: [Hand; SEATS],
@@ -72,9 +103,9 @@ pub struct Round {
     phase: Phase,
     speaker: u8,
     passes: u8,
-    /// The first declarer, then the standing declaration (seat, id).
-    first_declarer: Option<u8>,
-    standing: Option<(u8, u32)>,
+    /// The declarations so far as (seat, action id), the standing one last.
+    declarations: [(u8, u8); MAX_DECLARATIONS],
+    declared: u8,
     dealer: Option<u8>,
     /// The trump suit once fixed (`Some(None)` at no-trump).
     trump: Option<Option<u8>>,
@@ -86,8 +117,17 @@ pub struct Round {
 
 impl Round {
     /// A deal of the 108 cards in `order` (seat 0 gets cards 0-24, seat 1 25-49,
-    /// ..., the kitty 100-107) at `level` (0..=12), `first_speaker` speaking first.
-    pub fn new(order: &[Card], level: u8, first_speaker: u8) -> Result<Round> {
+    /// ..., the kitty 100-107) with the teams at `levels` (0..=12 each).
+    ///
+    /// `dealer` is the deal's dealer, who speaks first; `None` in a match's first
+    /// deal, where both teams are at one level, `first_speaker` speaks first, the
+    /// first declarer deals (TRC-10) and `first_speaker` deals if nobody declares.
+    pub fn new(
+        order: &[Card],
+        levels: [u8; 2],
+        dealer: Option<u8>,
+        first_speaker: u8,
+    ) -> Result<Round> {
         if order.len() != SEATS * HAND_SIZE + KITTY {
             return Err(EngineError::InvalidCard(format!(
                 "a Tractor deal takes {} cards, got {}",
@@ -95,31 +135,51 @@ impl Round {
                 order.len()
             )));
         }
-        if level > ACE || usize::from(first_speaker) >= SEATS {
+        let seat_ok = |s: u8| usize::from(s) < SEATS;
+        if levels.iter().any(|&l| l > ACE)
+            || !seat_ok(first_speaker)
+            || dealer.is_some_and(|d| !seat_ok(d))
+        {
             return Err(EngineError::RuleOption(format!(
-                "level {level} must be 0-12 and first speaker {first_speaker} a seat 0-3"
+                "levels {levels:?} must be 0-12, first speaker {first_speaker} and dealer \
+                 {dealer:?} seats 0-3"
             )));
         }
+        let level = match dealer {
+            Some(d) => levels[usize::from(d % 2)],
+            None if levels[0] == levels[1] => levels[0],
+            None => {
+                return Err(EngineError::RuleOption(format!(
+                    "a deal without a dealer is a first deal, with both teams at one \
+                     level, not {levels:?}"
+                )))
+            }
+        };
         let mut hands = [Hand::EMPTY; SEATS];
+        let mut all = Hand::EMPTY;
+        let twice = || EngineError::InvalidCard("a card is dealt more than twice".into());
         for (s, hand) in hands.iter_mut().enumerate() {
             *hand = Hand::from_cards(&order[HAND_SIZE * s..HAND_SIZE * (s + 1)])?;
+            all = all.plus(hand).ok_or_else(twice)?;
         }
         let rest = &order[SEATS * HAND_SIZE..];
         let kitty = Hand::from_cards(rest)?;
+        all.plus(&kitty).ok_or_else(twice)?;
         // Eight cards hold at most four jokers.
         let exposed_suit = rest.iter().find_map(|c| c.suit()).unwrap_or(0);
         Ok(Round {
+            levels,
             level,
             first_speaker,
             hands,
             kitty,
             exposed_suit,
             phase: Phase::Declare,
-            speaker: first_speaker,
+            speaker: dealer.unwrap_or(first_speaker),
             passes: 0,
-            first_declarer: None,
-            standing: None,
-            dealer: None,
+            declarations: [(0, 0); MAX_DECLARATIONS],
+            declared: 0,
+            dealer,
             trump: None,
             exposed: false,
             buried: Hand::EMPTY,
@@ -146,6 +206,33 @@ impl Round {
     /// The dealer, once fixed.
     pub fn dealer(&self) -> Option<u8> {
         self.dealer
+    }
+
+    /// The deal's level rank, 0..=12.
+    pub fn level(&self) -> u8 {
+        self.level
+    }
+
+    /// The trump suit (0..=3) once fixed, `Some(None)` at no-trump.
+    pub fn trump(&self) -> Option<Option<u8>> {
+        self.trump
+    }
+
+    /// The declarations so far as (seat, action id), the standing one last.
+    pub fn declarations(&self) -> &[(u8, u8)] {
+        &self.declarations[..usize::from(self.declared)]
+    }
+
+    /// The standing declaration as (seat, action id).
+    fn standing(&self) -> Option<(u8, u32)> {
+        self.declarations()
+            .last()
+            .map(|&(s, id)| (s, u32::from(id)))
+    }
+
+    /// The kitty as dealt.
+    pub fn kitty(&self) -> Hand {
+        self.kitty
     }
 
     /// Whether nobody declared and the kitty was exposed.
@@ -182,7 +269,7 @@ impl Round {
         match self.phase {
             Phase::Declare => {
                 out.push(PASS_ID);
-                let best = self.standing.map_or(0, |(_, id)| declare_strength(id));
+                let best = self.standing().map_or(0, |(_, id)| declare_strength(id));
                 let hand = &self.hands[usize::from(self.speaker)];
                 out.extend((DECLARE_SINGLE..BURY).filter(|&id| {
                     declare_strength(id) > best && hand.holds(&declare_cards(id, self.level))
@@ -205,49 +292,82 @@ impl Round {
     }
 
     /// Play action `id` for the seat to act; an illegal id changes nothing.
-    pub fn apply(&mut self, id: u32) -> Result<()> {
-        let illegal = || {
-            Err(EngineError::IllegalAction(format!(
-                "action id {id} is not legal now"
-            )))
-        };
+    /// Returns the trick it completed, if any.
+    pub fn apply(&mut self, id: u32) -> Result<Option<Trick>> {
         match self.phase {
             Phase::Declare => {
                 let mut ids = Vec::with_capacity(11);
                 self.legal_ids(&mut ids);
                 if !ids.contains(&id) {
-                    return illegal();
+                    return Err(EngineError::IllegalAction(format!(
+                        "action id {id} is no pass or declaration the speaker holds that \
+                         is stronger than the standing one"
+                    )));
                 }
                 self.speak(id);
+                Ok(None)
             }
             Phase::Bury => {
-                let dealer = usize::from(self.dealer.unwrap_or(0));
-                let Some(i) = id.checked_sub(BURY).filter(|&i| i < NUM_CARDS as u32) else {
-                    return illegal();
-                };
-                let card = Card::from_index_unchecked(i as u8);
-                if !self.hands[dealer].take(card) {
-                    return illegal();
-                }
-                self.buried.add(card);
-                if self.buried.len() == KITTY as u32 {
-                    let trumps = Trumps::new(self.level, self.trump.flatten())?;
-                    self.play = Some(Deal::new(self.hands, trumps, dealer as u8)?);
-                    self.phase = Phase::Play;
-                }
+                self.bury(id)?;
+                Ok(None)
             }
             Phase::Play => {
                 let Some(deal) = self.play.as_mut() else {
-                    return illegal();
+                    return Err(EngineError::IllegalAction("no card play yet".into()));
                 };
-                deal.apply_id(id)?;
+                let trick = deal.apply_id(id)?;
                 if deal.is_over() {
                     self.score();
                 }
+                Ok(trick)
             }
-            Phase::Over => return illegal(),
+            Phase::Over => Err(EngineError::IllegalAction(
+                "the deal is over: every card is played".into(),
+            )),
         }
-        Ok(())
+    }
+
+    /// Play `ids` as one action of the seat to act, all or nothing: cards to bury
+    /// (one id each, at most the cards still to bury), the cards of a follow (one
+    /// id each, ending at or before its last card), or any single id. Returns the
+    /// trick it completed, if any.
+    pub fn apply_ids(&mut self, ids: &[u32]) -> Result<Option<Trick>> {
+        if ids.is_empty() {
+            return Err(EngineError::IllegalAction(
+                "an action names at least one card".into(),
+            ));
+        }
+        let mut next = self.clone();
+        let mut trick = None;
+        for (k, &id) in ids.iter().enumerate() {
+            if k > 0 && !next.mid_action() {
+                return Err(EngineError::IllegalAction(match self.phase {
+                    Phase::Bury => format!(
+                        "{} cards are buried, and only {} more may be",
+                        ids.len(),
+                        KITTY as u32 - self.buried.len()
+                    ),
+                    _ => format!(
+                        "{} cards are more than the play takes: a lead is one single, pair \
+                         or tractor, a follow as many cards as the lead",
+                        ids.len()
+                    ),
+                }));
+            }
+            trick = next.apply(id)?;
+        }
+        *self = next;
+        Ok(trick)
+    }
+
+    /// Whether the seat that just moved is still in the middle of its action: more
+    /// cards to bury, or a follow begun and not complete.
+    fn mid_action(&self) -> bool {
+        match self.phase {
+            Phase::Bury => true,
+            Phase::Play => self.play.as_ref().is_some_and(|d| !d.chosen().is_empty()),
+            Phase::Declare | Phase::Over => false,
+        }
     }
 
     fn speak(&mut self, id: u32) {
@@ -255,26 +375,31 @@ impl Round {
         if id == PASS_ID {
             self.passes += 1;
         } else {
-            self.first_declarer.get_or_insert(seat);
-            self.standing = Some((seat, id));
+            // Legal declarations are strictly stronger than the standing one, so
+            // there are at most four.
+            if let Some(slot) = self.declarations.get_mut(usize::from(self.declared)) {
+                *slot = (seat, id as u8);
+                self.declared += 1;
+            }
             self.passes = 0;
         }
         self.speaker = (seat + 1) % SEATS as u8;
-        match (self.standing, self.passes) {
+        match (self.standing(), self.passes) {
             // TRC-10, TRC-15, TRC-18: three passes fix the standing declaration;
-            // the first declarer deals.
+            // in a first deal the first declarer deals.
             (Some((_, id)), 3) => {
                 let suit = (id < DECLARE_BLACK).then_some(((id - DECLARE_SINGLE) % 4) as u8);
                 self.trump = Some(suit);
-                self.dealer = self.first_declarer;
+                let first = self.declarations[0].0;
+                self.dealer.get_or_insert(first);
                 self.take_kitty();
             }
-            // TRC-19: nobody declared; the kitty names the trumps and the initial
-            // dealer keeps the deal.
+            // TRC-19: nobody declared; the kitty names the trumps and the dealer, or
+            // in a first deal the initial dealer, keeps the deal.
             (None, 4) => {
                 self.exposed = true;
                 self.trump = Some(Some(self.exposed_suit));
-                self.dealer = Some(self.first_speaker);
+                self.dealer.get_or_insert(self.first_speaker);
                 self.take_kitty();
             }
             _ => {}
@@ -284,28 +409,63 @@ impl Round {
     /// TRC-20: the dealer takes the kitty and buries eight cards.
     fn take_kitty(&mut self) {
         let dealer = usize::from(self.dealer.unwrap_or(0));
+        // The deal holds each card at most twice (checked by `new`).
         self.hands[dealer] = self.hands[dealer]
             .plus(&self.kitty)
             .unwrap_or(self.hands[dealer]);
         self.phase = Phase::Bury;
     }
 
-    /// TRC-40 .. TRC-49: the attackers' points and the level change.
+    /// Bury the card of `id`; the card play begins after the eighth.
+    fn bury(&mut self, id: u32) -> Result<()> {
+        let dealer = usize::from(self.dealer.unwrap_or(0));
+        let Some(i) = id.checked_sub(BURY).filter(|&i| i < NUM_CARDS as u32) else {
+            return Err(EngineError::IllegalAction(
+                "the dealer buries eight cards first: bury <card>".into(),
+            ));
+        };
+        let card = Card::from_index_unchecked(i as u8);
+        if !self.hands[dealer].take(card) {
+            return Err(EngineError::IllegalAction(format!(
+                "the dealer does not hold {card} (or not that many)"
+            )));
+        }
+        self.buried.add(card);
+        if self.buried.len() == KITTY as u32 {
+            // The trump suit is fixed before burying, and the level is 0..=12.
+            let trumps = Trumps::new(self.level, self.trump.flatten())?;
+            self.play = Some(Deal::new(self.hands, trumps, dealer as u8)?);
+            self.phase = Phase::Play;
+        }
+        Ok(())
+    }
+
+    /// TRC-40 .. TRC-50: the attackers' points, the level change and the next dealer.
     fn score(&mut self) {
         let (Some(deal), Some(dealer)) = (&self.play, self.dealer) else {
             return;
         };
-        let points = deal.attacker_points(dealer, &self.buried);
-        let (defenders_rise, rise) = level_change(points);
+        let trick_points = deal.attacker_tricks(dealer);
+        let kitty_points = self.buried.points();
+        let kitty_multiplier = deal.kitty_multiplier(dealer);
+        let attacker_points = trick_points + kitty_points * kitty_multiplier;
+        let (defenders_rise, rise) = level_change(attacker_points);
         let defenders = dealer % 2;
+        // TRC-47, TRC-50: the dealer's partner keeps the deal for the defenders; on a
+        // take-over the old dealer's next player deals.
+        let (rising_team, next_dealer) = if defenders_rise {
+            (defenders, (dealer + 2) % SEATS as u8)
+        } else {
+            (1 - defenders, (dealer + 1) % SEATS as u8)
+        };
         self.outcome = Some(Outcome {
-            attacker_points: points,
-            rising_team: if defenders_rise {
-                defenders
-            } else {
-                1 - defenders
-            },
+            trick_points,
+            kitty_points,
+            kitty_multiplier,
+            attacker_points,
+            rising_team,
             rise,
+            next_dealer,
         });
         self.phase = Phase::Over;
     }
@@ -334,6 +494,11 @@ impl Round {
                 observe::OBSERVATION_LEN
             )));
         }
+        if seat >= SEATS {
+            return Err(EngineError::IllegalAction(format!(
+                "seat {seat} is not a seat: seats are 0-3"
+            )));
+        }
         out.fill(0.0);
         let rel = |s: u8| (usize::from(s) + SEATS - seat) % SEATS;
         match &self.play {
@@ -358,7 +523,7 @@ impl Round {
         if let Some(dealer) = self.dealer {
             out[DEALER + rel(dealer)] = 1.0;
         }
-        if let Some((who, id)) = self.standing {
+        if let Some((who, id)) = self.standing() {
             out[DECLARATION + rel(who)] = 1.0;
             out[DECLARATION + SEATS + declare_strength(id) as usize - 1] = 1.0;
         }
@@ -366,7 +531,8 @@ impl Round {
         if let Some(suit) = self.trump {
             out[TRUMP + usize::from(suit.unwrap_or(4))] = 1.0;
         }
-        let mut levels = [self.level; 2];
+        // A team beyond the ace (the match won) shows at the ace.
+        let mut levels = self.levels;
         if let Some(o) = self.outcome {
             let team = &mut levels[usize::from(o.rising_team)];
             *team = (u32::from(*team) + o.rise).min(u32::from(ACE)) as u8;
@@ -413,13 +579,132 @@ mod tests {
     #[test]
     fn bad_decks_and_options_are_refused() {
         let order = crate::deck::deck("double108").unwrap();
-        assert!(Round::new(&order[1..], 0, 0).is_err());
-        assert!(Round::new(&order, 13, 0).is_err());
-        assert!(Round::new(&order, 0, 4).is_err());
-        let mut round = Round::new(&order, 0, 0).unwrap();
+        assert!(Round::new(&order[1..], [0, 0], None, 0).is_err());
+        assert!(Round::new(&order, [13, 13], None, 0).is_err());
+        assert!(Round::new(&order, [0, 0], None, 4).is_err());
+        assert!(Round::new(&order, [0, 0], Some(4), 0).is_err());
+        // Without a dealer (a first deal) both teams are at one level.
+        assert!(Round::new(&order, [0, 3], None, 0).is_err());
+        let mut thrice = order.clone();
+        thrice[1] = thrice[0];
+        assert!(Round::new(&thrice, [0, 0], None, 0).is_err());
+        let mut round = Round::new(&order, [0, 0], None, 0).unwrap();
         // Burying before trumps are fixed, and out-of-range ids, are refused.
         assert!(round.apply(BURY).is_err());
         assert!(round.apply(u32::MAX).is_err());
+        assert!(round.apply_ids(&[]).is_err());
         assert_eq!(round.to_act(), Some(0));
+    }
+
+    /// A shuffled deal and the round of it with `levels` and `dealer`.
+    fn shuffled(seed: u64, levels: [u8; 2], dealer: Option<u8>) -> Round {
+        let mut order = crate::deck::deck("double108").unwrap();
+        crate::rng::shuffle_seeded(&mut order, seed);
+        Round::new(&order, levels, dealer, 1).unwrap()
+    }
+
+    #[test]
+    fn a_later_deal_keeps_its_dealer_and_plays_at_its_team_level() {
+        // TRC-08, TRC-11: the dealer speaks first, the deal is at the dealer's team
+        // level, and a declaration by another seat does not move the deal.
+        for seed in 0..40 {
+            let mut round = shuffled(seed, [3, 7], Some(1));
+            assert_eq!((round.to_act(), round.level()), (Some(1), 7));
+            let mut ids = Vec::new();
+            let mut declared = false;
+            while round.phase() == Phase::Declare {
+                round.legal_ids(&mut ids);
+                let id = *ids.last().unwrap();
+                declared |= id != PASS_ID;
+                round.apply(id).unwrap();
+            }
+            assert_eq!(round.dealer(), Some(1));
+            assert_eq!(round.exposed(), !declared);
+            let mut obs = vec![0.0; observe::OBSERVATION_LEN];
+            round.observe(0, &mut obs).unwrap();
+            // Seat 0's team first: level 5 (index 3), then the other team's 9 (7).
+            assert_eq!(obs[TEAM_LEVELS + 3], 1.0);
+            assert_eq!(obs[TEAM_LEVELS + 13 + 7], 1.0);
+        }
+    }
+
+    #[test]
+    fn several_ids_play_as_one_action_or_not_at_all() {
+        let mut round = shuffled(5, [0, 0], None);
+        for _ in 0..4 {
+            round.apply(PASS_ID).unwrap();
+        }
+        assert_eq!(round.phase(), Phase::Bury);
+        let dealer = usize::from(round.dealer().unwrap());
+        let cards = round.hand(dealer).cards();
+        let ids: Vec<u32> = cards.iter().map(|c| BURY + u32::from(c.index())).collect();
+        // Nine cards are one too many: nothing is buried.
+        let before = round.hand(dealer);
+        assert!(round.apply_ids(&ids[..9]).is_err());
+        assert_eq!((round.hand(dealer), round.buried().len()), (before, 0));
+        round.apply_ids(&ids[..3]).unwrap();
+        round.apply_ids(&ids[3..8]).unwrap();
+        assert_eq!(round.phase(), Phase::Play);
+        // A lead, then a follower's whole follow in one action.
+        let mut legal = Vec::new();
+        round.legal_ids(&mut legal);
+        let lead = *legal
+            .iter()
+            .find(|&&id| id >= super::super::PLAY_PAIR)
+            .unwrap();
+        round.apply(lead).unwrap();
+        let mut follow = Vec::new();
+        let mut twin = round.clone();
+        while twin.play().unwrap().tricks() == 0 && twin.to_act() == round.to_act() {
+            twin.legal_ids(&mut legal);
+            follow.push(legal[0]);
+            twin.apply(legal[0]).unwrap();
+        }
+        // One card too many would be the next seat's: refused, nothing played.
+        let mut extra = follow.clone();
+        twin.legal_ids(&mut legal);
+        extra.push(legal[0]);
+        let seat = round.to_act();
+        assert!(round.apply_ids(&extra).is_err());
+        assert_eq!(round.to_act(), seat);
+        round.apply_ids(&follow).unwrap();
+        assert_eq!(round.to_act(), twin.to_act());
+    }
+
+    #[test]
+    fn the_outcome_adds_up() {
+        // TRC-40 .. TRC-50 on random deals: trick and kitty points make 200, the
+        // kitty bonus needs the attackers' last trick, and the next dealer follows
+        // the rising team.
+        let mut rng = crate::rng::CardRng::new(9);
+        let mut ids = Vec::new();
+        for seed in 0..60 {
+            let mut round = shuffled(seed, [4, 4], None);
+            while round.to_act().is_some() {
+                round.legal_ids(&mut ids);
+                round
+                    .apply(ids[rng.below(ids.len() as u64) as usize])
+                    .unwrap();
+            }
+            let o = round.outcome().unwrap();
+            let dealer = round.dealer().unwrap();
+            let deal = round.play().unwrap();
+            let defence: u32 = [dealer, (dealer + 2) % 4]
+                .iter()
+                .map(|&s| deal.points()[usize::from(s)])
+                .sum();
+            assert_eq!(o.trick_points + defence + o.kitty_points, 200);
+            assert_eq!(o.attacker_points, o.trick_points + o.kitty_bonus());
+            let last = deal.last_trick().unwrap();
+            let attackers_last = last.winner % 2 != dealer % 2;
+            assert_eq!(
+                o.kitty_multiplier,
+                if attackers_last { 2 * last.size } else { 0 }
+            );
+            let defenders_rise = o.attacker_points < 80;
+            assert_eq!(o.rising_team == dealer % 2, defenders_rise);
+            let step = if defenders_rise { 2 } else { 1 };
+            assert_eq!(o.next_dealer, (dealer + step) % 4);
+        }
     }
 }
