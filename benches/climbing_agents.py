@@ -9,7 +9,8 @@ Dou Dizhu the gap is also split by the stronger agent's role in its game: landlo
 farmer (partnered with a weaker agent).
 
 Run: python benches/climbing_agents.py [--deals N] [--samples S]  (issue target: N=10000)
-     [--endgame CARDS [--only-endgame]]: the search with the endgame solver vs without
+     [--endgame CARDS] [--halving] [--only-endgame]: the search with the endgame
+     solver, or by successive halving (halving=True), vs the plain search
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ def _agents(game: str, samples: int, endgame: int) -> dict[str, Factory]:
         "search": lambda s: search(s, samples),
         # the same search, solving sampled deals exactly from `endgame` cards left
         "endgame": lambda s: search(s, samples, endgame=endgame),
+        # the same playouts, spent by successive halving of the candidate moves
+        "halving": lambda s: search(s, samples, halving=True),
     }
 
 
@@ -68,7 +71,16 @@ def main() -> None:
         help="also pit the search with the endgame solver from this many cards left "
         "against the plain search (0: skip)",
     )
-    parser.add_argument("--only-endgame", action="store_true", help="run only the endgame matchup")
+    parser.add_argument(
+        "--halving",
+        action="store_true",
+        help="also pit the search by successive halving against the plain search",
+    )
+    parser.add_argument(
+        "--only-endgame",
+        action="store_true",
+        help="run only the --endgame and --halving matchups",
+    )
     args = parser.parse_args()
     print(f"deals per matchup: {args.deals} (x3 seat rotations); search samples {args.samples}")
     print(f"{'game':<14} {'matchup':<18} {'as':<9} {'n':>6} {'gap':>8} {'95% CI':>18} gap>0")
@@ -77,6 +89,8 @@ def main() -> None:
         pairs = [] if args.only_endgame else [("rule", "random"), ("search", "rule")]
         if args.endgame:
             pairs.append(("endgame", "search"))
+        if args.halving:
+            pairs.append(("halving", "search"))
         for strong, weak in pairs:
             start = time.perf_counter()
             results = matchup(name, agents[strong], agents[weak], args.deals)
