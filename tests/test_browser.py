@@ -126,9 +126,16 @@ def test_every_game_opens_at_its_table_and_takes_a_click(page: Page) -> None:
         before = page.locator("#history li").count()
         if page.locator("#actions button").count():
             page.locator("#actions button").first.click()
-            page.wait_for_function(
-                "n => document.querySelectorAll('#history li').length > n", arg=before
-            )
+            try:
+                page.wait_for_function(
+                    "n => document.querySelectorAll('#history li').length > n", arg=before
+                )
+            except PlaywrightTimeoutError:
+                # Say which table stalled and what it showed, not only that one did.
+                shown = {
+                    key: page.locator(key).inner_text() for key in ("#status", "#error", "#actions")
+                }
+                raise AssertionError(f"{name}: no new history after a click; {shown}") from None
         assert page.locator("#error").inner_text() == ""
 
 
