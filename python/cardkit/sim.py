@@ -407,8 +407,8 @@ def _init_worker(stop: Any) -> None:
 
 
 class _LocalPool(cf.ProcessPoolExecutor):
-    """A spawn-started process pool whose blocks stop within one game when the run is
-    cancelled.
+    """A spawn-started process pool whose blocks stop within a few hundred moves when
+    the run is cancelled.
 
     Its workers watch a shared stop flag rather than being terminated: a worker
     killed while it sends a result leaves half a message in the result pipe, on
@@ -427,7 +427,7 @@ class _LocalPool(cf.ProcessPoolExecutor):
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Stop the pool; with ``cancel_futures`` the running blocks stop too, each
-        before its next game."""
+        within :data:`cardkit.play.CHECK_EVERY` moves."""
         if cancel_futures:
             self._stop_flag.set()
         super().shutdown(wait=wait, cancel_futures=cancel_futures)
@@ -526,7 +526,7 @@ class DaskExecutor(cf.Executor):
 
     def cancel(self, futures: Iterable[cf.Future[Any]]) -> None:
         """Stop the tasks of ``futures``: one not started never starts, and a running
-        block stops before its next game once it sees the run's stop flag
+        block stops within a few hundred moves once it sees the run's stop flag
         (:attr:`halt`, which it asks the scheduler about every half second). Later
         runs get a fresh flag."""
         halt, self.halt = self.halt, _DaskHalt()
@@ -983,7 +983,8 @@ def simulate(
     ``progress`` is a callback ``progress(games_done, games_total)`` called as blocks
     finish, or ``True`` for a games/s and ETA line on stderr when it is a terminal.
     Ctrl-C stops the work and raises ``KeyboardInterrupt``; nothing is returned or
-    written. Blocks not started never start; running ones stop before their next game
+    written. Blocks not started never start; running ones stop within a few hundred
+    moves (:data:`cardkit.play.CHECK_EVERY`), even inside a long match,
     on a local pool and on Dask (within about :data:`HALT_POLL` seconds), are
     interrupted at once on Ray, and run to their end on any other executor.
 
