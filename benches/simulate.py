@@ -3,11 +3,16 @@ agents on 1 and 2 local worker processes, on a local Ray and a local Dask cluste
 2 workers, and the cost of the record keeping against a bare ``play`` loop.
 
 Each game's count is chosen from a short calibration so that one cell takes about
-``--seconds`` on one core. The pool and clusters of the 2-worker rows are started
-once before timing (the footer gives what starting a local pool adds to a cold
-run); the "2 procs" column is two independent 1-worker processes side by side, the
-parallel speed the machine gives right now and so the ceiling of every 2-worker
-column (a machine shared with other work may not give two free cores).
+``--seconds`` on one core, and at least 4 games (two blocks per worker). A game
+that takes seconds (a random Spades match plays all 10,000 deals) gets those few
+games, warm-ups of one game per worker, its cells timed once and fewer overhead
+pairs, so that its row ends in minutes rather than hours.
+
+The pool and clusters of the 2-worker rows are started once before timing (the
+footer gives what starting a local pool adds to a cold run); the "2 procs" column
+is two independent 1-worker processes side by side, the parallel speed the machine
+gives right now and so the ceiling of every 2-worker column (a machine shared with
+other work may not give two free cores).
 
 The record overhead is measured in CPU time of this process, from interleaved pairs
 (a bare loop, then ``simulate(workers=1)`` with its records built, on the same
@@ -23,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -37,10 +43,11 @@ from cardkit.play import play
 from cardkit.sim import DaskExecutor, RayExecutor, _LocalPool, simulate
 
 
-def bare(name: str, options: dict[str, Any], games: int) -> None:
-    """Plain ``play`` calls with the simulator's seeds (seed 0): no records, no figures."""
+def bare(name: str, options: dict[str, Any], games: int, first: int = 0) -> None:
+    """Plain ``play`` calls with the simulator's seeds (seed 0) for games ``first ..
+    first + games - 1``: no records, no figures."""
     game = make(name, **options)
-    for g in range(games):
+    for g in range(first, first + games):
         seed = derive_seed(0, g)
         agents = [RandomAgent(derive_seed(seed, s + 1)) for s in range(game.num_players)]
         play(game, agents, seed=seed)
@@ -91,7 +98,14 @@ def two_processes(name: str, options: dict[str, Any], games: int) -> float:
     )
     argv = [sys.executable, "-c", code, name, str(games // 2), json.dumps(options)]
     children = [subprocess.Popen(argv, stdout=subprocess.PIPE, text=True) for _ in range(2)]
-    return sum(float(child.communicate()[0]) for child in children)
+    try:
+        return sum(float(child.communicate()[0]) for child in children)
+    finally:
+        # on Ctrl-C (or a failed child) the other child must not play on unwatched
+        for child in children:
+            if child.poll() is None:
+                child.terminate()
+                child.wait()
 
 
 @dataclass
@@ -113,32 +127,36 @@ def measure(
     name: str, options: dict[str, Any], args: argparse.Namespace, pools: dict[str, Any]
 ) -> Row:
     """Every column of one game's row, with a count sized to ``--seconds`` of CPU."""
-    # imports and first arrays, then the cost of one game on this machine now
-    _ = simulate(name, 4, options=options, workers=1).records
+    # imports and first arrays, then the cost of one game on this machine now, a
+    # game at a time (one random Spades match takes seconds)
+    _ = simulate(name, 1, options=options, workers=1).records
     calibrated, start = 0, time.process_time()
     while time.process_time() - start < 0.3:
-        bare(name, options, 4)
-        calibrated += 4
+        bare(name, options, 1, calibrated)
+        calibrated += 1
     per_game = (time.process_time() - start) / calibrated
-    n = max(64, round(args.seconds / per_game))
-    small = max(8, n // (2 * args.pairs))
+    n = max(4, round(args.seconds / per_game))
+    # a slow game: one timing per cell, and overhead pairs of one game a side worth
+    # about --seconds in all (at least 3)
+    slow = per_game * n > 5 * args.seconds
+    repeat = 1 if slow else args.repeat
+    small = max(1 if slow else 8, n // (2 * args.pairs))
+    pairs = max(3, min(args.pairs, round(args.seconds / (2 * per_game)))) if slow else args.pairs
     for pool in pools.values():
-        simulate(name, 16, options=options, executor=pool, workers=2)
+        simulate(name, 2 if slow else 16, options=options, executor=pool, workers=2)
 
     def best(**kwargs: Any) -> float:
-        return max(rate(name, options, n, **kwargs) for _ in range(args.repeat))
+        return max(rate(name, options, n, **kwargs) for _ in range(repeat))
 
     start = time.perf_counter()
     bare(name, options, n)
     plain = n / (time.perf_counter() - start)
     one = best(workers=1)
-    ceiling = max(two_processes(name, options, n) for _ in range(args.repeat))
+    ceiling = max(two_processes(name, options, n) for _ in range(repeat))
     two = best(executor=pools["local"], workers=2)
     ray = best(executor=pools["ray"], workers=2)
     dask = best(executor=pools["dask"], workers=2)
-    return Row(
-        name, n, plain, one, two, ceiling, ray, dask, overhead(name, options, small, args.pairs)
-    )
+    return Row(name, n, plain, one, two, ceiling, ray, dask, overhead(name, options, small, pairs))
 
 
 def main() -> None:
@@ -149,6 +167,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2, help="best of this many runs")
     parser.add_argument("--pairs", type=int, default=15, help="interleaved overhead pairs")
     args = parser.parse_args()
+    # Started with `&` from a script (a shell without job control), this process
+    # inherits SIGINT ignored, as POSIX asks, and CPython then installs no
+    # KeyboardInterrupt handler: `kill -INT` did nothing, and a killed run leaves its
+    # Ray and Dask processes behind. A bench is meant to be stopped that way.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     options = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
     names = available() if args.game == "all" else [args.game]
 
@@ -184,8 +208,11 @@ def main() -> None:
                 flush=True,
             )
     finally:
-        local.shutdown()
-        pools["dask"].shutdown()
+        # On Ctrl-C a block may still be running on the pools, which the runs were
+        # handed and so do not stop: stop them here (each before its next move), or
+        # the exit waits for a block of long games to end.
+        local.shutdown(cancel_futures=True)
+        pools["dask"].shutdown(cancel_futures=True)
         ray.shutdown()
     print()
     print("games/s; (x) is the ratio to 1 worker. Targets: 2 local >= 1.8x, Ray and Dask")

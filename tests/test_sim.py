@@ -24,10 +24,12 @@ from cardkit.cli import main
 from cardkit.errors import CardkitError, RuleOptionError
 from cardkit.play import play
 from cardkit.sim import (
+    MAX_BLOCK,
     DaskExecutor,
     RayExecutor,
     SimulationResult,
     _Block,
+    _cuts,
     _play_block,
     _Stopped,
     flatten_breakdown,
@@ -61,6 +63,26 @@ def test_records_do_not_depend_on_workers_or_executor(reference: SimulationResul
     _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, workers=2))
     with cf.ThreadPoolExecutor(3) as pool:
         _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, executor=pool))
+
+
+def test_blocks_shrink_toward_the_end_and_cover_every_game() -> None:
+    for total, workers in [(1, 2), (10, 4), (200, 2), (3464, 2), (10**6, 8)]:
+        cuts = list(_cuts(total, workers))
+        assert [start for start, _ in cuts] == [0] + [stop for _, stop in cuts[:-1]]
+        assert cuts[-1][1] == total
+        sizes = [stop - start for start, stop in cuts]
+        assert sizes == sorted(sizes, reverse=True) and max(sizes) <= MAX_BLOCK
+    sizes = [stop - start for start, stop in _cuts(3464, 2)]
+    assert sizes[0] == 217 and sizes[-2] == 14  # a sixteenth of a full block at the end
+
+
+def test_holdem_records_do_not_depend_on_the_cut() -> None:
+    # sessions of very different lengths, list and mixed-type figure columns: the
+    # blocks of 1, 2 and 3 workers cut the run in different places
+    one = simulate("holdem", 40, seed=3, workers=1)
+    _same(one, simulate("holdem", 40, seed=3, workers=2))
+    with cf.ThreadPoolExecutor(3) as pool:
+        _same(one, simulate("holdem", 40, seed=3, workers=3, executor=pool))
 
 
 def test_ray_runs_the_same_games(reference: SimulationResult) -> None:
@@ -339,6 +361,65 @@ def test_ctrl_c_stops_a_run_and_writes_nothing(tmp_path: Path) -> None:
     assert not out.exists() and os.listdir(tmp_path) == ["run.py"]
 
 
+_LONG_MATCH = """
+import sys, time
+from cardkit.agents import RandomAgent
+from cardkit.sim import simulate
+
+class Slow:
+    \"\"\"A random player that takes a millisecond a move: random Spades matches run
+    to the 10,000-deal cap, so one game lasts ten minutes.\"\"\"
+
+    started = False
+
+    def __init__(self, seed):
+        self.agent = RandomAgent(seed)
+
+    def act(self, observation, legal):
+        if not Slow.started:
+            Slow.started = True
+            print("playing", flush=True)
+        time.sleep(0.001)
+        return self.agent.act(observation, legal)
+
+if __name__ == "__main__":
+    try:
+        result = simulate("spades", 4, workers=2, agents=[Slow] * 4)
+        result.to_parquet(sys.argv[1])
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+        sys.exit(130)
+"""
+
+
+def test_ctrl_c_stops_a_run_inside_a_long_game(tmp_path: Path) -> None:
+    # Workers look at the run's stop flag between moves too, not only between games:
+    # a game can last minutes, and Ctrl-C must not wait for it (issue 19).
+    script = tmp_path / "run.py"
+    script.write_text(textwrap.dedent(_LONG_MATCH))
+    out = tmp_path / "r.parquet"
+    child = subprocess.Popen(
+        [sys.executable, str(script), str(out)],
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own group, to be cleaned up whole on failure
+    )
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == "playing"  # a worker is inside a game
+    child.send_signal(signal.SIGINT)
+    try:
+        # liveness only, far below the ten minutes the running games would take
+        rest, _ = child.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        # the whole group: the pool's workers ignore SIGINT and would play on
+        os.killpg(child.pid, signal.SIGKILL)
+        child.communicate()
+        pytest.fail("still running 120 s after SIGINT")
+    assert child.returncode == 130
+    assert rest.splitlines()[-1] == "interrupted"
+    assert not out.exists() and os.listdir(tmp_path) == ["run.py"]
+
+
 def test_agents_take_their_options_by_name() -> None:
     result = simulate("doudizhu", 3, workers=2, agents=["search:samples=2", "random", "random"])
     assert result.agents == ["search:samples=2", "random", "random"]
@@ -401,7 +482,8 @@ def test_a_run_keeps_few_blocks_in_flight() -> None:
     with _CountingPool() as pool:
         result = simulate("doudizhu", 200, seed=1, workers=2, executor=pool)
     assert result.games == 200
-    assert pool.submitted == 16  # blocks of 13 games: 200 / (2 workers x 8)
+    # blocks of 13 games (200 / (2 workers x 8)), shrinking over the last two rounds
+    assert pool.submitted == 23
     assert pool.most <= 4  # two blocks per worker, however long the run
 
 

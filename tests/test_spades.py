@@ -18,6 +18,7 @@ from cardkit._core import (
     trick_winner,
 )
 from cardkit.agents import RandomAgent
+from cardkit.games._base import MAX_DEALS
 from cardkit.games.spades import Phase, Spades, SpadesState, team_score
 
 # Seat 1 holds every spade and no heart: the seed's trick Ah 2s Kh 3h.
@@ -225,6 +226,24 @@ def test_lose_at_ends_hopeless_matches() -> None:
         a, b = state.scores
         assert a != b and (max(a, b) >= 500 or min(a, b) <= -200)
         json.dumps(state.score_breakdown())
+
+
+def test_a_match_ends_at_the_deal_cap() -> None:
+    # Random play never reaches 500 (most bids and nils fail, bags cost 100 a ten):
+    # without lose_at a random match runs to the cap that max_match_length promises
+    # (issue 19: a random match takes seconds). Two deals from 0 cannot reach 500.
+    game = games.make("spades")
+    assert game.max_match_length == MAX_DEALS * game.max_game_length
+    state = game.new_state(seed=3)
+    state._deal_number = MAX_DEALS - 2  # white-box: two deals before the cap
+    agents = [RandomAgent(i) for i in range(4)]
+    while not state.is_terminal:
+        seat = state.current_player
+        assert seat is not None
+        state.apply(agents[seat].act(state.observation(seat), state.legal_actions()))
+    deals = state.score_breakdown()["deals"]
+    assert [d["deal"] for d in deals] == [MAX_DEALS - 2, MAX_DEALS - 1]
+    assert max(state.scores) < 500 and len(state.history) == 2 * game.max_game_length
 
 
 def test_single_deal_returns_deal_points() -> None:

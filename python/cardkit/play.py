@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from cardkit._validate import is_sequence
 from cardkit.api import Agent, Game, State
 from cardkit.errors import RuleOptionError, shown
 
 __all__ = ["play"]
+
+#: Moves between two calls of :func:`_play_out`'s ``check``: rare enough to cost
+#: nothing per move, often enough that a stopped game ends within milliseconds.
+CHECK_EVERY = 256
 
 
 def play(game: Game, agents: Sequence[Agent], seed: int | None = None) -> State:
@@ -22,9 +26,27 @@ def play(game: Game, agents: Sequence[Agent], seed: int | None = None) -> State:
         raise RuleOptionError(f"agents must be a list of Agents (with .act), got {shown(agents)}")
     if len(agents) != game.num_players:
         raise RuleOptionError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")
-    state = game.new_state(seed=seed)
+    return _play_out(game.new_state(seed=seed), agents)
+
+
+def _play_out(
+    state: State, agents: Sequence[Agent], check: Callable[[], None] | None = None
+) -> State:
+    """Play ``state`` to its end with ``agents`` (one per seat, as :func:`play`) and
+    return it.
+
+    ``check`` is called after every :data:`CHECK_EVERY` moves; whatever it raises
+    abandons the game. A match can run to thousands of deals (a random Spades match
+    plays all 10,000), so a run that is cancelled must be able to stop inside one.
+    """
+    countdown = CHECK_EVERY
     while not state.is_terminal:
         seat = state.current_player
         assert seat is not None  # a live state always has a player to act
         state.apply(agents[seat].act(state.observation(seat), state.legal_actions()))
+        countdown -= 1
+        if not countdown:
+            countdown = CHECK_EVERY
+            if check is not None:
+                check()
     return state

@@ -52,7 +52,7 @@ from cardkit.agents import AgentSpec, RandomAgent, agent_factory, agent_names
 from cardkit.api import Agent, State
 from cardkit.errors import CardkitError, RuleOptionError, shown
 from cardkit.games import make
-from cardkit.play import play
+from cardkit.play import _play_out, play
 from cardkit.tables import parse_options
 
 if TYPE_CHECKING:
@@ -321,12 +321,17 @@ def _play_block(block: _Block) -> dict[str, Any]:
     roles: list[list[str] | None] = []
     figures: list[dict[str, Figure]] = []
     halt = block.halt if block.halt is not None else _stop
+    check = None
     for row, g in enumerate(range(block.start, block.stop)):
-        if halt is not None and halt.is_set():
-            raise _Stopped(f"games from {g} on were cancelled")
+        if halt is not None:
+            check = _checker(halt, g)
+            check()
         deal, seating = _deal_and_seating(block, g)
         deal_seed = derive_seed(block.seed, deal)
-        state = play(game, _seated(block, seating, deal_seed), seed=deal_seed)
+        agents = _seated(block, seating, deal_seed)
+        # inside the game too: one match can take minutes (a random Spades match
+        # plays all 10,000 deals), and a cancelled run must not wait for it
+        state = _play_out(game.new_state(seed=deal_seed), agents, check)
         deals[row], seatings[row], seeds[row] = deal, seating, deal_seed
         returns[row] = state.returns()
         breakdown = state.score_breakdown()
@@ -342,6 +347,16 @@ def _play_block(block: _Block) -> dict[str, Any]:
         "roles": roles,
         "figures": _columns(figures) if block.figures else None,
     }
+
+
+def _checker(halt: Any, game: int) -> Callable[[], None]:
+    """A check that raises :class:`_Stopped` once ``halt`` is set, for game ``game``."""
+
+    def check() -> None:
+        if halt.is_set():
+            raise _Stopped(f"games from {game} on were cancelled")
+
+    return check
 
 
 #: Numpy types of the figure columns whose values all share one Python type.
@@ -392,8 +407,8 @@ def _init_worker(stop: Any) -> None:
 
 
 class _LocalPool(cf.ProcessPoolExecutor):
-    """A spawn-started process pool whose blocks stop within one game when the run is
-    cancelled.
+    """A spawn-started process pool whose blocks stop within a few hundred moves when
+    the run is cancelled.
 
     Its workers watch a shared stop flag rather than being terminated: a worker
     killed while it sends a result leaves half a message in the result pipe, on
@@ -412,7 +427,7 @@ class _LocalPool(cf.ProcessPoolExecutor):
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Stop the pool; with ``cancel_futures`` the running blocks stop too, each
-        before its next game."""
+        within :data:`cardkit.play.CHECK_EVERY` moves."""
         if cancel_futures:
             self._stop_flag.set()
         super().shutdown(wait=wait, cancel_futures=cancel_futures)
@@ -511,7 +526,7 @@ class DaskExecutor(cf.Executor):
 
     def cancel(self, futures: Iterable[cf.Future[Any]]) -> None:
         """Stop the tasks of ``futures``: one not started never starts, and a running
-        block stops before its next game once it sees the run's stop flag
+        block stops within a few hundred moves once it sees the run's stop flag
         (:attr:`halt`, which it asks the scheduler about every half second). Later
         runs get a fresh flag."""
         halt, self.halt = self.halt, _DaskHalt()
@@ -709,6 +724,29 @@ def _run_blocks(
     return parts
 
 
+def _cuts(total: int, workers: int) -> Iterator[tuple[int, int]]:
+    """The blocks of a run as ``(start, stop)``: about eight per worker, then, over the
+    last two rounds, blocks that shrink with the games left, down to a sixteenth of
+    the full size.
+
+    A worker that finishes early idles until the run ends, for as long as the last
+    block still running elsewhere. Blocks of one size leave that tail at up to a
+    whole block; where game lengths vary widely (a Hold'em session lasts from one
+    hand to dozens) the blocks' lengths vary too, and the tail grew to a tenth of a
+    short run. Shrinking blocks keep it to a small one, while the run still sends
+    only about half again as many blocks. The cut depends on ``total`` and ``workers``
+    alone, and no record depends on it.
+    """
+    size = max(1, min(MAX_BLOCK, math.ceil(total / (workers * 8))))
+    smallest = max(1, math.ceil(size / 16))
+    start = 0
+    while start < total:
+        left = total - start
+        stop = start + min(size, max(smallest, math.ceil(left / (2 * workers))), left)
+        yield start, stop
+        start = stop
+
+
 def _rotations(factories: Sequence[AgentFactory]) -> tuple[tuple[int, ...], ...]:
     """The distinct cyclic seatings: ``seating[s]`` is the index of the agent at seat ``s``."""
     n = len(factories)
@@ -823,7 +861,6 @@ def _run(
     workers = workers or os.cpu_count() or 1
     kind = executor if isinstance(executor, str) else ("custom" if executor else "local")
     in_process = kind == "local" and workers == 1
-    size = max(1, min(MAX_BLOCK, math.ceil(total / (workers * 8))))
     figures = _has_pyarrow()
     # a fresh worker process knows only the built-in games (see _Block.registered)
     registered = _games._REGISTERED.get(name)
@@ -838,8 +875,7 @@ def _run(
         registered = None
 
     def blocks(halt: Any = None) -> Iterator[_Block]:
-        for s in range(0, total, size):
-            end = min(s + size, total)
+        for s, end in _cuts(total, workers):
             yield _Block(
                 name,
                 options,
@@ -947,7 +983,8 @@ def simulate(
     ``progress`` is a callback ``progress(games_done, games_total)`` called as blocks
     finish, or ``True`` for a games/s and ETA line on stderr when it is a terminal.
     Ctrl-C stops the work and raises ``KeyboardInterrupt``; nothing is returned or
-    written. Blocks not started never start; running ones stop before their next game
+    written. Blocks not started never start; running ones stop within a few hundred
+    moves (:data:`cardkit.play.CHECK_EVERY`), even inside a long match,
     on a local pool and on Dask (within about :data:`HALT_POLL` seconds), are
     interrupted at once on Ray, and run to their end on any other executor.
 
