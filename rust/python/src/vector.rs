@@ -267,16 +267,8 @@ impl PyVectorEnv {
         #[pyo3(from_py_with = arg)] level: &str,
         #[pyo3(from_py_with = arg)] first_speaker: usize,
     ) -> PyResult<PyVectorEnv> {
-        if first_speaker >= 4 {
-            return Err(rule_error(
-                py,
-                format!("first_speaker {first_speaker} is not a seat 0..3"),
-            ));
-        }
-        let game = TractorEpisodes {
-            level: parse_tractor_level(level).py_err(py)?,
-            first_speaker: first_speaker as u8,
-        };
+        let level = parse_tractor_level(level).py_err(py)?;
+        let game = TractorEpisodes::new(level, first_speaker).py_err(py)?;
         let env = VectorEnv::new(game, num_envs, seed, threads).py_err(py)?;
         Ok(PyVectorEnv::build(py, Env::Tractor(env)))
     }

@@ -20,6 +20,7 @@ mod pool;
 pub mod tractor;
 pub mod trick;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use crate::error::{EngineError, Result};
@@ -231,8 +232,8 @@ impl<G: Episodes> VectorEnv<G> {
     }
 
     /// Advance every slot (start a new episode when `actions` is `None` or the
-    /// slot's episode is over) on the env's threads, each thread taking a
-    /// contiguous block of slots and the matching rows of `out`.
+    /// slot's episode is over) on the env's threads, which share the slots out
+    /// in chunks (see [`Schedule`]), each chunk with the matching rows of `out`.
     fn run(&mut self, actions: Option<&[i64]>, out: Outputs<'_>) -> Result<()> {
         let VectorEnv {
             game,
@@ -242,13 +243,14 @@ impl<G: Episodes> VectorEnv<G> {
             pool,
         } = self;
         let (game, seed, n) = (&*game, *seed, slots.len());
-        let per = n.div_ceil(*threads);
+        let schedule = Schedule::new(n, *threads);
+        let per = schedule.size;
         let (obs_len, acts, players) = (
             game.observation_len(),
             game.num_actions(),
             game.num_players(),
         );
-        let blocks: Vec<Mutex<Option<Block<'_, G::Episode>>>> = slots
+        let chunks: Vec<Mutex<Option<Block<'_, G::Episode>>>> = slots
             .chunks_mut(per)
             .zip(out.observations.chunks_mut(per * obs_len))
             .zip(out.masks.chunks_mut(per * acts))
@@ -256,9 +258,9 @@ impl<G: Episodes> VectorEnv<G> {
             .zip(out.players.chunks_mut(per))
             .zip(out.done.chunks_mut(per))
             .enumerate()
-            .map(|(b, (((((slots, o), m), r), p), d))| {
+            .map(|(c, (((((slots, o), m), r), p), d))| {
                 Mutex::new(Some(Block {
-                    first: b * per,
+                    first: c * per,
                     slots,
                     out: Outputs {
                         observations: o,
@@ -270,20 +272,81 @@ impl<G: Episodes> VectorEnv<G> {
                 }))
             })
             .collect();
-        let results: Vec<Mutex<Result<()>>> = (0..*threads).map(|_| Mutex::new(Ok(()))).collect();
-        pool.run(&|i| {
-            let taken = blocks
-                .get(i)
-                .and_then(|b| b.lock().unwrap_or_else(PoisonError::into_inner).take());
-            if let Some(block) = taken {
-                let ids = actions.map(|a| &a[block.first..block.first + block.slots.len()]);
-                let result = run_block(game, seed, n as u64, block, ids);
-                *results[i].lock().unwrap_or_else(PoisonError::into_inner) = result;
-            }
+        let results: Vec<Mutex<Result<()>>> =
+            (0..chunks.len()).map(|_| Mutex::new(Ok(()))).collect();
+        pool.run(&|t| {
+            schedule.work(t, |c| {
+                let taken = chunks[c]
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .take();
+                if let Some(block) = taken {
+                    let ids = actions.map(|a| &a[block.first..block.first + block.slots.len()]);
+                    let result = run_block(game, seed, n as u64, block, ids);
+                    *results[c].lock().unwrap_or_else(PoisonError::into_inner) = result;
+                }
+            });
         });
         results
             .into_iter()
             .try_for_each(|r| r.into_inner().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+/// Slots a thread claims at a time: small enough that the threads finish
+/// together (a chunk of the slowest game's slots takes well under a
+/// millisecond), large enough that claiming costs nothing, and a multiple of 64
+/// so that in every output array (the one-byte masks and done flags included)
+/// chunk borders lie whole cache lines apart: two threads share at most the one
+/// line at a border, never lines all along a chunk.
+const CHUNK: usize = 64;
+
+/// A cache line of its own for each thread's counter.
+#[repr(align(64))]
+struct Counter(AtomicUsize);
+
+/// How one call shares `n` slots out among the env's threads: chunks of `size`
+/// slots, thread `t` owning a home run of chunks (the `t`-th of `threads` equal
+/// runs). Each thread first claims its own home's chunks, in order, then those
+/// left in the others' homes. So in a balanced call every thread steps the same
+/// slots as on the last call (their episodes still in its cache), while one that
+/// finishes early (its slots' steps were cheaper, fewer episodes restarted) or
+/// starts late (the system ran it late, or not at all: see `pool`) is made up
+/// for by the others, never waited for. Which thread steps a slot never changes
+/// what the slot does.
+struct Schedule {
+    size: usize,
+    /// The next unclaimed chunk of each thread's home.
+    next: Vec<Counter>,
+    /// Each home's first chunk, then the number of chunks.
+    starts: Vec<usize>,
+}
+
+impl Schedule {
+    fn new(n: usize, threads: usize) -> Schedule {
+        let size = CHUNK.min(n.div_ceil(threads)).max(1);
+        let chunks = n.div_ceil(size);
+        let starts: Vec<usize> = (0..=threads).map(|t| t * chunks / threads).collect();
+        let next = starts[..threads]
+            .iter()
+            .map(|&s| Counter(AtomicUsize::new(s)))
+            .collect();
+        Schedule { size, next, starts }
+    }
+
+    /// Call `work` with each chunk thread `t` claims, until none is left.
+    fn work(&self, t: usize, mut work: impl FnMut(usize)) {
+        let homes = self.next.len();
+        for k in 0..homes {
+            let home = (t + k) % homes;
+            loop {
+                let c = self.next[home].0.fetch_add(1, Ordering::Relaxed);
+                if c >= self.starts[home + 1] {
+                    break;
+                }
+                work(c);
+            }
+        }
     }
 }
 

@@ -15,13 +15,14 @@ use crate::trick::tractor::observe::OBSERVATION_LEN;
 use crate::trick::tractor::round::{Round, ACE};
 use crate::trick::tractor::NUM_ACTIONS;
 
-/// Tractor single deals at one level.
+/// Tractor single deals at one level, built by [`TractorEpisodes::new`] (the
+/// one check of its options, for the vector env and the AEC env alike).
 #[derive(Clone, Copy, Debug)]
 pub struct TractorEpisodes {
     /// The deal's level rank (0..=12, `2..A`), both teams' level.
-    pub level: u8,
+    level: u8,
     /// The seat that speaks first, and deals if nobody declares.
-    pub first_speaker: u8,
+    first_speaker: u8,
 }
 
 impl TractorEpisodes {

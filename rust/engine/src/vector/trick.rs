@@ -468,13 +468,18 @@ mod tests {
         }
     }
 
-    /// Play 5 slots with the lowest legal id for `steps` steps; the last
+    /// Play `n` slots with the lowest legal id for `steps` steps; the last
     /// observations and the sum of all rewards.
-    fn roll<G: Episodes + Copy>(game: G, threads: usize, steps: usize) -> (Vec<f32>, Vec<f32>) {
-        let mut env = VectorEnv::new(game, 5, 11, threads).unwrap();
-        let mut b = Buffers::new(&game, 5);
+    fn roll_n<G: Episodes + Copy>(
+        game: G,
+        n: usize,
+        threads: usize,
+        steps: usize,
+    ) -> (Vec<f32>, Vec<f32>) {
+        let mut env = VectorEnv::new(game, n, 11, threads).unwrap();
+        let mut b = Buffers::new(&game, n);
         env.reset(None, b.out()).unwrap();
-        let mut total = vec![0.0; 5 * 4];
+        let mut total = vec![0.0; n * 4];
         for _ in 0..steps {
             let actions: Vec<i64> =
                 b.1.chunks(game.num_actions())
@@ -486,6 +491,11 @@ mod tests {
             }
         }
         (b.0, total)
+    }
+
+    /// [`roll_n`] on 5 slots.
+    fn roll<G: Episodes + Copy>(game: G, threads: usize, steps: usize) -> (Vec<f32>, Vec<f32>) {
+        roll_n(game, 5, threads, steps)
     }
 
     #[test]
@@ -506,6 +516,36 @@ mod tests {
         };
         let one = roll(bridge, 1, 150);
         assert_eq!(one, roll(bridge, 2, 150));
+    }
+
+    #[test]
+    fn many_chunks_share_out_to_the_same_results() {
+        // 300 slots make five chunks of 64, homes of one and two chunks on three
+        // threads, so threads claim several chunks and take from each other.
+        let hearts = HeartsEpisodes::new(false, 100);
+        let one = roll_n(hearts, 300, 1, 70);
+        assert_eq!(one, roll_n(hearts, 300, 3, 70));
+        assert_eq!(one, roll_n(hearts, 300, 2, 70));
+        assert!(one.1.iter().any(|&r| r != 0.0));
+    }
+
+    #[test]
+    fn the_first_illegal_slot_is_named_and_nothing_moves() {
+        let game = HeartsEpisodes::new(false, 100);
+        let mut env = VectorEnv::new(game, 300, 1, 2).unwrap();
+        let mut b = Buffers::new(&game, 300);
+        env.reset(None, b.out()).unwrap();
+        let before = b.0.clone();
+        let mut actions: Vec<i64> =
+            b.1.chunks(game.num_actions())
+                .map(|m| m.iter().position(|&x| x).unwrap_or(0) as i64)
+                .collect();
+        // Illegal ids in two chunks, the later one in the helper's home.
+        actions[250] = -3;
+        actions[70] = 999;
+        let err = env.step(&actions, b.out()).unwrap_err().to_string();
+        assert!(err.contains("slot 70: action id 999"), "{err}");
+        assert_eq!(b.0, before);
     }
 
     #[test]

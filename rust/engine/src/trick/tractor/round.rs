@@ -269,11 +269,7 @@ impl Round {
         match self.phase {
             Phase::Declare => {
                 out.push(PASS_ID);
-                let best = self.standing().map_or(0, |(_, id)| declare_strength(id));
-                let hand = &self.hands[usize::from(self.speaker)];
-                out.extend((DECLARE_SINGLE..BURY).filter(|&id| {
-                    declare_strength(id) > best && hand.holds(&declare_cards(id, self.level))
-                }));
+                out.extend((DECLARE_SINGLE..BURY).filter(|&id| self.may_declare(id)));
             }
             Phase::Bury => {
                 let mut bits = self.hand(usize::from(self.dealer.unwrap_or(0))).one;
@@ -291,14 +287,21 @@ impl Round {
         }
     }
 
+    /// Whether the speaker may make declaration `id`: one it holds the cards of,
+    /// stronger than the standing one (TRC-12 .. TRC-14).
+    fn may_declare(&self, id: u32) -> bool {
+        let best = self.standing().map_or(0, |(_, id)| declare_strength(id));
+        (DECLARE_SINGLE..BURY).contains(&id)
+            && declare_strength(id) > best
+            && self.hands[usize::from(self.speaker)].holds(&declare_cards(id, self.level))
+    }
+
     /// Play action `id` for the seat to act; an illegal id changes nothing.
     /// Returns the trick it completed, if any.
     pub fn apply(&mut self, id: u32) -> Result<Option<Trick>> {
         match self.phase {
             Phase::Declare => {
-                let mut ids = Vec::with_capacity(11);
-                self.legal_ids(&mut ids);
-                if !ids.contains(&id) {
+                if id != PASS_ID && !self.may_declare(id) {
                     return Err(EngineError::IllegalAction(format!(
                         "action id {id} is no pass or declaration the speaker holds that \
                          is stronger than the standing one"
