@@ -14,7 +14,8 @@ baseline, and four times more with one seat declaring from search, rotating the
 seat; burying and the card play are the rule agent's (``--play rule``) or the
 search agent's. The gap is that seat's return (levels for its team minus the
 other's) minus its baseline return on the same deal, with a 95% confidence
-interval, overall and split by whether the seat's team dealt in its game.
+interval, overall and split by whether the seat's team dealt in its game; "per
+deal" is the mean gap of a deal's four seats, whose interval counts each deal once.
 
 Spades: one partnership bids from sampled play, the other like the rule agent,
 sides alternating by seed. Per seeded single deal: the tested team's points minus
@@ -103,10 +104,13 @@ def tractor_gaps(
 ) -> dict[str, list[float]]:
     """Paired gaps of the tested declaring in one rotating seat (see the module doc)."""
     game = cardkit.games.make("tractor", match=False)
-    out: dict[str, list[float]] = {"all": [], "dealing": [], "attacking": []}
+    out: dict[str, list[float]] = {"all": [], "dealing": [], "attacking": [], "per deal": []}
     for seed in range(first, first + deals):
         agents = [base(seed * 4 + s) for s in range(4)]
         baseline = cardkit.play(game, agents, seed=seed).returns()
+        # The four seats of a deal share its baseline game: their mean is one
+        # independent sample, for a confidence interval that does not overcount.
+        out["per deal"].append(0.0)
         for hero in range(4):
             agents = [tested(seed * 4 + s) if s == hero else base(seed * 4 + s) for s in range(4)]
             state = cardkit.play(game, agents, seed=seed)
@@ -114,6 +118,7 @@ def tractor_gaps(
             out["all"].append(value)
             dealer = state.score_breakdown()["deals"][0]["dealer"]
             out["dealing" if dealer % 2 == hero % 2 else "attacking"].append(value)
+            out["per deal"][-1] += value / 4
     return out
 
 
