@@ -7,6 +7,16 @@ return minus its baseline return on the same deal (paired, so deal and seat luck
 cancel), with a 95% confidence interval, overall and split by the seat's role in
 its game (landlord or farmer).
 
+Tractor: declaring from search (``declaring="search"``) against the rule agent's
+trump count, like Dou Dizhu: every seeded single deal (a first deal, seat 0
+speaking first) is played once with the rule's declaring in all four seats, the
+baseline, and four times more with one seat declaring from search, rotating the
+seat; burying and the card play are the rule agent's (``--play rule``) or the
+search agent's. The gap is that seat's return (levels for its team minus the
+other's) minus its baseline return on the same deal, with a 95% confidence
+interval, overall and split by whether the seat's team dealt in its game; "per
+deal" is the mean gap of a deal's four seats, whose interval counts each deal once.
+
 Spades: one partnership bids from sampled play, the other like the rule agent,
 sides alternating by seed. Per seeded single deal: the tested team's points minus
 the other team's (95% CI); per match to 500: the tested team's win rate (95%
@@ -16,9 +26,9 @@ Wilson interval) and its points per deal.
 with the search agents (``--samples`` / ``--worlds`` each). ``--budgets`` instead
 prints the search agent's strength against the rule agent at three budgets.
 
-Run: python benches/bidding.py [--games doudizhu spades] [--deals N] [--matches M]
+Run: python benches/bidding.py [--games doudizhu tractor spades] [--deals N] [--matches M]
      [--play rule|search] [--bid-samples K] [--bid-thresholds T1 T2 T3] [--first-seed S]
-     [--budgets 8 32 128]
+     [--declare-worlds W] [--budgets 8 32 128]
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ from collections.abc import Callable, Sequence
 import cardkit
 from cardkit.agents.doudizhu import BID_THRESHOLDS, DouDizhuRuleAgent, DouDizhuSearchAgent
 from cardkit.agents.spades import SpadesRuleAgent, SpadesSearchAgent
+from cardkit.agents.tractor import TractorRuleAgent, TractorSearchAgent
 from cardkit.api import Action, Agent, Observation
 from cardkit.games.spades import Spades
 from cardkit.sim import mean_ci
@@ -39,16 +50,16 @@ Factory = Callable[[int], Agent]
 
 
 class BidThenPlay:
-    """Bids with one agent and plays the cards with another (the same card play
-    for both biddings of a comparison)."""
+    """Bids (or declares) with one agent and plays the cards with another (the same
+    card play for both biddings of a comparison)."""
 
     def __init__(self, bidder: Agent, player: Agent) -> None:
         self.bidder = bidder
         self.player = player
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
-        """The bidder's action while bidding, the player's afterwards."""
-        if observation["phase"] == "bid":
+        """The bidder's action while bidding or declaring, the player's afterwards."""
+        if observation["phase"] in ("bid", "declare"):
             return self.bidder.act(observation, legal_actions)
         return self.player.act(observation, legal_actions)
 
@@ -75,6 +86,40 @@ def _spades(play: str, worlds: int, bidding: str, bid_worlds: int) -> Factory:
         return BidThenPlay(bidder, player)
 
     return make
+
+
+def _tractor(play: str, worlds: int, declaring: str, declare_worlds: int) -> Factory:
+    def make(seed: int) -> Agent:
+        bidder = TractorSearchAgent(seed, declaring=declaring, declare_worlds=declare_worlds)
+        player: Agent = (
+            TractorRuleAgent(seed) if play == "rule" else TractorSearchAgent(seed, worlds)
+        )
+        return BidThenPlay(bidder, player)
+
+    return make
+
+
+def tractor_gaps(
+    tested: Factory, base: Factory, deals: int, first: int = 0
+) -> dict[str, list[float]]:
+    """Paired gaps of the tested declaring in one rotating seat (see the module doc)."""
+    game = cardkit.games.make("tractor", match=False)
+    out: dict[str, list[float]] = {"all": [], "dealing": [], "attacking": [], "per deal": []}
+    for seed in range(first, first + deals):
+        agents = [base(seed * 4 + s) for s in range(4)]
+        baseline = cardkit.play(game, agents, seed=seed).returns()
+        # The four seats of a deal share its baseline game: their mean is one
+        # independent sample, for a confidence interval that does not overcount.
+        out["per deal"].append(0.0)
+        for hero in range(4):
+            agents = [tested(seed * 4 + s) if s == hero else base(seed * 4 + s) for s in range(4)]
+            state = cardkit.play(game, agents, seed=seed)
+            value = state.returns()[hero] - baseline[hero]
+            out["all"].append(value)
+            dealer = state.score_breakdown()["deals"][0]["dealer"]
+            out["dealing" if dealer % 2 == hero % 2 else "attacking"].append(value)
+            out["per deal"][-1] += value / 4
+    return out
 
 
 def ddz_gaps(tested: Factory, base: Factory, deals: int, first: int = 0) -> dict[str, list[float]]:
@@ -167,7 +212,7 @@ def budgets(games: list[str], deals: int, matches: int, levels: list[int]) -> No
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", nargs="*", default=["doudizhu", "spades"])
+    parser.add_argument("--games", nargs="*", default=["doudizhu", "tractor", "spades"])
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument("--play", choices=["rule", "search"], default="rule")
@@ -175,11 +220,15 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=32, help="Spades search worlds")
     parser.add_argument("--bid-samples", type=int, default=256)
     parser.add_argument(
+        "--declare-worlds", type=int, default=64, help="Tractor declaring playouts per speech"
+    )
+    parser.add_argument("--tractor-worlds", type=int, default=16, help="Tractor search worlds")
+    parser.add_argument(
         "--bid-thresholds", type=float, nargs=3, default=list(BID_THRESHOLDS), help="Dou Dizhu"
     )
     parser.add_argument("--budgets", type=int, nargs="*", default=None)
     parser.add_argument(
-        "--first-seed", type=int, default=0, help="Dou Dizhu: deals from this seed on"
+        "--first-seed", type=int, default=0, help="Dou Dizhu, Tractor: deals from this seed on"
     )
     args = parser.parse_args()
     if args.budgets:
@@ -187,7 +236,8 @@ def main() -> None:
         return
     print(
         f"card play: {args.play}; bidding playouts per decision: {args.bid_samples}; "
-        f"Dou Dizhu thresholds {args.bid_thresholds}"
+        f"Dou Dizhu thresholds {args.bid_thresholds}; Tractor declaring worlds "
+        f"{args.declare_worlds}"
     )
     if "doudizhu" in args.games:
         start = time.perf_counter()
@@ -199,6 +249,17 @@ def main() -> None:
         _print_gaps(
             "doudizhu bidding",
             ddz_gaps(tested, base, args.deals, args.first_seed),
+            time.perf_counter() - start,
+        )
+    if "tractor" in args.games:
+        start = time.perf_counter()
+        tested = _tractor(args.play, args.tractor_worlds, "search", args.declare_worlds)
+        base = _tractor(args.play, args.tractor_worlds, "rule", args.declare_worlds)
+        label = "tractor: search vs rule declaring"
+        print(f"{label:<34} {'as':<9} {'n':>6} {'gap':>8} {'95% CI':>20}")
+        _print_gaps(
+            "tractor declaring",
+            tractor_gaps(tested, base, args.deals, args.first_seed),
             time.perf_counter() - start,
         )
     if "spades" in args.games:

@@ -1,11 +1,23 @@
-"""The Tractor rule agent: legal, deterministic, and ahead of random players."""
+"""The Tractor agents: legal, deterministic, the rule agent ahead of random players,
+and declaring from search (seeded, listed speeches, clear hands, its options)."""
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
+import pytest
+
 import cardkit
 from cardkit.agents import RandomAgent, agent_factory
-from cardkit.agents.tractor import TractorRuleAgent, TractorSearchAgent, card_order
+from cardkit.agents.tractor import (
+    TractorRuleAgent,
+    TractorSearchAgent,
+    card_order,
+    declare_values,
+)
 from cardkit.api import Action
+from cardkit.errors import IllegalActionError, InvalidCardError, RuleOptionError
 
 
 def test_rule_agent_plays_whole_matches_and_replays_identically() -> None:
@@ -59,3 +71,128 @@ def test_search_agent_plays_legal_deals_and_replays_identically() -> None:
         ]
         assert runs[0].is_terminal and runs[0].history == runs[1].history
     assert isinstance(agent_factory("tractor", "search")(3), TractorSearchAgent)
+
+
+# -- declaring from search -----------------------------------------------------------
+
+#: Eighteen hearts with the level card 2h: with hearts trumps, 18 of 25 cards.
+LONG_HEARTS = "2h 3h 3h 4h 4h 5h 5h 6h 6h 7h 7h 8h 9h Th Jh Qh Kh Ah 3c 4c 5c 3d 4d 3s 4s"
+#: Low cards and one level card, 2c, without another club: clubs trumps would
+#: give it one trump.
+WEAK_CLUBS = "2c 3d 4d 5d 6d 7d 8d 9d Td 3h 4h 5h 6h 7h 8h 9h Th 3s 4s 5s 6s 7s 8s 9s Ts"
+
+
+def _declaring(hand: str, first_speaker: int = 0, seed: int = 5) -> tuple[Any, list[Action]]:
+    """Seat 0's first declaring observation and listed speeches with ``hand`` dealt
+    to it, the seats from ``first_speaker`` on passing until its turn."""
+    game = cardkit.games.make("tractor", match=False, first_speaker=first_speaker)
+    state = game.new_state(seed=seed, deal=hand.split())
+    while state.current_player != 0:
+        state.apply("pass")
+    return state.observation(0), state.legal_actions()
+
+
+def _searcher(seed: int = 1, worlds: int = 48) -> TractorSearchAgent:
+    return TractorSearchAgent(seed, declaring="search", declare_worlds=worlds)
+
+
+def test_search_declaring_is_seeded_and_plays_legal_deals() -> None:
+    game = cardkit.games.make("tractor", match=False)
+    for seed in range(3):
+        runs = [
+            cardkit.play(
+                game, [_searcher(4 * seed + s, worlds=4) for s in range(4)], seed=seed
+            ).history
+            for _ in range(2)
+        ]
+        assert runs[0] == runs[1]
+    observation, legal = _declaring(LONG_HEARTS)
+    a = declare_values(observation, legal, 16, 9)
+    assert a == declare_values(observation, legal, 16, 9) and len(a) == len(legal)
+
+
+def test_search_declaring_answers_a_listed_speech_in_every_declaring_state() -> None:
+    # Every speech of seeded declarings, overcalls and all: the answer is listed.
+    agent = _searcher(worlds=4)
+    game = cardkit.games.make("tractor", match=False, first_speaker=2)
+    rng = random.Random(3)
+    seen = 0
+    for seed in range(6):
+        state = game.new_state(seed=seed)
+        while state.phase == "declare":
+            seat = state.current_player
+            assert seat is not None
+            legal = state.legal_actions()
+            assert agent.act(state.observation(seat), legal) in legal
+            seen += 1
+            state.apply(legal[rng.randrange(len(legal))])
+    assert seen >= 24
+
+
+def test_a_long_suit_declares_and_a_weak_hand_passes() -> None:
+    observation, legal = _declaring(LONG_HEARTS)
+    assert legal == ["pass", "declare 2h"]
+    assert _searcher().act(observation, legal) == "declare 2h"
+    # Speaking first: declaring clubs makes seat 0 deal with one trump of its own;
+    # a pass leaves the trumps to the others' declarations or the exposed kitty.
+    observation, legal = _declaring(WEAK_CLUBS)
+    assert legal == ["pass", "declare 2c"]
+    values = declare_values(observation, legal, 96, 2)
+    assert values[0] > values[1]
+    assert _searcher().act(observation, legal) == "pass"
+
+
+def test_the_default_declaring_is_the_rule_agents() -> None:
+    for hand in (LONG_HEARTS, WEAK_CLUBS):
+        observation, legal = _declaring(hand)
+        rule = TractorRuleAgent(0).act(observation, legal)
+        assert TractorSearchAgent(0).act(observation, legal) == rule
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"declaring": "points"},
+        {"declaring": None},
+        {"declare_worlds": 0},
+        {"declare_worlds": "8"},
+        {"declare_worlds": True},
+    ],
+)
+def test_bad_declaring_options_raise_rule_option_errors(options: dict[str, Any]) -> None:
+    with pytest.raises(RuleOptionError):
+        TractorSearchAgent(0, **options)
+
+
+def test_declare_values_refuses_bad_input() -> None:
+    observation, legal = _declaring(LONG_HEARTS)
+    with pytest.raises(RuleOptionError):
+        declare_values(observation, legal, 0, 1)
+    with pytest.raises(RuleOptionError):
+        declare_values(observation, legal, 4, -1)
+    with pytest.raises(IllegalActionError):
+        declare_values(observation, [Action("bury 3c")], 4, 1)
+    with pytest.raises(IllegalActionError):
+        declare_values({**observation, "phase": "play"}, legal, 4, 1)
+    # A declaration this seat could not have followed in turn.
+    with pytest.raises(IllegalActionError):
+        declare_values(
+            {**observation, "declarations": [{"seat": 0, "declared": "level card", "suit": "s"}]},
+            legal,
+            4,
+            1,
+        )
+    with pytest.raises(InvalidCardError):
+        declare_values({**observation, "hand": observation["hand"][:24]}, legal, 4, 1)
+
+
+def test_the_observation_names_the_first_speaker() -> None:
+    game = cardkit.games.make("tractor", first_speaker=3)
+    state = game.new_state(seed=2)
+    assert state.observation(1)["first_speaker"] == 3
+    agent = TractorRuleAgent(0)
+    while state.deal_number == 0:
+        seat = state.current_player
+        assert seat is not None
+        state.apply(agent.act(state.observation(seat), state.legal_actions()))
+    assert state.observation(0)["first_speaker"] == state.dealer

@@ -2526,6 +2526,7 @@ __all__ += [
     "tractor_action_index",
     "tractor_action_text",
     "tractor_card_points",
+    "tractor_declare_values",
     "tractor_follow_cards",
     "tractor_is_legal_follow",
     "tractor_lead_id",
@@ -2746,6 +2747,39 @@ def tractor_level_change(points: int) -> tuple[str, int]:
 
 def tractor_card_points(cards: _Hand) -> int:
     """The card points of `cards`: each 5 counts 5, each 10 and king 10 (TRC-40, TRC-41)."""
+
+def tractor_declare_values(
+    seat: int,
+    hand: _Hand,
+    team_levels: list[str],
+    dealer: int | None,
+    first_speaker: int,
+    declarations: list[tuple[int, int]],
+    candidates: list[int],
+    worlds: int,
+    seed: int,
+) -> list[float]:
+    """The seat's team's mean level result after each candidate speech, over sampled deals.
+
+    ``worlds`` deals of the cards ``hand`` (the seat's 25) cannot see, a declarer
+    keeping the cards it showed, replay the ``declarations`` (``(seat, action id)``
+    in order, passes between them from ``first_speaker``) up to ``seat``'s turn;
+    each candidate (0 ``pass``, 1-10 declarations) is then played out by the playout
+    policy (the rule agent's speeches and burial, the heuristic card play). The
+    result is the deal's return for ``seat``: the levels it gives the seat's team
+    minus those it gives the other. ``team_levels`` are the two teams' level ranks
+    (seats 0 and 2 first); ``dealer`` None in a match's first deal (then
+    ``first_speaker`` deals if all pass). Deterministic given ``seed``.
+
+    Raises:
+        InvalidCardError: If ``hand`` is not 25 cards of the double pack.
+        RuleOptionError: If a seat is not 0-3, the dealer is not the first speaker,
+            a level is not a rank, the levels of a first deal differ, or ``worlds``
+            is 0.
+        IllegalActionError: If the declarations cannot have been made in turn
+            with ``seat`` to speak now (or show cards ``hand`` holds), or a candidate
+            is not a speech the seat may make.
+    """
 
 def tractor_shape(cards: _Hand, level: str, trump: str | None = None) -> tuple[str, int] | None:
     """``("single" | "pair" | "tractor", pairs)`` of ``cards``, or None for no shape."""

@@ -1,9 +1,11 @@
 """Tractor agents: a rule agent (declares on strength, buries short side suits and
 their points, leads tractors and pairs, feeds points to a partner who is winning
 the trick, trumps tricks worth points) and a determinized search agent that plays
-the rule agent's declaring and burying and scores each card-play choice by random
-Rust playouts of hidden hands sampled from what it has seen. Both read only their
-observation and the listed actions."""
+the rule agent's burying and scores each card-play choice by random Rust playouts
+of hidden hands sampled from what it has seen; it declares like the rule agent or,
+with ``declaring="search"``, from sampled deals played out from the declaring on
+(:func:`declare_values`). Both read only their observation and the listed
+actions."""
 
 from __future__ import annotations
 
@@ -17,17 +19,30 @@ from cardkit._core import (
     deck,
     parse_cards,
     tractor_action_index,
+    tractor_action_text,
+    tractor_declare_values,
     tractor_trick_winner,
 )
-from cardkit._validate import check_agent_seed, check_count, check_legal_actions
+from cardkit._validate import (
+    check_agent_seed,
+    check_count,
+    check_legal_actions,
+    check_seed,
+)
 from cardkit.api import Action, Observation
-from cardkit.errors import CardkitError
+from cardkit.errors import CardkitError, IllegalActionError, shown
+from cardkit.games._base import check_choice
 
-__all__ = ["TractorRuleAgent", "TractorSearchAgent", "card_order"]
+__all__ = ["DECLARINGS", "TractorRuleAgent", "TractorSearchAgent", "card_order", "declare_values"]
+
+#: The search agent's declaring styles: the rule agent's trump count, or sampled play.
+DECLARINGS = ("rule", "search")
 
 _RANKS = "23456789TJQKA"
-_PLAY_CARD = tractor_action_index()[6]
+_INDEX = tractor_action_index()
+_DECLARE_SINGLE, _DECLARE_PAIR, _DECLARE_BLACK, _DECLARE_RED, _BURY, _PLAY_CARD = _INDEX[1:7]
 _PACK = Counter(deck("double108"))
+_SUITS = "cdhs"
 
 
 def card_order(card: Card, level: str, trump: str | None) -> tuple[int, int]:
@@ -50,6 +65,71 @@ def _suit(card: Card, level: str, trump: str | None) -> str:
 
 def _points(card: Card) -> int:
     return 5 if card.rank == "5" else 10 if card.rank in ("T", "K") else 0
+
+
+def _speech_ids(level: str) -> dict[str, int]:
+    """The action id of each speech text (``pass`` and the ten declarations) at ``level``."""
+    return {str(tractor_action_text(i, level)): i for i in range(_BURY)}
+
+
+def _declaration_id(declaration: dict[str, object]) -> int:
+    """The action id of a declaration as the observation shows it."""
+    name = declaration["declared"]
+    if name == "black jokers":
+        return int(_DECLARE_BLACK)
+    if name == "red jokers":
+        return int(_DECLARE_RED)
+    base = _DECLARE_SINGLE if name == "level card" else _DECLARE_PAIR
+    return int(base) + _SUITS.index(str(declaration["suit"]))
+
+
+def declare_values(
+    observation: Observation, legal_actions: Sequence[Action], worlds: int, seed: int
+) -> list[float]:
+    """The seat's team's expected level result of each listed speech (``pass`` or a
+    declaration), in the units of the game's return: the levels the deal gives the
+    seat's team minus those it gives the other.
+
+    Each of ``worlds`` sampled deals gives the cards the seat cannot see (the other
+    hands and the kitty) at random, a seat that declared keeping the cards it
+    showed; replays the speeches so far (passes between the declarations, from
+    ``first_speaker``); makes the speech and plays the deal to its end in Rust with
+    the playout policy: the speeches left as :class:`TractorRuleAgent` declares
+    (so the others may overcall, and four passes expose the kitty), its burial, and
+    the heuristic card play of :meth:`TractorDeal.heuristic_playout`. Every speech
+    shares each world and each playout seed. Deterministic given ``seed``.
+
+    The approximation (docs/tractor.md, "Declaring from search"): the passes so far
+    say nothing about the passers' hands, and the seat itself, if it speaks again,
+    speaks by the rule."""
+    check_legal_actions(legal_actions)
+    worlds = check_count("worlds", worlds, 1, 1_000_000)
+    seed = check_seed("seed", seed) or 0
+    if observation.get("phase") != "declare":
+        raise IllegalActionError(
+            f"declare_values needs a declaring observation, got phase "
+            f"{shown(observation.get('phase'))}"
+        )
+    ids = _speech_ids(observation["level"])
+    candidates = []
+    for action in legal_actions:
+        found = ids.get(action.text)
+        if found is None:
+            raise IllegalActionError(f"{shown(action.text)} is not a speech: pass or declare")
+        candidates.append(found)
+    seat = observation["seat"]
+    declarations = [(d["seat"], _declaration_id(d)) for d in observation["declarations"]]
+    return tractor_declare_values(
+        seat,
+        observation["hand"],
+        list(observation["team_levels"]),
+        observation["dealer"],
+        observation["first_speaker"],
+        declarations,
+        candidates,
+        worlds,
+        seed,
+    )
 
 
 class TractorRuleAgent:
@@ -176,17 +256,36 @@ class TractorSearchAgent:
     by their sizes), every listed action is played and the deal finished by random
     Rust playouts; the action with the best mean points for its team (the
     attackers' points, kitty bonus included, counted against the defenders) is
-    chosen. Declaring and burying follow :class:`TractorRuleAgent`."""
+    chosen. Burying follows :class:`TractorRuleAgent`.
 
-    def __init__(self, seed: int | None = None, worlds: int = 16) -> None:
+    ``declaring="rule"`` (default) declares like the rule agent;
+    ``declaring="search"`` makes the speech (``pass`` or a listed declaration) with
+    the best expected level result for its team over ``declare_worlds`` sampled
+    deals played out from the declaring on (:func:`declare_values`; ``pass`` on
+    ties)."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        worlds: int = 16,
+        declaring: str = "rule",
+        declare_worlds: int = 64,
+    ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self._worlds = check_count("worlds", worlds, 1, 10_000)
         self._rule = TractorRuleAgent(seed)
+        self.declaring = check_choice("declaring", declaring, DECLARINGS)
+        self.declare_worlds = check_count("declare_worlds", declare_worlds, 1, 1_000_000)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The chosen action among ``legal_actions``."""
         check_legal_actions(legal_actions)
-        if observation.get("phase") != "play" or len(legal_actions) == 1:
+        phase = observation.get("phase")
+        if phase == "declare" and self.declaring == "search" and len(legal_actions) > 1:
+            seed = self._rng.getrandbits(64)
+            values = declare_values(observation, legal_actions, self.declare_worlds, seed)
+            return legal_actions[max(range(len(values)), key=values.__getitem__)]
+        if phase != "play" or len(legal_actions) == 1:
             return self._rule.act(observation, legal_actions)
         seat = observation["seat"]
         dealer = observation["dealer"]

@@ -520,6 +520,16 @@ class TractorState(BaseState):
         return self._round.dealer
 
     @property
+    def first_speaker(self) -> int:
+        """The seat that spoke first in the deal in play's declaring (public): the
+        game's ``first_speaker`` in the first deal, the dealer in later ones."""
+        if self._deal_number == 0:
+            return self._game.first_speaker
+        dealer = self._round.dealer
+        assert dealer is not None  # a later deal is dealt by the previous result
+        return dealer
+
+    @property
     def level(self) -> str:
         """The level rank of the deal in play."""
         return self._rank
@@ -652,7 +662,8 @@ class TractorState(BaseState):
 
     def observation(self, seat: int) -> Observation:
         """Own hand (without the cards chosen toward a follow, listed apart), the
-        level, team levels, dealer, declarations, trumps, whether the kitty was
+        level, team levels, dealer, who spoke first (``first_speaker``),
+        declarations, trumps, whether the kitty was
         exposed and, for the other seats, its cards the dealer has not yet played
         (``exposed_kitty``), the buried kitty (dealer only), the
         completed tricks and the trick in progress, the points each seat has taken
@@ -672,6 +683,7 @@ class TractorState(BaseState):
             "level": self._rank,
             "team_levels": self.team_levels,
             "dealer": played.dealer,
+            "first_speaker": self.first_speaker,
             "hand": [str(c) for c in sorted(hand.elements(), key=_INDEX.__getitem__)],
             "card_counts": [len(played.hand(s)) for s in range(4)],
             "declarations": [_declaration_view(s, a) for s, a in played.declarations],

@@ -8,6 +8,7 @@ use crate::cards::{repr_of, PyCard};
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
 use cardkit_engine::trick::tractor::deal::{self, Deal, Trick, SEATS};
+use cardkit_engine::trick::tractor::declare::{declare_values, DeclareQuery};
 use cardkit_engine::trick::tractor::round::{self, Round};
 use cardkit_engine::trick::tractor::{
     self as tr, observe, parse_level, parse_trump, shape_of, Follow, Hand, Trumps, LEVEL_TEXT,
@@ -666,6 +667,54 @@ impl PyTractorRound {
     }
 }
 
+/// The seat's team's mean level result after each candidate speech, over sampled deals.
+///
+/// `worlds` deals of the cards `hand` (the seat's 25) cannot see, a declarer keeping
+/// the cards it showed, replay the `declarations` (`(seat, action id)` in order,
+/// passes between them from `first_speaker`) up to `seat`'s turn; each candidate
+/// (0 `pass`, 1-10 declarations) is then played out by the playout policy (the rule
+/// agent's speeches and burial, the heuristic card play). `team_levels` are the two
+/// teams' level ranks; `dealer` None in a match's first deal. Deterministic given
+/// `seed`.
+#[pyfunction]
+#[pyo3(signature = (seat, hand, team_levels, dealer, first_speaker, declarations, candidates, worlds, seed))]
+#[allow(clippy::too_many_arguments)]
+fn tractor_declare_values(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] seat: u8,
+    #[pyo3(from_py_with = arg)] hand: Cards,
+    #[pyo3(from_py_with = arg)] team_levels: [String; 2],
+    #[pyo3(from_py_with = arg)] dealer: Option<u8>,
+    #[pyo3(from_py_with = arg)] first_speaker: u8,
+    #[pyo3(from_py_with = arg)] declarations: Vec<(u8, u32)>,
+    #[pyo3(from_py_with = arg)] candidates: Vec<u32>,
+    #[pyo3(from_py_with = arg)] worlds: u32,
+    #[pyo3(from_py_with = arg)] seed: u64,
+) -> PyResult<Vec<f64>> {
+    let query = DeclareQuery {
+        seat,
+        hand: hand_of(py, "hand", &hand.0)?,
+        levels: [
+            level_index(py, "team_levels", &team_levels[0])?,
+            level_index(py, "team_levels", &team_levels[1])?,
+        ],
+        dealer,
+        first_speaker,
+        declarations,
+    };
+    // A world plays one whole deal per candidate.
+    let micros = u64::from(worlds)
+        .saturating_mul(candidates.len() as u64)
+        .saturating_mul(DEAL_MICROS);
+    interrupt::run_sized(py, micros, |cancel| {
+        declare_values(&query, &candidates, worlds, seed, cancel)
+    })?
+    .py_err(py)
+}
+
+/// About how long one heuristic playout of a whole deal takes, in microseconds.
+const DEAL_MICROS: u64 = 50;
+
 /// Random whole Tractor deals played out in Rust (bench only); returns the
 /// attackers' points summed over them.
 #[pyfunction]
@@ -695,5 +744,6 @@ pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResul
     m.add_function(wrap_pyfunction!(tractor_lead_id, m)?)?;
     m.add_function(wrap_pyfunction!(tractor_level_change, m)?)?;
     m.add_function(wrap_pyfunction!(tractor_card_points, m)?)?;
+    m.add_function(wrap_pyfunction!(tractor_declare_values, m)?)?;
     Ok(())
 }

@@ -22,6 +22,7 @@
 //! while the cards that keep a partial follow completable are at most 54.
 
 pub mod deal;
+pub mod declare;
 pub mod observe;
 pub mod round;
 
