@@ -43,8 +43,7 @@ from cardkit.sim import mean_ci
 def solve(deals: int, nodes: int, lefts: list[int]) -> None:
     print(f"Endgame solves: {deals} deals a row, budget {nodes} nodes, one thread, cold table")
     print(
-        f"{'game':7} {'cards':>5} {'solved':>7} {'nodes/solve':>12} "
-        f"{'ms/solve':>9} {'nodes/s':>11}"
+        f"{'game':7} {'cards':>5} {'solved':>7} {'nodes/solve':>12} {'ms/solve':>9} {'nodes/s':>11}"
     )
     for game in ("hearts", "spades"):
         for left in lefts:
@@ -112,7 +111,8 @@ def strength(game: str, deals: int, worlds: int, endgame: int, every: int) -> No
         paired.append(a - b)
         differed += mixed.history != control.history
         if k % every == 0 or k == deals:
-            cells = [f"{m:7.2f} ± {h:5.2f}" for m, h in map(mean_ci, (with_solver, without, paired))]
+            stats = map(mean_ci, (with_solver, without, paired))
+            cells = [f"{m:7.2f} ± {h:5.2f}" for m, h in stats]
             print(
                 f"{k:6} {' '.join(f'{c:>15}' for c in cells)} {100 * differed / k:8.1f}% "
                 f"{time.perf_counter() - began:7.0f}s",

@@ -314,7 +314,10 @@ AGENTS: list[tuple[Callable[..., Any], list[str]]] = [
     (hearts_agents.HeartsSearchAgent, ["worlds", "epsilon", "endgame", "endgame_nodes"]),
     (holdem_agents.EquityAgent, ["samples"]),
     (onepoker_agents.SignalAgent, ["bluff"]),
-    (spades_agents.SpadesSearchAgent, ["worlds", "epsilon", "bid_worlds", "endgame", "endgame_nodes"]),
+    (
+        spades_agents.SpadesSearchAgent,
+        ["worlds", "epsilon", "bid_worlds", "endgame", "endgame_nodes"],
+    ),
     (zsy_agents.ZhengShangyouSearchAgent, ["samples", "endgame", "endgame_nodes"]),
 ]
 

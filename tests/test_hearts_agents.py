@@ -317,14 +317,15 @@ def test_endgame_options_are_checked() -> None:
 @pytest.mark.parametrize("agent", [HeartsSearchAgent, SpadesSearchAgent])
 def test_search_with_the_endgame_solver_plays_legal_replayable_deals(agent: type) -> None:
     game = games.make(agent.__name__[:-11].lower(), match=False)
-    for seed in range(2):
-        # A tiny node budget on two seats: their solves give up and fall back.
-        def table() -> list[Any]:
-            return [
-                agent(seed * 4 + s, worlds=8, endgame=16, endgame_nodes=50 if s % 2 else 20_000)
-                for s in range(4)
-            ]
 
-        state = cardkit.play(game, table(), seed=seed)
+    def table(seed: int) -> list[Any]:
+        # A tiny node budget on two seats: their solves give up and fall back.
+        return [
+            agent(seed * 4 + s, worlds=8, endgame=16, endgame_nodes=50 if s % 2 else 20_000)
+            for s in range(4)
+        ]
+
+    for seed in range(2):
+        state = cardkit.play(game, table(seed), seed=seed)
         assert state.is_terminal
-        assert cardkit.play(game, table(), seed=seed).history == state.history
+        assert cardkit.play(game, table(seed), seed=seed).history == state.history

@@ -546,7 +546,15 @@ fn bench_trick_endgame(
     let stats = match game {
         "hearts" => interrupt::run_sized(py, micros, |cancel| {
             let value = |d: &HeartsDeal, seat| HeartsObjective::Deal.value(d.points(), seat);
-            endgame::solve_samples(deals, cards, endgame.nodes, seed, HeartsDeal::random, value, cancel)
+            endgame::solve_samples(
+                deals,
+                cards,
+                endgame.nodes,
+                seed,
+                HeartsDeal::random,
+                value,
+                cancel,
+            )
         })?,
         "spades" => interrupt::run_sized(py, micros, |cancel| {
             let build = |rng: &mut CardRng| SpadesDeal::random([3; 4], rng);
@@ -555,7 +563,10 @@ fn bench_trick_endgame(
         })?,
         other => {
             let shown: String = other.chars().take(40).collect();
-            return Err(rule_error(py, format!("game {shown:?} must be hearts or spades")));
+            return Err(rule_error(
+                py,
+                format!("game {shown:?} must be hearts or spades"),
+            ));
         }
     }
     .py_err(py)?;

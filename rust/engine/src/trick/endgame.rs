@@ -340,8 +340,8 @@ where
 #[cfg(test)]
 mod tests {
     use super::super::hearts::{HeartsDeal, HeartsObjective};
-    use super::super::spades::SpadesDeal;
     use super::super::random_card;
+    use super::super::spades::SpadesDeal;
     use super::*;
     use crate::cancel::NEVER;
     use crate::rng::CardRng;
@@ -400,7 +400,11 @@ mod tests {
                 let value = |d: &HeartsDeal| objective.value(d.points(), seat);
                 let mut solver = Solver::new(seat);
                 let got = solver.solve(&deal, &value, u64::MAX, &NEVER).unwrap();
-                assert_eq!(got, Some(minimax(&deal, seat, &value)), "deal {i} seat {seat}");
+                assert_eq!(
+                    got,
+                    Some(minimax(&deal, seat, &value)),
+                    "deal {i} seat {seat}"
+                );
             }
         }
     }
@@ -418,7 +422,11 @@ mod tests {
                 let value = |d: &SpadesDeal| d.team_value(seat, bags);
                 let mut solver = Solver::new(seat);
                 let got = solver.solve(&deal, &value, u64::MAX, &NEVER).unwrap();
-                assert_eq!(got, Some(minimax(&deal, seat, &value)), "deal {i} seat {seat}");
+                assert_eq!(
+                    got,
+                    Some(minimax(&deal, seat, &value)),
+                    "deal {i} seat {seat}"
+                );
             }
         }
     }
@@ -484,7 +492,9 @@ mod tests {
         deal.table.broken = true;
         deal.tricks = [4, 0, 3, 4];
         let value = |d: &SpadesDeal| d.team_value(0, [0, 0]);
-        let got = Solver::new(0).solve(&deal, &value, u64::MAX, &NEVER).unwrap();
+        let got = Solver::new(0)
+            .solve(&deal, &value, u64::MAX, &NEVER)
+            .unwrap();
         // Team 0: 8 tricks on a bid of 2, 20 + 6 bags. Team 1: the failed nil
         // -100 and its trick a bag, seat 3's 4 tricks on its 2, 20 + 2 bags.
         assert_eq!(got, Some(f64::from(26 - (-100 + 20 + 3))));
@@ -546,7 +556,10 @@ mod tests {
         }
         assert_eq!(run(on), solved);
         // No budget: every solve gives up and the playouts run as with it off.
-        let starved = Endgame { cards: 12, nodes: 0 };
+        let starved = Endgame {
+            cards: 12,
+            nodes: 0,
+        };
         assert_eq!(run(starved), run(Endgame::OFF));
     }
 }
