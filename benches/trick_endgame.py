@@ -3,6 +3,8 @@ the determinized search.
 
     python benches/trick_endgame.py solve [--deals 200] [--nodes 20000]
         [--left 8 12 16 20 24]
+    python benches/trick_endgame.py move --game hearts|spades [--deals 40]
+        [--worlds 100] [--nodes 20000] [--left 12 16 20]
     python benches/trick_endgame.py strength --game hearts|spades [--deals 400]
         [--worlds 50] [--endgame 12] [--every 100]
 
@@ -12,6 +14,13 @@ table and at most ``--nodes`` nodes (the search's ``endgame_nodes``): the share
 solved within the budget, mean nodes a solve, time a solve and nodes per second
 (one thread, the solves that gave up included). Inside a search the table is
 shared by the worlds of a move, so solves there cost less than these cold ones.
+
+``move``: the search agent's time per card with the solver off and with
+``endgame`` at each ``--left`` value, on the same positions: ``--deals`` deals
+played by the plain search (``--worlds``), every decision with at most the largest
+``--left`` cards in the hands (and more than one legal card) timed for each setting.
+Rows are the cards in the hands at the decision; the solver answers only where the
+cards left after the candidate are at most ``endgame``.
 
 ``strength``: paired (duplicate) comparison at the same worlds. Deal ``n`` (seed
 ``n``) is played twice: once with the search with ``endgame=--endgame`` in the
@@ -61,17 +70,46 @@ def solve(deals: int, nodes: int, lefts: list[int]) -> None:
 Factory = Callable[[int], Agent]
 
 
-def strength(game: str, deals: int, worlds: int, endgame: int, every: int) -> None:
+def _search(game: str, seed: int, worlds: int, endgame: int, nodes: int = 20_000) -> Agent:
     if game == "hearts":
-        table: cardkit.api.Game = Hearts(match=False)
+        return HeartsSearchAgent(seed, worlds, endgame=endgame, endgame_nodes=nodes)
+    return SpadesSearchAgent(seed, worlds, endgame=endgame, endgame_nodes=nodes)
 
-        def make(seed: int, on: bool) -> Agent:
-            return HeartsSearchAgent(seed, worlds, endgame=endgame if on else 0)
-    else:
-        table = Spades(match=False)
 
-        def make(seed: int, on: bool) -> Agent:
-            return SpadesSearchAgent(seed, worlds, endgame=endgame if on else 0)
+def move(game: str, deals: int, worlds: int, nodes: int, lefts: list[int]) -> None:
+    table = Hearts(match=False) if game == "hearts" else Spades(match=False)
+    settings = [0, *lefts]
+    times: dict[tuple[int, int], list[float]] = {}
+    for seed in range(deals):
+        state = table.new_state(seed=seed)
+        players = [_search(game, seed * 4 + s, worlds, 0) for s in range(4)]
+        while not state.is_terminal:
+            seat = state.current_player
+            obs, legal = state.observation(seat), state.legal_actions()
+            # The seat to act has not played to the trick: every seat held its
+            # hand's size when the trick began.
+            in_hands = 4 * len(obs["hand"]) - len(obs["trick"])
+            if legal[0].kind == "play" and len(legal) > 1 and in_hands <= max(lefts):
+                for endgame in settings:
+                    agent = _search(game, seed, worlds, endgame, nodes)
+                    start = time.perf_counter()
+                    agent.act(obs, legal)
+                    times.setdefault((in_hands, endgame), []).append(time.perf_counter() - start)
+            assert seat is not None
+            state.apply(players[seat].act(obs, legal))
+    print(f"{game}: ms per searched card, worlds={worlds}, endgame_nodes={nodes}, {deals} deals")
+    print(f"{'cards':>5} {'moves':>6} " + " ".join(f"{'endgame=' + str(e):>12}" for e in settings))
+    for left in sorted({k for k, _ in times}, reverse=True):
+        row = [times.get((left, e), []) for e in settings]
+        cells = " ".join(f"{1000 * sum(r) / len(r):12.2f}" for r in row)
+        print(f"{left:5} {len(row[0]):6} {cells}", flush=True)
+
+
+def strength(game: str, deals: int, worlds: int, endgame: int, every: int) -> None:
+    table = Hearts(match=False) if game == "hearts" else Spades(match=False)
+
+    def make(seed: int, on: bool) -> Agent:
+        return _search(game, seed, worlds, endgame if on else 0)
 
     unit = "penalty points, lower is better" if game == "hearts" else "team return"
     print(
@@ -122,19 +160,21 @@ def strength(game: str, deals: int, worlds: int, endgame: int, every: int) -> No
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("mode", choices=["solve", "strength"])
+    parser.add_argument("mode", choices=["solve", "move", "strength"])
     parser.add_argument("--game", choices=["hearts", "spades"], default="hearts")
     parser.add_argument("--deals", type=int, default=None)
     parser.add_argument("--nodes", type=int, default=20_000)
-    parser.add_argument("--left", type=int, nargs="+", default=[8, 12, 16, 20, 24])
-    parser.add_argument("--worlds", type=int, default=50)
+    parser.add_argument("--left", type=int, nargs="+", default=None)
+    parser.add_argument("--worlds", type=int, default=None)
     parser.add_argument("--endgame", type=int, default=12)
     parser.add_argument("--every", type=int, default=100)
     args = parser.parse_args()
     if args.mode == "solve":
-        solve(args.deals or 200, args.nodes, args.left)
+        solve(args.deals or 200, args.nodes, args.left or [8, 12, 16, 20, 24])
+    elif args.mode == "move":
+        move(args.game, args.deals or 40, args.worlds or 100, args.nodes, args.left or [12, 16, 20])
     else:
-        strength(args.game, args.deals or 400, args.worlds, args.endgame, args.every)
+        strength(args.game, args.deals or 400, args.worlds or 50, args.endgame, args.every)
 
 
 if __name__ == "__main__":

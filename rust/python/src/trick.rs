@@ -193,9 +193,13 @@ fn endgame_of(py: Python<'_>, cards: u32, nodes: u32) -> PyResult<Endgame> {
     })
 }
 
-/// [`search_micros`] with the worst case of a solve per world and candidate.
-fn endgame_micros(worlds: u32, candidates: &[Card], endgame: Endgame) -> u64 {
-    let solving = if endgame.cards > 0 {
+/// [`search_micros`] with the worst case of a solve per world and candidate when
+/// the search will solve: `in_hands` cards are in the hands before the candidate
+/// is played. Out of the solver's range the plain estimate stands, so that such
+/// searches still run inline (a worker thread costs a scheduler slice on a busy
+/// machine, more than the search).
+fn endgame_micros(worlds: u32, candidates: &[Card], endgame: Endgame, in_hands: u32) -> u64 {
+    let solving = if endgame.cards > 0 && in_hands.saturating_sub(1) <= endgame.cards {
         (u64::from(worlds) * candidates.len() as u64)
             .saturating_mul(endgame.nodes.saturating_mul(NODE_MICROS))
     } else {
@@ -288,8 +292,10 @@ fn hearts_search(
     deal.moon_play = moon;
     // Only the searching seat defends: it must not count on others to stop a moon.
     deal.moon_defenders = if moon { 1 << seat } else { 0 };
+    let in_hands = input.hidden.sizes.iter().sum();
     let (view, cands) = input.view(deal);
-    interrupt::run_sized(py, endgame_micros(worlds, &cands, endgame), |cancel| {
+    let micros = endgame_micros(worlds, &cands, endgame, in_hands);
+    interrupt::run_sized(py, micros, |cancel| {
         let value = |d: &HeartsDeal| objective.value(d.points(), seat);
         view.evaluate(&cands, worlds, seed, policy, endgame, value, cancel)
     })?
@@ -445,8 +451,10 @@ fn spades_search(
     )?;
     let mut deal = SpadesDeal::new([CardSet::EMPTY; 4], bids, 0);
     deal.tricks = tricks;
+    let in_hands = input.hidden.sizes.iter().sum();
     let (view, cands) = input.view(deal);
-    interrupt::run_sized(py, endgame_micros(worlds, &cands, endgame), |cancel| {
+    let micros = endgame_micros(worlds, &cands, endgame, in_hands);
+    interrupt::run_sized(py, micros, |cancel| {
         let value = |d: &SpadesDeal| d.team_value(seat, bags);
         view.evaluate(&cands, worlds, seed, policy, endgame, value, cancel)
     })?
