@@ -311,10 +311,13 @@ AGENTS: list[tuple[Callable[..., Any], list[str]]] = [
     (cp_agents.SolverAgent, ["samples", "candidates"]),
     (cp_agents.RandomSetAgent, []),
     (ddz_agents.DouDizhuSearchAgent, ["samples", "endgame", "endgame_nodes", "bid_samples"]),
-    (hearts_agents.HeartsSearchAgent, ["worlds", "epsilon"]),
+    (hearts_agents.HeartsSearchAgent, ["worlds", "epsilon", "endgame", "endgame_nodes"]),
     (holdem_agents.EquityAgent, ["samples"]),
     (onepoker_agents.SignalAgent, ["bluff"]),
-    (spades_agents.SpadesSearchAgent, ["worlds", "epsilon", "bid_worlds"]),
+    (
+        spades_agents.SpadesSearchAgent,
+        ["worlds", "epsilon", "bid_worlds", "endgame", "endgame_nodes"],
+    ),
     (zsy_agents.ZhengShangyouSearchAgent, ["samples", "endgame", "endgame_nodes"]),
 ]
 

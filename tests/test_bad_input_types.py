@@ -548,6 +548,8 @@ TABLE: dict[str, Entry] = {
             "scores": [0, 0, 0, 0],
             "target": 100,
             "moon": True,
+            "endgame_cards": 4,
+            "endgame_nodes": 100,
         },
         {
             **SEARCH_KINDS,
@@ -557,6 +559,8 @@ TABLE: dict[str, Entry] = {
             "scores": LIST,
             "target": UINT,
             "moon": BOOL,
+            "endgame_cards": UINT,
+            "endgame_nodes": UINT,
         },
     ),
     "hearts_moon_card": Entry(
@@ -586,8 +590,18 @@ TABLE: dict[str, Entry] = {
             "bids": [3, 3, 3, 3],
             "tricks": [0, 0, 0, 0],
             "bags": [0, 0],
+            "endgame_cards": 4,
+            "endgame_nodes": 100,
         },
-        {**SEARCH_KINDS, "played": UINT, "bids": LIST, "tricks": LIST, "bags": LIST},
+        {
+            **SEARCH_KINDS,
+            "played": UINT,
+            "bids": LIST,
+            "tricks": LIST,
+            "bags": LIST,
+            "endgame_cards": UINT,
+            "endgame_nodes": UINT,
+        },
     ),
     "spades_bid_playouts": Entry(
         {

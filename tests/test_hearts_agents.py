@@ -10,7 +10,7 @@ import pytest
 
 import cardkit
 from cardkit import RuleOptionError, games
-from cardkit._core import hearts_moon_card, hearts_search
+from cardkit._core import hearts_moon_card, hearts_search, spades_search
 from cardkit.agents._trickview import BATCH_WORLDS, search_values
 from cardkit.agents.hearts import HeartsRuleAgent, HeartsSearchAgent
 from cardkit.agents.spades import SpadesSearchAgent
@@ -230,3 +230,102 @@ def test_time_per_move_agents_play_legal_cards(agent: type) -> None:
     for bad in (0, -1.0, float("nan"), "1", 3601):
         with pytest.raises(RuleOptionError, match="time_per_move"):
             agent(1, time_per_move=bad)
+
+
+# -- the endgame solver ---------------------------------------------------------------
+
+
+def _queen_values(endgame_cards: int) -> list[float]:
+    """Seat 0's values of A♠ and 2♣, two tricks left and every hand known: seat 1
+    holds Q♠ 3♦, seat 2 took every heart."""
+    return hearts_search(
+        0,
+        [mask("As 2c"), mask("Qs 3d"), mask("2s 4c"), mask("3s 5c")],
+        0,
+        [2, 2, 2, 2],
+        [0, 0, 0, 0],
+        0,
+        [],
+        [0, 0, mask(" ".join(f"{r}h" for r in "23456789TJQKA")), 0],
+        True,
+        11,
+        [PLAY_INDEX["play As"], PLAY_INDEX["play 2c"]],
+        4,
+        1,
+        0.0,
+        objective="deal",
+        moon=True,
+        endgame_cards=endgame_cards,
+    )
+
+
+@pytest.mark.rule("HRT-11")
+def test_endgame_solver_values_the_queen_seat_zero_cannot_escape() -> None:
+    # Played out, seat 1's heuristic drops Q♠ on the club lead (3.25 for seat 0:
+    # points 0 0 13 13); solved, the other seats play against seat 0, seat 1 keeps
+    # the queen for the A♠ and seat 0 takes 13 either way (26 / 8 - 13).
+    assert _queen_values(0) == [-9.75, 3.25]
+    assert _queen_values(8) == [-9.75, -9.75]
+    # Fewer cards left than the solver's threshold after the candidate: played out.
+    assert _queen_values(6) == [-9.75, 3.25]
+
+
+@pytest.mark.rule("SPD-06", "SPD-08", "SPD-09")
+def test_endgame_solver_finds_the_one_line_that_sets_the_nil() -> None:
+    # Seat 1 bid nil with K♠ 4♦. A♠ draws the K♠ while the partner throws the 5♦;
+    # then the 3♦ forces the 4♦ to win. Leading the 3♦ lets the partner's 5♦ win.
+    # Team 0: 8 tricks on 2 (26) against a failed nil and 4 on 2 (-77): 103.
+    # Team 0 after 3♦: 9 tricks (27) against a made nil and 4 on 2 (122): -95.
+    values = spades_search(
+        0,
+        [mask("As 3d"), mask("Ks 4d"), mask("5d 5h"), mask("6h 7h")],
+        0,
+        [2, 2, 2, 2],
+        [0, 0, 0, 0],
+        0,
+        [],
+        0,
+        [1, 0, 1, 2],
+        [4, 0, 3, 4],
+        [0, 0],
+        True,
+        [PLAY_INDEX["play As"], PLAY_INDEX["play 3d"]],
+        4,
+        1,
+        0.0,
+        endgame_cards=8,
+        endgame_nodes=1000,
+    )
+    assert values == [103.0, -95.0]
+
+
+def test_endgame_options_are_checked() -> None:
+    for bad in (-1, 53, 1.5, "8", None):
+        with pytest.raises(RuleOptionError, match="endgame"):
+            HeartsSearchAgent(1, endgame=bad)  # type: ignore[arg-type]
+        with pytest.raises(RuleOptionError, match="endgame"):
+            SpadesSearchAgent(1, endgame=bad)  # type: ignore[arg-type]
+    for bad in (0, -1, 10**9, 2.0):
+        with pytest.raises(RuleOptionError, match="endgame_nodes"):
+            HeartsSearchAgent(1, endgame_nodes=bad)  # type: ignore[arg-type]
+        with pytest.raises(RuleOptionError, match="endgame_nodes"):
+            SpadesSearchAgent(1, endgame_nodes=bad)  # type: ignore[arg-type]
+    with pytest.raises(RuleOptionError, match="endgame_cards"):
+        _queen_values(53)
+
+
+@pytest.mark.parametrize("agent", [HeartsSearchAgent, SpadesSearchAgent])
+def test_search_with_the_endgame_solver_plays_legal_replayable_deals(agent: type) -> None:
+    game = games.make(agent.__name__[:-11].lower(), match=False)
+
+    def table(seed: int) -> list[Any]:
+        # A tiny node budget on two seats: their solves give up and fall back.
+        return [
+            agent(seed * 4 + s, worlds=8, endgame=16, endgame_nodes=50 if s % 2 else 20_000)
+            for s in range(4)
+        ]
+
+    for seed in range(2):
+        state = cardkit.play(game, table(seed), seed=seed)
+        assert state.is_terminal
+        assert cardkit.play(game, table(seed), seed=seed).history == state.history

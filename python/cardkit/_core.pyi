@@ -1950,6 +1950,8 @@ def hearts_search(
     scores: list[int] = ...,
     target: int = 100,
     moon: bool = False,
+    endgame_cards: int = 0,
+    endgame_nodes: int = 20_000,
 ) -> list[float]:
     """Average value for ``seat`` of each Hearts candidate over sampled deals.
 
@@ -1982,6 +1984,11 @@ def hearts_search(
             default all 0.
         target: The total that ends the match (``"match"`` only), 1..=1,000,000.
         moon: Whether the playout policy shoots and defends against moons.
+        endgame_cards: Cards left in the hands (once the candidate is played) at
+            which a world is solved exactly instead, the other seats playing
+            against ``seat``'s objective; an int in 0..=52, 0 (default) is off.
+        endgame_nodes: Nodes one solve may visit before the world is played out
+            instead, an int in 0..2**32-1.
 
     Returns:
         Each candidate's average value, in ``candidates`` order (higher is better).
@@ -1992,7 +1999,8 @@ def hearts_search(
             voids above 15, sizes above 13 or not adding up to the unplayed cards,
             cards in two places, ``seat`` not the seat to act, candidates that are not
             distinct cards of its hand, ``tricks_played`` above 12, ``epsilon``
-            outside 0..=1, an unknown ``objective``, or ``scores``/``target`` out of range.
+            outside 0..=1, an unknown ``objective``, ``scores``/``target`` out of
+            range, or ``endgame_cards`` above 52.
         KeyboardInterrupt: On Ctrl-C during a long search.
     """
 
@@ -2105,6 +2113,8 @@ def spades_search(
     worlds: int,
     seed: int,
     epsilon: float = 0.1,
+    endgame_cards: int = 0,
+    endgame_nodes: int = 20_000,
 ) -> list[float]:
     """Average (own team's deal points - the other team's) of each Spades candidate.
 
@@ -2130,6 +2140,11 @@ def spades_search(
         worlds: Sampled deals, an int in 0..2**32-1.
         seed: The sampling seed, an int in 0..2**64-1.
         epsilon: The playouts' chance of a random move, 0..=1 (1: random playouts).
+        endgame_cards: Cards left in the hands (once the candidate is played) at
+            which a world is solved exactly instead (partnership against
+            partnership); an int in 0..=52, 0 (default) is off.
+        endgame_nodes: Nodes one solve may visit before the world is played out
+            instead, an int in 0..2**32-1.
 
     Returns:
         Each candidate's average value, in ``candidates`` order (higher is better).
@@ -2140,7 +2155,7 @@ def spades_search(
             voids above 15, sizes above 13 or not adding up to the unplayed cards,
             cards in two places, ``seat`` not the seat to act, candidates that are not
             distinct cards of its hand, a bid above 13, more than 12 tricks won,
-            bags above 9, or ``epsilon`` outside 0..=1.
+            bags above 9, ``epsilon`` outside 0..=1, or ``endgame_cards`` above 52.
         KeyboardInterrupt: On Ctrl-C during a long search.
     """
 

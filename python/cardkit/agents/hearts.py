@@ -153,7 +153,13 @@ class HeartsSearchAgent:
     agent.
 
     ``time_per_move`` (seconds) replaces the fixed ``worlds``: the agent searches
-    batches of 16 worlds until the time is spent (at least one batch)."""
+    batches of 16 worlds until the time is spent (at least one batch).
+
+    With ``endgame`` > 0, a sampled world with at most that many cards left in the
+    hands (once the candidate is played) is solved exactly instead of played out:
+    alpha-beta with the three other seats playing against this seat's objective
+    (``docs/hearts.md``, Endgame solver), each solve capped at ``endgame_nodes``
+    nodes (past that, the world is played out as without it). Off by default."""
 
     def __init__(
         self,
@@ -161,11 +167,15 @@ class HeartsSearchAgent:
         worlds: int = 100,
         epsilon: float = 0.1,
         time_per_move: float | None = None,
+        endgame: int = 0,
+        endgame_nodes: int = 20_000,
     ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self.worlds = check_count("worlds", worlds, 1, 1_000_000)
         self.epsilon = check_real("epsilon", epsilon, 0.0, 1.0)
         self.time_per_move = check_time_per_move(time_per_move)
+        self.endgame = check_count("endgame", endgame, 0, 52)
+        self.endgame_nodes = check_count("endgame_nodes", endgame_nodes, 1, 100_000_000)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The searched choice among ``legal_actions``."""
@@ -205,6 +215,8 @@ class HeartsSearchAgent:
                 scores=scores,
                 target=observation["target"],
                 moon=True,
+                endgame_cards=self.endgame,
+                endgame_nodes=self.endgame_nodes,
             )
 
         values = search_values(search, self.worlds, self.time_per_move, self._rng)

@@ -228,7 +228,13 @@ class SpadesSearchAgent:
     batches of 16 worlds until the time is spent (at least one batch).
 
     ``bidding="rule"`` (default) bids like the rule agent; ``bidding="search"``
-    bids from ``bid_worlds`` sampled deals played out (:func:`search_bid`)."""
+    bids from ``bid_worlds`` sampled deals played out (:func:`search_bid`).
+
+    With ``endgame`` > 0, a sampled world with at most that many cards left in the
+    hands (once the candidate is played) is solved exactly instead of played out:
+    alpha-beta on the same score difference, partnership against partnership
+    (``docs/spades.md``, Endgame solver), each solve capped at ``endgame_nodes``
+    nodes (past that, the world is played out as without it). Off by default."""
 
     def __init__(
         self,
@@ -238,6 +244,8 @@ class SpadesSearchAgent:
         time_per_move: float | None = None,
         bidding: str = "rule",
         bid_worlds: int = 256,
+        endgame: int = 0,
+        endgame_nodes: int = 20_000,
     ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self.worlds = check_count("worlds", worlds, 1, 1_000_000)
@@ -245,6 +253,8 @@ class SpadesSearchAgent:
         self.time_per_move = check_time_per_move(time_per_move)
         self.bidding = check_choice("bidding", bidding, BIDDINGS)
         self.bid_worlds = check_count("bid_worlds", bid_worlds, 1, 1_000_000)
+        self.endgame = check_count("endgame", endgame, 0, 52)
+        self.endgame_nodes = check_count("endgame_nodes", endgame_nodes, 1, 100_000_000)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The searched choice among ``legal_actions``."""
@@ -290,6 +300,8 @@ class SpadesSearchAgent:
                 worlds,
                 seed,
                 self.epsilon,
+                endgame_cards=self.endgame,
+                endgame_nodes=self.endgame_nodes,
             )
 
         values = search_values(search, self.worlds, self.time_per_move, self._rng)

@@ -13,6 +13,7 @@ use cardkit_engine::cards::Card;
 use cardkit_engine::cardset::CardSet;
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::trick::bridge::{self, Auction, BridgeDeal, Contract};
+use cardkit_engine::trick::endgame::{self, Endgame};
 use cardkit_engine::trick::hearts::{HeartsDeal, HeartsObjective};
 use cardkit_engine::trick::observe::{self, BridgeInfo, HeartsInfo, Position, SpadesInfo};
 use cardkit_engine::trick::spades::{self, SpadesDeal};
@@ -174,6 +175,39 @@ fn search_micros(worlds: u32, candidates: &[Card]) -> u64 {
     u64::from(worlds) * (candidates.len() as u64 + 1) * PLAYOUT_MICROS
 }
 
+/// A solver node costs well under a microsecond (counted as 1 for margin).
+const NODE_MICROS: u64 = 1;
+
+/// The endgame option of a search: solve from `cards` cards left (0 = off), at
+/// most `nodes` nodes a solve.
+fn endgame_of(py: Python<'_>, cards: u32, nodes: u32) -> PyResult<Endgame> {
+    if cards > 52 {
+        return Err(rule_error(
+            py,
+            format!("endgame_cards {cards} must be 0..52"),
+        ));
+    }
+    Ok(Endgame {
+        cards,
+        nodes: u64::from(nodes),
+    })
+}
+
+/// [`search_micros`] with the worst case of a solve per world and candidate when
+/// the search will solve: `in_hands` cards are in the hands before the candidate
+/// is played. Out of the solver's range the plain estimate stands, so that such
+/// searches still run inline (a worker thread costs a scheduler slice on a busy
+/// machine, more than the search).
+fn endgame_micros(worlds: u32, candidates: &[Card], endgame: Endgame, in_hands: u32) -> u64 {
+    let solving = if endgame.cards > 0 && in_hands.saturating_sub(1) <= endgame.cards {
+        (u64::from(worlds) * candidates.len() as u64)
+            .saturating_mul(endgame.nodes.saturating_mul(NODE_MICROS))
+    } else {
+        0
+    };
+    search_micros(worlds, candidates).saturating_add(solving)
+}
+
 /// The position (0-based, in play order) of the card that wins `cards`.
 #[pyfunction]
 #[pyo3(signature = (cards, trump = None))]
@@ -197,9 +231,12 @@ fn trick_winner(
 ///
 /// `objective` is "zero_sum" (`mean(points) - own`), "deal" (`mean / 2 - own`) or
 /// "match" (the standing from `scores` toward `target`); `moon` makes the playouts
-/// shoot and defend against moons.
+/// shoot and defend against moons. `endgame_cards` > 0 solves a world exactly
+/// (the other seats playing against this one) once at most that many cards are
+/// left, each solve visiting at most `endgame_nodes` nodes (past that, the world
+/// is played out as without the solver).
 #[pyfunction]
-#[pyo3(signature = (seat, known, unknown, sizes, voids, leader, trick, taken, broken, tricks_played, candidates, worlds, seed, epsilon = 0.1, objective = "zero_sum", scores = [0; 4], target = 100, moon = false))]
+#[pyo3(signature = (seat, known, unknown, sizes, voids, leader, trick, taken, broken, tricks_played, candidates, worlds, seed, epsilon = 0.1, objective = "zero_sum", scores = [0; 4], target = 100, moon = false, endgame_cards = 0, endgame_nodes = 20_000))]
 #[allow(clippy::too_many_arguments)]
 fn hearts_search(
     py: Python<'_>,
@@ -221,8 +258,11 @@ fn hearts_search(
     #[pyo3(from_py_with = arg)] scores: [u32; 4],
     #[pyo3(from_py_with = arg)] target: u32,
     #[pyo3(from_py_with = arg)] moon: bool,
+    #[pyo3(from_py_with = arg)] endgame_cards: u32,
+    #[pyo3(from_py_with = arg)] endgame_nodes: u32,
 ) -> PyResult<Vec<f64>> {
     let policy = policy(py, epsilon)?;
+    let endgame = endgame_of(py, endgame_cards, endgame_nodes)?;
     let objective = hearts_objective(py, objective, scores, target)?;
     let mut taken_sets = [CardSet::EMPTY; 4];
     let mut played = 0u64;
@@ -252,10 +292,12 @@ fn hearts_search(
     deal.moon_play = moon;
     // Only the searching seat defends: it must not count on others to stop a moon.
     deal.moon_defenders = if moon { 1 << seat } else { 0 };
+    let in_hands = input.hidden.sizes.iter().sum();
     let (view, cands) = input.view(deal);
-    interrupt::run_sized(py, search_micros(worlds, &cands), |cancel| {
+    let micros = endgame_micros(worlds, &cands, endgame, in_hands);
+    interrupt::run_sized(py, micros, |cancel| {
         let value = |d: &HeartsDeal| objective.value(d.points(), seat);
-        view.evaluate(&cands, worlds, seed, policy, value, cancel)
+        view.evaluate(&cands, worlds, seed, policy, endgame, value, cancel)
     })?
     .py_err(py)
 }
@@ -355,8 +397,12 @@ fn hearts_objective(
 }
 
 /// Average (own team's deal points - the other team's) of each Spades candidate.
+///
+/// `endgame_cards` > 0 solves a world exactly once at most that many cards are
+/// left, each solve visiting at most `endgame_nodes` nodes (past that, the world
+/// is played out as without the solver).
 #[pyfunction]
-#[pyo3(signature = (seat, known, unknown, sizes, voids, leader, trick, played, bids, tricks, bags, broken, candidates, worlds, seed, epsilon = 0.1))]
+#[pyo3(signature = (seat, known, unknown, sizes, voids, leader, trick, played, bids, tricks, bags, broken, candidates, worlds, seed, epsilon = 0.1, endgame_cards = 0, endgame_nodes = 20_000))]
 #[allow(clippy::too_many_arguments)]
 fn spades_search(
     py: Python<'_>,
@@ -376,8 +422,11 @@ fn spades_search(
     #[pyo3(from_py_with = arg)] worlds: u32,
     #[pyo3(from_py_with = arg)] seed: u64,
     #[pyo3(from_py_with = arg)] epsilon: f64,
+    #[pyo3(from_py_with = arg)] endgame_cards: u32,
+    #[pyo3(from_py_with = arg)] endgame_nodes: u32,
 ) -> PyResult<Vec<f64>> {
     let policy = policy(py, epsilon)?;
+    let endgame = endgame_of(py, endgame_cards, endgame_nodes)?;
     check_bags(py, &bags)?;
     if bids.iter().any(|&b| b > 13) || tricks.iter().map(|&t| u32::from(t)).sum::<u32>() > 12 {
         return Err(rule_error(
@@ -402,10 +451,12 @@ fn spades_search(
     )?;
     let mut deal = SpadesDeal::new([CardSet::EMPTY; 4], bids, 0);
     deal.tricks = tricks;
+    let in_hands = input.hidden.sizes.iter().sum();
     let (view, cands) = input.view(deal);
-    interrupt::run_sized(py, search_micros(worlds, &cands), |cancel| {
+    let micros = endgame_micros(worlds, &cands, endgame, in_hands);
+    interrupt::run_sized(py, micros, |cancel| {
         let value = |d: &SpadesDeal| d.team_value(seat, bags);
-        view.evaluate(&cands, worlds, seed, policy, value, cancel)
+        view.evaluate(&cands, worlds, seed, policy, endgame, value, cancel)
     })?
     .py_err(py)
 }
@@ -480,6 +531,54 @@ fn bench_spades_playouts(
         trick::playout_totals(deals, seed, policy, build, tricks, cancel)
     })?
     .py_err(py)
+}
+
+/// Unstable, for benches only: the endgame solver's cost at `cards` cards left.
+///
+/// `deals` random deals of `game` ("hearts": the deal objective; "spades": every
+/// seat bids 3, no bags) are played by the heuristic down to `cards` cards left
+/// and solved for the seat to act with at most `nodes` nodes each: (solved, gave
+/// up, nodes visited).
+#[pyfunction(name = "trick_endgame")]
+#[pyo3(signature = (game, cards, deals, seed, nodes = 20_000))]
+fn bench_trick_endgame(
+    py: Python<'_>,
+    game: &str,
+    cards: u32,
+    deals: u64,
+    seed: u64,
+    nodes: u32,
+) -> PyResult<(u64, u64, u64)> {
+    let endgame = endgame_of(py, cards, nodes)?;
+    let micros = deals.saturating_mul(endgame.nodes.saturating_mul(NODE_MICROS) + 1);
+    let stats = match game {
+        "hearts" => interrupt::run_sized(py, micros, |cancel| {
+            let value = |d: &HeartsDeal, seat| HeartsObjective::Deal.value(d.points(), seat);
+            endgame::solve_samples(
+                deals,
+                cards,
+                endgame.nodes,
+                seed,
+                HeartsDeal::random,
+                value,
+                cancel,
+            )
+        })?,
+        "spades" => interrupt::run_sized(py, micros, |cancel| {
+            let build = |rng: &mut CardRng| SpadesDeal::random([3; 4], rng);
+            let value = |d: &SpadesDeal, seat| d.team_value(seat, [0, 0]);
+            endgame::solve_samples(deals, cards, endgame.nodes, seed, build, value, cancel)
+        })?,
+        other => {
+            let shown: String = other.chars().take(40).collect();
+            return Err(rule_error(
+                py,
+                format!("game {shown:?} must be hearts or spades"),
+            ));
+        }
+    }
+    .py_err(py)?;
+    Ok((stats.solved, stats.gave_up, stats.nodes))
 }
 
 /// Bags a partnership carries into a deal: every 10 cost 100 and are dropped, so
@@ -1144,6 +1243,7 @@ pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResul
     m.add_function(wrap_pyfunction!(spades_bid_playouts, m)?)?;
     bench.add_function(wrap_pyfunction!(bench_hearts_playouts, bench)?)?;
     bench.add_function(wrap_pyfunction!(bench_spades_playouts, bench)?)?;
+    bench.add_function(wrap_pyfunction!(bench_trick_endgame, bench)?)?;
     bench.add_function(wrap_pyfunction!(bench_bridge_playouts, bench)?)?;
     Ok(())
 }

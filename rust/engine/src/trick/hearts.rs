@@ -2,6 +2,7 @@
 //! the seed's rules (2♣ leads, follow suit, no penalty discards on the first trick
 //! while a safe card remains, hearts led only once broken) and its scoring.
 
+use super::endgame::Solvable;
 use super::{
     deal_hands, highest, lowest, suit_cards, suit_of, trick_winner, TrickPlay, TrickTable,
     WonTrick, SUIT_MASKS,
@@ -395,6 +396,23 @@ impl TrickPlay for HeartsDeal {
         }
         // Highest rank across suits; the index order is rank-major.
         highest(legal)
+    }
+}
+
+impl Solvable for HeartsDeal {
+    /// Penalty points each seat has taken (the objectives and the moon read
+    /// nothing else of the cards won).
+    fn tally(&self) -> [u8; 4] {
+        self.taken.map(|t| penalty(t) as u8)
+    }
+
+    /// Paranoid: the three other seats play against the searching seat.
+    fn same_side(a: usize, b: usize) -> bool {
+        a == b
+    }
+
+    fn singletons() -> CardSet {
+        CardSet::EMPTY.with(QUEEN_OF_SPADES)
     }
 }
 

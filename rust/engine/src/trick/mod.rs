@@ -8,6 +8,7 @@
 
 pub mod bridge;
 pub mod dd;
+pub mod endgame;
 pub mod hearts;
 pub mod observe;
 pub mod spades;
@@ -18,6 +19,7 @@ use crate::cards::Card;
 use crate::cardset::CardSet;
 use crate::error::{EngineError, Result};
 use crate::rng::CardRng;
+use endgame::{Endgame, Solvable, Solver};
 
 /// Number of suits in the pack.
 pub const NUM_SUITS: usize = 4;
@@ -490,30 +492,49 @@ pub fn check_view(
 /// plays each candidate, then finishes the deal with `policy`; the same world and
 /// random stream serve every candidate so their differences are not noise.
 /// `build` turns sampled hands into a deal; `value` scores a finished deal.
-/// Polls `cancel` once per world (a world costs at most 13 playouts).
+///
+/// With `endgame` on and at most `endgame.cards` cards left once a candidate is
+/// played, that world is solved exactly instead ([`endgame::Solver`]): the value
+/// of best play in it, or the playout when the solve exceeds its node budget. One
+/// solver serves the whole search, so worlds share its table. The playouts draw
+/// on the same random streams either way, so a search with the solver off gives
+/// the values it gave before the solver existed.
+/// Polls `cancel` once per world (a world costs at most 13 playouts or solves)
+/// and, within solves, every 1,024 nodes.
+#[allow(clippy::too_many_arguments)]
 pub fn evaluate_candidates<G, B, V>(
     candidates: &[Card],
     worlds: u32,
     seed: u64,
     policy: PlayoutPolicy,
+    endgame: Endgame,
     mut build: B,
     value: V,
     cancel: &Cancel,
 ) -> Result<Vec<f64>>
 where
-    G: TrickPlay,
+    G: Solvable,
     B: FnMut(&mut CardRng) -> G,
     V: Fn(&G) -> f64,
 {
     let mut totals = vec![0.0; candidates.len()];
     let mut rng = CardRng::new(seed);
+    let mut solver: Option<Solver> = None;
     for _ in 0..worlds {
         cancel.check()?;
         let world = build(&mut rng);
         let stream = rng.next_u64();
+        let seat = world.to_act();
         for (i, &card) in candidates.iter().enumerate() {
             let mut deal = world.clone();
             deal.play(card);
+            if endgame.applies(&deal) {
+                let solver = solver.get_or_insert_with(|| Solver::new(seat));
+                if let Some(v) = solver.solve(&deal, &value, endgame.nodes, cancel)? {
+                    totals[i] += v;
+                    continue;
+                }
+            }
             let mut play_rng = CardRng::new(stream);
             playout(&mut deal, policy, &mut play_rng);
             totals[i] += value(&deal);
@@ -534,15 +555,17 @@ pub struct SearchView<G> {
     pub deal: G,
 }
 
-impl<G: TrickPlay> SearchView<G> {
-    /// Average `value` of each candidate over `worlds` hidden-hand samples (see
-    /// [`evaluate_candidates`]).
+impl<G: Solvable> SearchView<G> {
+    /// Average `value` of each candidate over `worlds` hidden-hand samples, solved
+    /// exactly past `endgame` (see [`evaluate_candidates`]).
+    #[allow(clippy::too_many_arguments)]
     pub fn evaluate<V: Fn(&G) -> f64>(
         &self,
         candidates: &[Card],
         worlds: u32,
         seed: u64,
         policy: PlayoutPolicy,
+        endgame: Endgame,
         value: V,
         cancel: &Cancel,
     ) -> Result<Vec<f64>> {
@@ -551,6 +574,7 @@ impl<G: TrickPlay> SearchView<G> {
             worlds,
             seed,
             policy,
+            endgame,
             |rng| {
                 let mut deal = self.deal.clone();
                 deal.table_mut().hands = self.hidden.sample(rng);

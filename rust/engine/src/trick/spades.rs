@@ -2,6 +2,7 @@
 //! be led before one is played unless the leader holds only spades, and the
 //! partnership scoring (contracts, nil, bags) of the seed.
 
+use super::endgame::Solvable;
 use super::{
     deal_hands, highest, lowest, playout, suit_cards, suit_of, trick_winner, HiddenHands,
     PlayoutPolicy, TrickPlay, TrickTable, WonTrick,
@@ -193,6 +194,18 @@ impl TrickPlay for SpadesDeal {
         } else {
             highest(losers)
         }
+    }
+}
+
+impl Solvable for SpadesDeal {
+    /// Tricks each seat has won (nil and the contracts count them per seat).
+    fn tally(&self) -> [u8; 4] {
+        self.tricks
+    }
+
+    /// Partners (seats 0 and 2, 1 and 3) share a score.
+    fn same_side(a: usize, b: usize) -> bool {
+        a % 2 == b % 2
     }
 }
 
