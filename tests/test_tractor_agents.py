@@ -196,3 +196,41 @@ def test_the_observation_names_the_first_speaker() -> None:
         assert seat is not None
         state.apply(agent.act(state.observation(seat), state.legal_actions()))
     assert state.observation(0)["first_speaker"] == state.dealer
+
+
+def test_the_playout_policy_declares_and_buries_as_the_rule_agent_does() -> None:
+    # The declaring search plays the speeches left and the burial by a Rust copy of
+    # the rule agent's choices (declare.rs: rule_declare, rule_burial); drive both on
+    # the same positions so a change to either side fails here.
+    from cardkit._core import _test
+
+    game = cardkit.games.make("tractor", match=False)
+    rng = random.Random(7)
+    declared = buried = 0  # speeches that declare, burials compared
+    for seed in range(150):
+        state = game.new_state(seed=seed)
+        while not state.is_terminal:
+            seat = state.current_player
+            observation = state.observation(seat)
+            legal = state.legal_actions()
+            if observation["phase"] == "declare":
+                python = TractorRuleAgent._declare(observation, legal)
+                ids = [state.action_to_id(a) for a in legal]
+                rust = _test.tractor_rule_declare(observation["hand"], observation["level"], ids)
+                assert rust == state.action_to_id(python), (seed, observation["hand"])
+                declared += python.kind == "declare"
+                # a random speech, so later speakers face overcalls too
+                state.apply(legal[rng.randrange(len(legal))])
+            elif observation["phase"] == "bury":
+                plan = _test.tractor_rule_burial(
+                    observation["hand"], observation["level"], observation["trump"]
+                )
+                for card in plan:
+                    observation = state.observation(seat)
+                    python = TractorRuleAgent._bury(observation, state.legal_actions())
+                    assert python.args[0] == str(card), (seed, observation["hand"])
+                    state.apply(python)
+                buried += 1
+            else:
+                break
+    assert declared > 50 and buried > 100

@@ -23,13 +23,17 @@ fn cards_of(hand: &Hand) -> Vec<PyCard> {
 
 /// The Tractor hand of the cards of argument `parameter`; a card held more than
 /// twice is an `InvalidCardError` naming the argument.
-fn hand_of(py: Python<'_>, parameter: &str, cards: &[cardkit_engine::Card]) -> PyResult<Hand> {
+pub(crate) fn hand_of(
+    py: Python<'_>,
+    parameter: &str,
+    cards: &[cardkit_engine::Card],
+) -> PyResult<Hand> {
     named(py, parameter, Hand::from_cards(cards).py_err(py))
 }
 
 /// The trumps of `level` (a rank letter) and `trump` (a suit letter, or None /
 /// "nt" for no-trump).
-fn trumps_of(py: Python<'_>, level: &str, trump: Option<&str>) -> PyResult<Trumps> {
+pub(crate) fn trumps_of(py: Python<'_>, level: &str, trump: Option<&str>) -> PyResult<Trumps> {
     let level = parse_level(level).py_err(py)?;
     let suit = parse_trump(trump.unwrap_or("nt")).py_err(py)?;
     Trumps::new(level, suit).py_err(py)
@@ -442,7 +446,7 @@ fn tractor_card_points(#[pyo3(from_py_with = arg)] cards: Cards) -> u32 {
 }
 
 /// A level rank index (0..=12) from its text (`"2"`..`"A"`).
-fn level_index(py: Python<'_>, parameter: &str, text: &str) -> PyResult<u8> {
+pub(crate) fn level_index(py: Python<'_>, parameter: &str, text: &str) -> PyResult<u8> {
     named(py, parameter, parse_level(text).py_err(py))
 }
 
