@@ -2001,7 +2001,7 @@ mod tests {
             crate::rng::CardRng::new(i).shuffle(&mut cards);
             let level = (i % 13) as u8;
             let hand = Hand::from_cards(&cards[..27 + (i % 3) as usize * 6]).unwrap();
-            let id_of = |p: &Play| u32::from(index.id(p).unwrap());
+            let id_of = |p: &Play| index.id(p).unwrap();
             let mut ids: Vec<u32> = Vec::new();
             let leads = leads(&hand, level);
             move_ids_into(&hand, level, None, &mut ids);
