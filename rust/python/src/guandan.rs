@@ -331,13 +331,14 @@ fn guandan_lead_ids_batch(
     // A 27-card hand lists its leads in some ten microseconds.
     let micros = 20 * jobs.len() as u64;
     let (ids, ends) = interrupt::run_sized(py, micros, |cancel: &Cancel| {
-        let mut ids: Vec<u16> = Vec::with_capacity(jobs.len().min(1 << 16) * 256);
+        // A 27-card hand with both wilds lists some 600 leads: room for that many
+        // spares the copies of a growing buffer (pages are only touched when used).
+        let mut ids: Vec<u16> = Vec::with_capacity(jobs.len().min(1 << 16) * 640);
         let mut ends: Vec<u64> = Vec::with_capacity(jobs.len() + 1);
         ends.push(0);
-        let mut plays = Vec::with_capacity(1024);
         for hand in &jobs {
             cancel.check()?;
-            gd::move_ids_into(hand, level, None, &mut plays, &mut ids);
+            gd::move_ids_into(hand, level, None, &mut ids);
             if 2 * ids.len() > MAX_BATCH_BYTES {
                 // Past this an allocation could fail, which aborts instead of raising.
                 return Err(EngineError::RuleOption(format!(

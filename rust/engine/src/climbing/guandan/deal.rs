@@ -228,9 +228,8 @@ impl Deal {
         if self.table.is_some() {
             out.push(0);
         }
-        let mut plays = Vec::with_capacity(256);
         let hand = &self.hands[usize::from(self.to_move)];
-        move_ids_into(hand, self.level, self.table.as_ref(), &mut plays, out);
+        move_ids_into(hand, self.level, self.table.as_ref(), out);
     }
 
     /// Apply the move of action-index id `id` (0: pass), as [`Deal::apply`].

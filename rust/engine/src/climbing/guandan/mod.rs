@@ -504,15 +504,10 @@ impl fmt::Display for Play {
 
 // -- move generation -----------------------------------------------------------------
 
-/// Every play of `kind` the hand can make, pushed to `out` (GD-33..GD-44); for
-/// ordinary shapes only those ranked above `floor` (a rank value, see
-/// [`Play::rank_value`]; -1 for all), so answering a play skips what cannot beat it.
-fn generate(v: &View, level: u8, kind: Kind, floor: i16, out: &mut Vec<Play>) {
-    each_play(v, level, kind, floor, &mut |p| out.push(p));
-}
-
-/// [`generate`]'s plays handed to `out` one by one, in the same order: a random
-/// playout counts them, or keeps only the one it picked, without a list.
+/// Every play of `kind` the hand can make, handed to `out` one by one in listing
+/// order (GD-33..GD-44); for ordinary shapes only those ranked above `floor` (a
+/// rank value, see [`Play::rank_value`]; -1 for all), so answering a play skips
+/// what cannot beat it.
 #[inline]
 fn each_play(v: &View, level: u8, kind: Kind, floor: i16, out: &mut impl FnMut(Play)) {
     match kind {
@@ -667,9 +662,26 @@ fn full_house_blocks(
         })
 }
 
-/// How many full houses [`full_houses`] lists.
+/// How many full houses [`full_houses`] lists ([`full_house_blocks`]' sum, in
+/// plain loops: a random playout counts them every lead).
 fn count_full_houses(v: &View, level: u8, floor: i16) -> usize {
-    full_house_blocks(v, level, floor).map(|(.., n)| n).sum()
+    let wilds = v.wilds.min(2);
+    let mut all = [0usize; 3];
+    for wt in 0..=wilds {
+        all[usize::from(wt)] = (0..NUM_RANKS as u8).map(|p| pair_ways(v, wt, p)).sum();
+    }
+    let mut n = 0;
+    for triple in 0..13u8 {
+        if i16::from(strength(triple, level)) <= floor {
+            continue;
+        }
+        for wt in 0..=wilds {
+            if v.nat[usize::from(triple)] >= 3 - wt {
+                n += all[usize::from(wt)] - pair_ways(v, wt, triple);
+            }
+        }
+    }
+    n
 }
 
 /// The `k`-th full house [`full_houses`] lists (`None` past the last).
@@ -837,7 +849,7 @@ pub fn leads(hand: &Hand, level: u8) -> Vec<Play> {
 
 /// [`leads`] appended to `out`, for callers that list many hands into one buffer.
 pub fn leads_into(hand: &Hand, level: u8, out: &mut Vec<Play>) {
-    list_moves(&hand.view(level), level, None, false, out);
+    list_moves(&hand.view(level), level, None, out);
 }
 
 /// Every play of `hand` that beats `table` at `level` (pass not included).
@@ -850,62 +862,62 @@ pub fn responses(hand: &Hand, level: u8, table: &Play) -> Vec<Play> {
 /// [`responses`] appended to `out` (which the caller passes empty), for loops that
 /// reuse one buffer move after move.
 pub fn responses_into(hand: &Hand, level: u8, table: &Play, out: &mut Vec<Play>) {
-    list_moves(&hand.view(level), level, Some(table), false, out);
+    list_moves(&hand.view(level), level, Some(table), out);
 }
 
-/// Where a listing's full houses sit when they are counted, not listed: the
-/// position they start at and how many there are.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Skipped {
-    at: usize,
-    count: usize,
-    floor: i16,
+/// The parts of a listing in its order: each shape with the floor its plays must
+/// rank above, and the bomb power the bombs must beat (`None`: any bomb). Leads
+/// list every shape; answers to an ordinary play its shape and then the bombs,
+/// answers to a bomb only stronger bombs.
+struct Parts {
+    parts: [(Kind, i16); KINDS.len()],
+    len: usize,
+    power: Option<u16>,
+}
+
+impl Parts {
+    fn of(table: Option<&Play>, level: u8) -> Parts {
+        let mut parts = Parts {
+            parts: [(Kind::Single, -1); KINDS.len()],
+            len: 0,
+            power: None,
+        };
+        let mut push = |kind: Kind, floor: i16| {
+            parts.parts[parts.len] = (kind, floor);
+            parts.len += 1;
+        };
+        match table {
+            None => KINDS.into_iter().for_each(|kind| push(kind, -1)),
+            Some(table) => {
+                if !table.is_bomb() {
+                    push(table.kind, i16::from(table.rank_value(level)));
+                }
+                for kind in [Kind::Bomb, Kind::StraightFlush, Kind::JokerBomb] {
+                    push(kind, -1);
+                }
+                // Every bomb beats an ordinary play; a bomb only a stronger one.
+                parts.power = table.bomb_power(level);
+            }
+        }
+        parts
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (Kind, i16)> + '_ {
+        self.parts[..self.len].iter().copied()
+    }
 }
 
 /// The leads (`table` `None`) or the answers to `table` of a hand viewed at
-/// `level`, appended to `out` (which the caller passes empty) in listing order.
-/// With `lazy`, full houses (most of a big hand's leads) are only counted, and the
-/// returned [`Skipped`] says where they would sit: a random playout lists one only
-/// when it picks it ([`nth_full_house`]).
-fn list_moves(
-    v: &View,
-    level: u8,
-    table: Option<&Play>,
-    lazy: bool,
-    out: &mut Vec<Play>,
-) -> Skipped {
-    let mut skipped = Skipped::default();
-    let mut list = |kind: Kind, floor: i16, out: &mut Vec<Play>| {
-        if lazy && kind == Kind::TriplePair {
-            skipped = Skipped {
-                at: out.len(),
-                count: count_full_houses(v, level, floor),
-                floor,
-            };
-        } else {
-            generate(v, level, kind, floor, out);
-        }
-    };
-    match table {
-        None => {
-            for kind in KINDS {
-                list(kind, -1, out);
+/// `level`, appended to `out` in listing order.
+fn list_moves(v: &View, level: u8, table: Option<&Play>, out: &mut Vec<Play>) {
+    let parts = Parts::of(table, level);
+    for (kind, floor) in parts.iter() {
+        each_play(v, level, kind, floor, &mut |p| {
+            if parts.power.is_none_or(|power| outbombs(&p, level, power)) {
+                out.push(p);
             }
-        }
-        Some(table) => {
-            if !table.is_bomb() {
-                list(table.kind, i16::from(table.rank_value(level)), out);
-            }
-            for kind in [Kind::Bomb, Kind::StraightFlush, Kind::JokerBomb] {
-                generate(v, level, kind, -1, out);
-            }
-            // Every bomb beats an ordinary play; a bomb only a stronger one.
-            if let Some(power) = table.bomb_power(level) {
-                out.retain(|p| p.bomb_power(level).is_some_and(|q| q > power));
-            }
-        }
+        });
     }
-    skipped
 }
 
 /// A uniformly random move of a turn, as a random playout draws it: `rng` draws
@@ -915,40 +927,18 @@ fn list_moves(
 /// move, so a turn never builds its list of plays; the draw and the move are the
 /// listing's.
 fn random_move(v: &View, level: u8, table: Option<&Play>, rng: &mut CardRng) -> Option<Play> {
-    let mut parts = [(Kind::Single, -1i16); KINDS.len()];
-    let mut n = 0;
-    let mut power = None;
-    match table {
-        None => {
-            for (part, kind) in parts.iter_mut().zip(KINDS) {
-                *part = (kind, -1);
-            }
-            n = KINDS.len();
-        }
-        Some(table) => {
-            if !table.is_bomb() {
-                parts[n] = (table.kind, i16::from(table.rank_value(level)));
-                n += 1;
-            }
-            for kind in [Kind::Bomb, Kind::StraightFlush, Kind::JokerBomb] {
-                parts[n] = (kind, -1);
-                n += 1;
-            }
-            // Every bomb beats an ordinary play; a bomb only a stronger one.
-            power = table.bomb_power(level);
-        }
-    }
+    let parts = Parts::of(table, level);
     let mut counts = [0usize; KINDS.len()];
     let pass = usize::from(table.is_some());
     let mut total = pass;
-    for (count, &(kind, floor)) in counts.iter_mut().zip(&parts[..n]) {
-        *count = count_plays(v, level, kind, floor, power);
+    for (count, (kind, floor)) in counts.iter_mut().zip(parts.iter()) {
+        *count = count_plays(v, level, kind, floor, parts.power);
         total += *count;
     }
     let mut k = (rng.below(total as u64) as usize).checked_sub(pass)?;
-    for (&count, &(kind, floor)) in counts.iter().zip(&parts[..n]) {
+    for (&count, (kind, floor)) in counts.iter().zip(parts.iter()) {
         if k < count {
-            return nth_play(v, level, kind, floor, power, k);
+            return nth_play(v, level, kind, floor, parts.power, k);
         }
         k -= count;
     }
@@ -961,18 +951,213 @@ fn outbombs(play: &Play, level: u8, power: u16) -> bool {
     play.bomb_power(level).is_some_and(|q| q > power)
 }
 
-/// How many plays of `kind` above `floor` [`generate`] lists, only those
+/// How many plays of `kind` above `floor` [`each_play`] lists, only those
 /// outbombing `power` when given.
 fn count_plays(v: &View, level: u8, kind: Kind, floor: i16, power: Option<u16>) -> usize {
-    if kind == Kind::TriplePair {
-        return count_full_houses(v, level, floor);
-    }
-    let mut n = 0;
     match power {
-        None => each_play(v, level, kind, floor, &mut |_| n += 1),
-        Some(power) => each_play(v, level, kind, floor, &mut |p| {
-            n += usize::from(outbombs(&p, level, power));
-        }),
+        None => count_listed(v, level, kind, floor),
+        Some(power) => {
+            // Answers to a bomb only: rarer, so counted by walking them.
+            let mut n = 0;
+            each_play(v, level, kind, floor, &mut |p| {
+                n += usize::from(outbombs(&p, level, power));
+            });
+            n
+        }
+    }
+}
+
+// -- counting plays without listing them ----------------------------------------------
+//
+// A random playout draws one move a turn from a count of every shape's plays, so
+// the counts are table look-ups: how many plays a rank or a run window gives
+// depends only on its (clipped) natural cards and the wilds held, and the tables
+// below hold those numbers as [`groups`], [`bombs`] and [`fill_window`] list them
+// (`counts_match_the_listing` checks them against the listing).
+
+/// How many ways [`fill_window`] fills a window of `len` positions holding
+/// `have[i]` naturals, `width` cards each, with `wilds` wilds.
+const fn window_ways(len: usize, width: u8, have: [u8; 5], wilds: u8) -> u8 {
+    let mut base = [0u8; 5];
+    let mut needed = 0u8;
+    let mut i = 0;
+    while i < len {
+        let h = if have[i] < width { have[i] } else { width };
+        base[i] = width - h;
+        needed += base[i];
+        i += 1;
+    }
+    if needed > wilds {
+        return 0;
+    }
+    let spare = wilds - needed;
+    let mut ways = 1;
+    i = 0;
+    while i < len {
+        if spare >= 1 && base[i] < width {
+            ways += 1;
+            if spare >= 2 {
+                // A second spare wild at `j >= i`, where `i` already took one.
+                let mut j = i;
+                while j < len {
+                    let taken = if j == i { base[j] + 1 } else { base[j] };
+                    if taken < width {
+                        ways += 1;
+                    }
+                    j += 1;
+                }
+            }
+        }
+        i += 1;
+    }
+    ways
+}
+
+/// [`window_ways`] per wilds held (0..=2) and window code: `bits` bits per
+/// position, the first position lowest.
+const fn window_table<const N: usize>(len: usize, width: u8, bits: usize) -> [[u8; N]; 3] {
+    let mut table = [[0u8; N]; 3];
+    let mut wilds = 0;
+    while wilds < 3 {
+        let mut code = 0;
+        while code < N {
+            let mut have = [0u8; 5];
+            let mut i = 0;
+            while i < len {
+                have[i] = ((code >> (bits * i)) & ((1 << bits) - 1)) as u8;
+                i += 1;
+            }
+            table[wilds][code] = window_ways(len, width, have, wilds as u8);
+            code += 1;
+        }
+        wilds += 1;
+    }
+    table
+}
+
+/// Straights (and straight flushes) per window, one bit a position: a natural held.
+const STRAIGHT_WAYS: [[u8; 32]; 3] = window_table(5, 1, 1);
+/// Pair runs per window, two bits a position: naturals held, at most 3.
+const PAIR_RUN_WAYS: [[u8; 64]; 3] = window_table(3, 2, 2);
+/// Plates per window, two bits a position.
+const PLATE_WAYS: [[u8; 16]; 3] = window_table(2, 3, 2);
+
+/// Singles, pairs and triples of one rank ([`groups`]) per width (1..=3),
+/// naturals held (at most 3 count) and wilds held.
+const GROUP_WAYS: [[[u8; 3]; 4]; 3] = {
+    let mut table = [[[0u8; 3]; 4]; 3];
+    let mut width = 1;
+    while width <= 3 {
+        let mut have = 0;
+        while have <= 3 {
+            let mut wilds = 0;
+            while wilds < 3 {
+                let mut k = 1;
+                while k <= width && k <= have {
+                    if width - k <= wilds {
+                        table[width - 1][have][wilds] += 1;
+                    }
+                    k += 1;
+                }
+                wilds += 1;
+            }
+            have += 1;
+        }
+        width += 1;
+    }
+    table
+};
+
+/// Bombs of one rank ([`bombs`]) per naturals held (0..=8) and wilds held.
+const BOMB_WAYS: [[u8; 3]; 9] = {
+    let mut table = [[0u8; 3]; 9];
+    let mut have = 0;
+    while have <= 8 {
+        let mut wilds = 0;
+        while wilds < 3 {
+            let mut k = 1;
+            while k <= have {
+                let mut w = 0;
+                while w <= wilds {
+                    if k + w >= 4 {
+                        table[have][wilds] += 1;
+                    }
+                    w += 1;
+                }
+                k += 1;
+            }
+            wilds += 1;
+        }
+        have += 1;
+    }
+    table
+};
+
+/// How many plays of `kind` above `floor` [`each_play`] lists, from the tables.
+fn count_listed(v: &View, level: u8, kind: Kind, floor: i16) -> usize {
+    let wilds = usize::from(v.wilds.min(2));
+    match kind {
+        Kind::Single => count_groups(v, level, 1, floor),
+        Kind::Pair => count_groups(v, level, 2, floor),
+        Kind::Triple => count_groups(v, level, 3, floor),
+        Kind::TriplePair => count_full_houses(v, level, floor),
+        Kind::Straight => {
+            let held = u32::from(v.suit_positions.iter().fold(0, |a, &p| a | p));
+            count_windows(&STRAIGHT_WAYS[wilds], held, 1, 5, floor)
+        }
+        Kind::PairRun => count_windows(&PAIR_RUN_WAYS[wilds], run_depths(v), 2, 3, floor),
+        Kind::Airplane => count_windows(&PLATE_WAYS[wilds], run_depths(v), 2, 2, floor),
+        Kind::Bomb => (0..13)
+            .map(|r| usize::from(BOMB_WAYS[usize::from(v.nat[r].min(8))][wilds]))
+            .sum(),
+        Kind::StraightFlush => v
+            .suit_positions
+            .iter()
+            .map(|&p| count_windows(&STRAIGHT_WAYS[wilds], u32::from(p), 1, 5, -1))
+            .sum(),
+        Kind::JokerBomb => {
+            usize::from(v.nat[usize::from(BLACK_JOKER)] >= 2 && v.nat[usize::from(RED_JOKER)] >= 2)
+        }
+        _ => 0,
+    }
+}
+
+/// Naturals held at each run position (0 the low ace), at most 3, two bits each.
+#[inline]
+fn run_depths(v: &View) -> u32 {
+    (0..=TOP_POSITION).fold(0, |acc, p| {
+        acc | u32::from(v.nat[usize::from(position_rank(p))].min(3)) << (2 * p)
+    })
+}
+
+/// The plays of the run windows of `len` positions topped above `floor`, from
+/// `table` by window code (`bits` bits a position of `code`).
+#[inline]
+fn count_windows(table: &[u8], code: u32, bits: u32, len: u8, floor: i16) -> usize {
+    let mask = (1u32 << (bits * u32::from(len))) - 1;
+    (len - 1..=TOP_POSITION)
+        .filter(|&top| i16::from(top) > floor)
+        .map(|top| {
+            let window = (code >> (bits * u32::from(top + 1 - len))) & mask;
+            usize::from(table[window as usize])
+        })
+        .sum()
+}
+
+/// How many singles, pairs or triples (`width` 1..=3) above `floor` [`groups`] lists.
+fn count_groups(v: &View, level: u8, width: u8, floor: i16) -> usize {
+    let above = |rank: u8| i16::from(strength(rank, level)) > floor;
+    let ways = &GROUP_WAYS[usize::from(width - 1)];
+    let wilds = usize::from(v.wilds.min(2));
+    let mut n: usize = (0..13u8)
+        .filter(|&r| above(r))
+        .map(|r| usize::from(ways[usize::from(v.nat[usize::from(r)].min(3))][wilds]))
+        .sum();
+    if width <= 2 {
+        for joker in [BLACK_JOKER, RED_JOKER] {
+            n += usize::from(v.nat[usize::from(joker)] >= width && above(joker));
+        }
+        n += usize::from(v.wilds >= width && above(level));
     }
     n
 }
@@ -1003,28 +1188,73 @@ fn nth_play(
 }
 
 /// The action-index ids of the leads (`table` `None`) or answers to `table` of
-/// `hand` at `level`, in listing order, appended to `ids`; `plays` is scratch. Full
-/// houses (most of a big hand's leads) go straight from their parts to their ids
-/// ([`ActionIndex::full_house_id`]), never made into plays or hashed.
-pub fn move_ids_into<T: From<u16>>(
-    hand: &Hand,
-    level: u8,
-    table: Option<&Play>,
-    plays: &mut Vec<Play>,
-    ids: &mut Vec<T>,
-) {
+/// `hand` at `level`, in listing order, appended to `ids`. No play is hashed and no
+/// list of plays is built: full houses (most of a big hand's leads) go straight
+/// from their parts to their ids ([`full_house_ids`]), every other play
+/// from its shape and wild positions ([`ActionIndex::listed_id`]).
+pub fn move_ids_into<T: From<u16>>(hand: &Hand, level: u8, table: Option<&Play>, ids: &mut Vec<T>) {
     let index = action_index();
     let v = hand.view(level);
-    plays.clear();
-    let skipped = list_moves(&v, level, table, true, plays);
-    let id = |p: &Play| index.id(p).map(|id| T::from(id as u16));
-    ids.extend(plays[..skipped.at].iter().filter_map(id));
-    if skipped.count > 0 {
-        for_each_full_house(&v, level, skipped.floor, |triple, wt, pair, wp| {
-            ids.push(T::from(index.full_house_id(triple, wt, pair, wp)));
-        });
+    let parts = Parts::of(table, level);
+    for (kind, floor) in parts.iter() {
+        if kind == Kind::TriplePair {
+            full_house_ids(&v, level, floor, index, ids);
+        } else {
+            each_play(&v, level, kind, floor, &mut |p| {
+                if parts.power.is_none_or(|power| outbombs(&p, level, power)) {
+                    ids.extend(index.listed_id(&p).map(T::from));
+                }
+            });
+        }
     }
-    ids.extend(plays[skipped.at..].iter().filter_map(id));
+}
+
+/// The ids of the full houses [`full_houses`] lists, in its order. A full house's
+/// id sits in the index's table at its triple's row (triple and its wilds) and
+/// the column `3 × pair + wilds of the pair`; which columns a hand can fill
+/// depends on the wilds its triples take, not on the triple, so they are found
+/// once and each triple's row is read at them (skipping the triple's own rank).
+fn full_house_ids<T: From<u16>>(
+    v: &View,
+    level: u8,
+    floor: i16,
+    index: &ActionIndex,
+    ids: &mut Vec<T>,
+) {
+    const COLUMNS: usize = 3 * NUM_RANKS;
+    let wilds = v.wilds.min(2);
+    // Per wilds the triple took: the columns in listing order, and where each
+    // pair rank's columns start.
+    let mut columns = [[0u8; COLUMNS]; 3];
+    let mut starts = [[0u8; NUM_RANKS + 1]; 3];
+    for wt in 0..=wilds {
+        let (cols, at) = (&mut columns[usize::from(wt)], &mut starts[usize::from(wt)]);
+        let mut n = 0u8;
+        for pair in 0..NUM_RANKS as u8 {
+            at[usize::from(pair)] = n;
+            for wp in pair_wilds_from(v, pair)..=pair_wilds_to(v, wt, pair) {
+                cols[usize::from(n)] = 3 * pair + wp;
+                n += 1;
+            }
+        }
+        at[NUM_RANKS] = n;
+    }
+    for triple in (0..13u8).filter(|&r| i16::from(strength(r, level)) > floor) {
+        for wt in 0..=wilds {
+            if v.nat[usize::from(triple)] < 3 - wt {
+                continue;
+            }
+            let row = &index.full_houses[full_house_slot(triple, wt, 0, 0)..][..COLUMNS];
+            let (cols, at) = (&columns[usize::from(wt)], &starts[usize::from(wt)]);
+            let (own, next) = (at[usize::from(triple)], at[usize::from(triple) + 1]);
+            for &col in cols[..usize::from(own)]
+                .iter()
+                .chain(&cols[usize::from(next)..usize::from(at[NUM_RANKS])])
+            {
+                ids.push(T::from(row[usize::from(col)]));
+            }
+        }
+    }
 }
 
 // -- action text -----------------------------------------------------------------
@@ -1465,7 +1695,16 @@ fn view_take_into(v: &View, level: u8, play: &Play, cards: &mut [Card; MAX_PLAY]
                 let held = v.suited[usize::from(rank)];
                 // The order only matters when two suits or more hold the rank.
                 if held.iter().filter(|&&k| k > 0).count() > 1 {
-                    suits.sort_by_key(|&s| neighbours(v, rank, s));
+                    // A stable sort by neighbours, each suit's counted once.
+                    let mut keyed = TIE_ORDER.map(|s| (neighbours(v, rank, s), s));
+                    for i in 1..keyed.len() {
+                        let mut j = i;
+                        while j > 0 && keyed[j - 1].0 > keyed[j].0 {
+                            keyed.swap(j - 1, j);
+                            j -= 1;
+                        }
+                    }
+                    suits = keyed.map(|(_, s)| s);
                 }
                 let mut left = n;
                 for s in suits {
@@ -1509,6 +1748,67 @@ pub struct ActionIndex {
     slots: Vec<(u64, u64, u32)>,
     /// The id of each full house by its parts (see [`full_house_slot`]).
     full_houses: Vec<u16>,
+    /// The id of every other play by [`listed_slot`] (0 where none sits).
+    listed: Vec<u16>,
+}
+
+/// Run families of [`listed_slot`]: straights, pair runs, plates, then straight
+/// flushes of each suit.
+const RUN_FAMILIES: usize = 3 + 4;
+/// Where the wilds of a run stand: the first's window position (5: none) times 6,
+/// plus the second's.
+const WILD_SPOTS: usize = 36;
+/// [`listed_slot`]'s sections: singles, pairs and triples by rank and wilds; bombs
+/// by rank, naturals and wilds; the joker bomb; runs by family, top and wild spots.
+const GROUP_SLOTS: usize = 3 * NUM_RANKS * 3;
+const BOMB_SLOTS: usize = 13 * 9 * 3;
+const RUN_SLOTS: usize = RUN_FAMILIES * (TOP_POSITION as usize + 1) * WILD_SPOTS;
+const LISTED_SLOTS: usize = GROUP_SLOTS + BOMB_SLOTS + 1 + RUN_SLOTS;
+
+/// Where a play other than a full house sits in [`ActionIndex`]'s table of listed
+/// ids, from its shape, main rank (top, for runs), suit and where its wilds stand:
+/// the listing fills every rank of a group and every position of a run to its
+/// width, so these fix the naturals too. `None` for a full house.
+#[inline]
+fn listed_slot(p: &Play) -> Option<usize> {
+    let wilds = p.wilds();
+    let main = usize::from(p.main);
+    let slot = match p.kind {
+        Kind::Single | Kind::Pair | Kind::Triple => {
+            let shape = match p.kind {
+                Kind::Single => 0,
+                Kind::Pair => 1,
+                _ => 2,
+            };
+            (shape * NUM_RANKS + main) * 3 + wilds
+        }
+        Kind::Bomb if p.natural(p.main) <= 8 => {
+            GROUP_SLOTS + (main * 9 + usize::from(p.natural(p.main))) * 3 + wilds
+        }
+        Kind::JokerBomb => GROUP_SLOTS + BOMB_SLOTS,
+        Kind::Straight | Kind::PairRun | Kind::Airplane | Kind::StraightFlush => {
+            let family = match p.kind {
+                Kind::Straight => 0,
+                Kind::PairRun => 1,
+                Kind::Airplane => 2,
+                _ => 3 + usize::from(p.suit),
+            };
+            let start = p.main + 1 - p.run_length();
+            // Window positions 0..=4 for a listed run (5 stands for no wild).
+            let spot = |r: u8| match r {
+                NONE => 5,
+                _ => usize::from(p.position_of(r).wrapping_sub(start)).min(5),
+            };
+            let spots = spot(p.stand_ins[0]) * 6 + spot(p.stand_ins[1]);
+            GROUP_SLOTS
+                + BOMB_SLOTS
+                + 1
+                + (family * (TOP_POSITION as usize + 1) + main) * WILD_SPOTS
+                + spots
+        }
+        _ => return None,
+    };
+    Some(slot)
 }
 
 /// Where the full house of `triple` (`wt` wilds) and `pair` (`wp` wilds) sits in
@@ -1539,10 +1839,17 @@ impl ActionIndex {
             }
             slots[at] = (key.0, key.1, i as u32 + 1);
         }
+        let mut listed = vec![0u16; LISTED_SLOTS];
+        for (i, play) in plays.iter().enumerate() {
+            if let Some(slot) = listed_slot(play) {
+                listed[slot] = i as u16 + 1;
+            }
+        }
         let mut index = ActionIndex {
             plays,
             slots,
             full_houses: vec![0; full_house_slot(13, 0, 0, 0)],
+            listed,
         };
         for triple in 0..13 {
             for pair in (0..NUM_RANKS as u8).filter(|&p| p != triple) {
@@ -1555,11 +1862,12 @@ impl ActionIndex {
         index
     }
 
-    /// The id of the full house of `triple` (with `wt` wilds) and `pair` (with
-    /// `wp`), for a full house a listing found (0 for none).
+    /// The id of `play`, a play other than a full house that a listing found: a
+    /// look-up by its parts ([`listed_slot`]) instead of a hash of the play.
     #[inline]
-    fn full_house_id(&self, triple: u8, wt: u8, pair: u8, wp: u8) -> u16 {
-        self.full_houses[full_house_slot(triple, wt, pair, wp)]
+    fn listed_id(&self, play: &Play) -> Option<u16> {
+        let id = *self.listed.get(listed_slot(play)?)?;
+        (id != 0).then_some(id)
     }
 
     /// Ids in the index, `pass` included.
@@ -1684,6 +1992,66 @@ mod tests {
     }
 
     #[test]
+    fn move_ids_are_the_listing_s_ids() {
+        // The id path builds no plays: its ids must be the listed plays' ids in order.
+        let pack = crate::deck::deck("double108").unwrap();
+        let index = action_index();
+        for i in 0..200u64 {
+            let mut cards = pack.clone();
+            crate::rng::CardRng::new(i).shuffle(&mut cards);
+            let level = (i % 13) as u8;
+            let hand = Hand::from_cards(&cards[..27 + (i % 3) as usize * 6]).unwrap();
+            let id_of = |p: &Play| index.id(p).unwrap();
+            let mut ids: Vec<u32> = Vec::new();
+            let leads = leads(&hand, level);
+            move_ids_into(&hand, level, None, &mut ids);
+            assert_eq!(ids, leads.iter().map(id_of).collect::<Vec<_>>());
+            for table in leads.iter().step_by(5) {
+                ids.clear();
+                move_ids_into(&hand, level, Some(table), &mut ids);
+                let answers = responses(&hand, level, table);
+                assert_eq!(
+                    ids,
+                    answers.iter().map(id_of).collect::<Vec<_>>(),
+                    "{table}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn counts_match_the_listing() {
+        // Random playouts draw from table counts: each shape's count above each
+        // floor must be what the listing lists, with 0, 1 and 2 wilds.
+        let mut rng = crate::rng::CardRng::new(17);
+        let deck: Vec<Card> = crate::deck::deck("double108").unwrap();
+        for i in 0..400 {
+            let mut cards = deck.clone();
+            rng.shuffle(&mut cards);
+            let level = (i % 13) as u8;
+            let size = [27, 40, 12, 6, 3][i % 5];
+            let mut held: Vec<Card> = cards[..size]
+                .iter()
+                .copied()
+                .filter(|&c| c != wild_card(level))
+                .collect();
+            held.extend(std::iter::repeat_n(wild_card(level), i % 3));
+            let v = Hand::from_cards(&held).unwrap().view(level);
+            for kind in KINDS {
+                for floor in -1..=15 {
+                    let mut listed = Vec::new();
+                    each_play(&v, level, kind, floor, &mut |p| listed.push(p));
+                    assert_eq!(
+                        count_listed(&v, level, kind, floor),
+                        listed.len(),
+                        "{kind:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_view_loses_cards_as_its_hand_does() {
         let mut rng = crate::rng::CardRng::new(5);
         let deck: Vec<Card> = crate::deck::deck("double108").unwrap();
@@ -1792,6 +2160,10 @@ mod tests {
         for id in 1..index.len() as u32 {
             let play = index.play(id).unwrap();
             assert_eq!(index.id(play), Some(id));
+            // The listed ids' table: one slot per play, so no two plays share one.
+            if play.kind != Kind::TriplePair {
+                assert_eq!(index.listed_id(play), Some(id as u16), "{play}");
+            }
             assert_eq!(parse(&play.to_string(), None).unwrap(), *play);
         }
         assert!(index.play(0).is_none());
