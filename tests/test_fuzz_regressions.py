@@ -27,3 +27,18 @@ def test_guandan_junk_beside_a_wild_token_is_not_a_play(text: str) -> None:
     with pytest.raises(CardkitError):
         game.parse_action(text)
     assert game.parse_action("Ah=A") == "play W=A"
+
+
+def test_doudizhu_play_longer_than_any_hand_is_refused_by_the_index() -> None:
+    # Found by the engine's climbing_parse target (rust/fuzz): a 24-card airplane is a
+    # shape classification reads, but no hand holds 24 cards, so the action index has
+    # no id for it and the game refuses it with a typed error (the target assumed
+    # every set one pack can hold has an id; it now allows for the 20-card limit).
+    from cardkit._core import climbing_classify
+
+    cards = "33444555666777888999TJQQ"
+    assert [c.type for c in climbing_classify("doudizhu", cards)] == ["airplane_singles"]
+    game = games.make("doudizhu")
+    with pytest.raises(CardkitError, match="is not a doudizhu action"):
+        game.action_to_id("play " + cards)
+    assert game.action_to_id("play 444555666777TJQQ") >= 0

@@ -11,11 +11,13 @@ fuzz_target!(|input: (u8, &str)| {
     let (level, text) = input;
     if let Ok(ranks) = Ranks::parse(text) {
         assert_eq!(Ranks::parse(&ranks.to_string()).unwrap(), ranks);
-        // Cards one pack can hold (four of a rank, one of each joker) have Dou Dizhu
-        // ids; the games refuse other sets through the index.
+        // Cards one hand can play (four of a rank, one of each joker, at most the
+        // landlord's 20 cards) have Dou Dizhu ids; the games refuse other sets
+        // through the index.
         let one_pack = (0..13).all(|r| ranks.count(r) <= 4)
             && ranks.count(BLACK_JOKER) <= 1
-            && ranks.count(RED_JOKER) <= 1;
+            && ranks.count(RED_JOKER) <= 1
+            && ranks.len() <= doudizhu::MAX_PLAY_CARDS;
         for combo in doudizhu::classify(&ranks) {
             assert_eq!(combo.cards, ranks);
             if one_pack {
