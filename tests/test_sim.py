@@ -378,7 +378,10 @@ class Slow:
     def act(self, observation, legal):
         if not Slow.started:
             Slow.started = True
-            print("playing", flush=True)
+            # one write of a whole line: both workers share the pipe, and print()
+            # writes the text and the newline apart, so two lines could interleave
+            sys.stdout.write("playing\\n")
+            sys.stdout.flush()
         time.sleep(0.001)
         return self.agent.act(observation, legal)
 

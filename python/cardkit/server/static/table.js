@@ -208,11 +208,25 @@ async function joinRoom(code, seat) {
 
 // -- table --------------------------------------------------------------------------
 
+// Forget the room shown and empty its table: a room draws its table only when its
+// first view arrives, and until then the old buttons, history and end line would
+// still be there to read and click.
+function clearTable() {
+  room = null; view = null; events = [];
+  for (const id of ["players", "hand", "actions", "standings", "summary", "observation", "score", "history"]) {
+    $(id).replaceChildren();
+  }
+  $("status").textContent = "";
+  $("room-line").textContent = "";
+  $("actions-title").hidden = true;
+  $("end").hidden = true;
+}
+
 function openRoom(code, token) {
   if (socket) socket.close();
   if (!current || current.code !== code) retries = 0;
   current = { code, token };
-  room = null; view = null; events = [];
+  clearTable();
   location.hash = `room=${code}`;
   $("lobby").hidden = true;
   $("table").hidden = false;
@@ -251,6 +265,7 @@ function receive(message) {
 }
 
 function play(action) {
+  if (!view) return;  // a button left from a room being left or not yet shown
   for (const button of $("actions").querySelectorAll("button")) button.disabled = true;
   socket.send(JSON.stringify({ type: "act", action, ply: view.ply }));
 }
@@ -298,7 +313,8 @@ function renderTable() {
 
 function leave() {
   if (socket) socket.close();
-  socket = null; room = null; view = null;
+  socket = null;
+  clearTable();
   location.hash = "";
   $("table").hidden = true;
   $("lobby").hidden = false;
