@@ -1,4 +1,5 @@
-"""Timing helpers shared by the bench scripts: best-of-N per-call timings and a table."""
+"""Timing and reporting helpers shared by the bench scripts: best-of-N per-call timings,
+tables, and the running mean ± 95% CI rows of the paired strength benches."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
+
+from cardkit.sim import mean_ci
 
 
 def per_call(fn: Callable[[], object], calls: int, repeat: int = 5) -> float:
@@ -102,3 +105,11 @@ def interleaved(game: Any, name: str, deals: int, rounds: int = 5) -> tuple[floa
             return rounds * per_round / ck_time, None
         os_time += per_round / rate
     return rounds * per_round / ck_time, rounds * per_round / os_time
+
+
+def ci_row(done: int, series: Sequence[Sequence[float]], began: float, *extra: str) -> None:
+    """Print one progress row of a paired bench: ``done`` deals, each series' mean ±
+    its 95% CI half-width (15 characters a cell), the ``extra`` cells, the time so far."""
+    cells = " ".join(f"{f'{m:6.2f} ± {h:5.2f}':>15}" for m, h in map(mean_ci, series))
+    tail = " ".join(extra)
+    print(f"{done:6} {cells} {tail} {time.perf_counter() - began:7.0f}s", flush=True)

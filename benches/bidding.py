@@ -138,13 +138,16 @@ def ddz_gaps(tested: Factory, base: Factory, deals: int, first: int = 0) -> dict
     return out
 
 
-def _print_gaps(label: str, results: dict[str, list[float]], elapsed: float) -> None:
-    for role, values in results.items():
+def _print_gaps(label: str, heading: str, gaps: Callable[[], dict[str, list[float]]]) -> None:
+    """Run ``gaps`` and print each role's mean gap with its 95% CI under ``heading``."""
+    print(f"{heading:<34} {'as':<9} {'n':>6} {'gap':>8} {'95% CI':>20}")
+    start = time.perf_counter()
+    for role, values in gaps().items():
         if values:
             mean, half = mean_ci(values)
             ci = f"[{mean - half:+.3f}, {mean + half:+.3f}]"
             print(f"{label:<34} {role:<9} {len(values):>6} {mean:>+8.3f} {ci:>20}")
-    print(f"{'':<34} ({elapsed:.0f} s)")
+    print(f"{'':<34} ({time.perf_counter() - start:.0f} s)")
 
 
 def _table(seed: int, tested: Factory, base: Factory) -> tuple[list[Agent], int]:
@@ -240,27 +243,25 @@ def main() -> None:
         f"{args.declare_worlds}"
     )
     if "doudizhu" in args.games:
-        start = time.perf_counter()
         thresholds = args.bid_thresholds
-        tested = _ddz(args.play, args.samples, "search", args.bid_samples, thresholds)
-        base = _ddz(args.play, args.samples, "points", args.bid_samples, thresholds)
-        label = "doudizhu: search vs points bidding"
-        print(f"{label:<34} {'as':<9} {'n':>6} {'gap':>8} {'95% CI':>20}")
+        ddz = (
+            _ddz(args.play, args.samples, "search", args.bid_samples, thresholds),
+            _ddz(args.play, args.samples, "points", args.bid_samples, thresholds),
+        )
         _print_gaps(
             "doudizhu bidding",
-            ddz_gaps(tested, base, args.deals, args.first_seed),
-            time.perf_counter() - start,
+            "doudizhu: search vs points bidding",
+            lambda: ddz_gaps(*ddz, args.deals, args.first_seed),
         )
     if "tractor" in args.games:
-        start = time.perf_counter()
-        tested = _tractor(args.play, args.tractor_worlds, "search", args.declare_worlds)
-        base = _tractor(args.play, args.tractor_worlds, "rule", args.declare_worlds)
-        label = "tractor: search vs rule declaring"
-        print(f"{label:<34} {'as':<9} {'n':>6} {'gap':>8} {'95% CI':>20}")
+        tractor = (
+            _tractor(args.play, args.tractor_worlds, "search", args.declare_worlds),
+            _tractor(args.play, args.tractor_worlds, "rule", args.declare_worlds),
+        )
         _print_gaps(
             "tractor declaring",
-            tractor_gaps(tested, base, args.deals, args.first_seed),
-            time.perf_counter() - start,
+            "tractor: search vs rule declaring",
+            lambda: tractor_gaps(*tractor, args.deals, args.first_seed),
         )
     if "spades" in args.games:
         spades_header()

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from types import ModuleType
 
 import cardkit
-from _timing import interleaved
+from _timing import ci_row, interleaved
 from cardkit._core import _bench  # unstable helpers, for benches and tests only
 from cardkit.agents import RandomAgent
 from cardkit.agents.hearts import HeartsRuleAgent, HeartsSearchAgent
@@ -126,8 +126,8 @@ def versus(
     moons = {"new shot": 0, "shot vs new": 0, "old shot": 0, "shot vs old": 0}
     began = time.perf_counter()
     print(
-        f"{'deals':>6} {'new pts':>14} {'old pts':>14} {'new - old':>14} "
-        f"{'new - opps':>14} {'moons new/vs new/old/vs old':>28} {'time':>8}",
+        f"{'deals':>6} {'new pts':>15} {'old pts':>15} {'new - old':>15} "
+        f"{'new - opps':>15} {'moons new/vs new/old/vs old':>28} {'time':>8}",
         flush=True,
     )
     for k, seed in enumerate(range(start, start + deals), 1):
@@ -149,14 +149,8 @@ def versus(
             elif shooter is not None:
                 moons[against] += 1
         if k % every == 0 or k == deals:
-            stats = map(mean_ci, (new_pts, old_pts, paired, margin))
-            cells = [f"{m:6.2f} ± {h:4.2f}" for m, h in stats]
             counts = "/".join(str(v) for v in moons.values())
-            print(
-                f"{k:6} {' '.join(f'{c:>14}' for c in cells)} {counts:>28} "
-                f"{time.perf_counter() - began:7.0f}s",
-                flush=True,
-            )
+            ci_row(k, (new_pts, old_pts, paired, margin), began, f"{counts:>28}")
 
 
 def main() -> None:

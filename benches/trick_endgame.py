@@ -40,13 +40,13 @@ import time
 from collections.abc import Callable
 
 import cardkit
+from _timing import ci_row
 from cardkit._core import _bench  # unstable helpers, for benches and tests only
 from cardkit.agents.hearts import HeartsSearchAgent
 from cardkit.agents.spades import SpadesSearchAgent
 from cardkit.api import Agent
 from cardkit.games.hearts import Hearts
 from cardkit.games.spades import Spades
-from cardkit.sim import mean_ci
 
 
 def solve(deals: int, nodes: int, lefts: list[int]) -> None:
@@ -149,13 +149,7 @@ def strength(game: str, deals: int, worlds: int, endgame: int, every: int) -> No
         paired.append(a - b)
         differed += mixed.history != control.history
         if k % every == 0 or k == deals:
-            stats = map(mean_ci, (with_solver, without, paired))
-            cells = [f"{m:7.2f} ± {h:5.2f}" for m, h in stats]
-            print(
-                f"{k:6} {' '.join(f'{c:>15}' for c in cells)} {100 * differed / k:8.1f}% "
-                f"{time.perf_counter() - began:7.0f}s",
-                flush=True,
-            )
+            ci_row(k, (with_solver, without, paired), began, f"{100 * differed / k:8.1f}%")
 
 
 def main() -> None:
