@@ -14,6 +14,7 @@ pub mod error;
 pub mod holdem;
 pub mod poker;
 pub mod rng;
+pub mod search;
 pub mod trick;
 pub mod vector;
 

@@ -750,7 +750,7 @@ impl PyClimbingView {
     ) -> PyResult<Option<String>> {
         let (deal, unknown, pinned) = (&self.deal, &self.unknown, &self.pinned);
         let endgame = Endgame {
-            cards: usize::from(endgame_cards),
+            cards: u32::from(endgame_cards),
             nodes: u64::from(endgame_nodes),
         };
         // A rule playout costs about 0.25 us a card left (a whole Dou Dizhu deal

@@ -18,34 +18,8 @@ use super::playout::{Deal, Move};
 use super::{Combination, Ranks, NUM_RANKS};
 use crate::cancel::Cancel;
 use crate::error::Result;
-use std::collections::HashMap;
-
-/// Which positions the search solves exactly, and how much work one solve may take.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Endgame {
-    /// Solve a sampled world once at most this many cards are left in all hands
-    /// together (0 turns the solver off).
-    pub cards: usize,
-    /// Nodes one solve may visit before it gives up.
-    pub nodes: u64,
-}
-
-impl Endgame {
-    /// No exact solving: every world is played out by the rule policy.
-    pub const OFF: Endgame = Endgame { cards: 0, nodes: 0 };
-}
-
-/// Table entries kept before the table is cleared (about 100 bytes each).
-const MAX_ENTRIES: usize = 1 << 20;
-
-/// How a stored value bounds the true one (alpha-beta leaves bounds, not values,
-/// when it cuts off).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
+pub use crate::search::Endgame;
+use crate::search::{Table, Window};
 
 /// Everything the rest of a deal's play and score depend on. The plays made so
 /// far matter only through spring (Dou Dizhu) and "never played" (Zheng
@@ -90,11 +64,9 @@ impl Key {
 /// (worlds of one search share many positions).
 pub struct Solver {
     seat: u8,
-    table: HashMap<Key, (i32, Bound)>,
+    table: Table<Key, i32>,
     nodes: u64,
     limit: u64,
-    /// Entries kept before the table is emptied ([`MAX_ENTRIES`]; tests use fewer).
-    capacity: usize,
 }
 
 impl Solver {
@@ -102,10 +74,9 @@ impl Solver {
     pub fn new(seat: u8) -> Solver {
         Solver {
             seat,
-            table: HashMap::new(),
+            table: Table::new(),
             nodes: 0,
             limit: 0,
-            capacity: MAX_ENTRIES,
         }
     }
 
@@ -141,50 +112,23 @@ impl Solver {
             cancel.check()?;
         }
         let key = Key::of(deal);
-        if let Some(&(value, bound)) = self.table.get(&key) {
-            match bound {
-                Bound::Exact => return Ok(Some(value)),
-                Bound::Lower => alpha = alpha.max(value),
-                Bound::Upper => beta = beta.min(value),
-            }
-            if alpha >= beta {
-                return Ok(Some(value));
-            }
+        if let Some(value) = self.table.probe(&key, &mut alpha, &mut beta) {
+            return Ok(Some(value));
         }
-        let (alpha0, beta0) = (alpha, beta);
-        let maximizing = deal.partners(deal.to_move, self.seat);
-        let mut best = if maximizing { i32::MIN } else { i32::MAX };
+        let mut window = Window::new(alpha, beta, deal.partners(deal.to_move, self.seat));
         for mv in ordered(deal) {
             let mut child = deal.clone();
             child.apply(mv);
+            let (alpha, beta) = window.bounds();
             let Some(value) = self.search(&child, alpha, beta, cancel)? else {
                 return Ok(None);
             };
-            if maximizing {
-                best = best.max(value);
-                alpha = alpha.max(value);
-            } else {
-                best = best.min(value);
-                beta = beta.min(value);
-            }
-            if alpha >= beta {
+            if window.take(value) {
                 break;
             }
         }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta0 {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        // The table is a cache: emptying it when full bounds its memory whatever
-        // node budget the caller gives.
-        if self.table.len() >= self.capacity {
-            self.table.clear();
-        }
-        self.table.insert(key, (best, bound));
-        Ok(Some(best))
+        self.table.store(key, &window);
+        Ok(Some(window.best()))
     }
 }
 
@@ -209,8 +153,8 @@ fn ordered(deal: &Deal) -> Vec<Move> {
 }
 
 /// Cards left in all hands of `deal`.
-pub fn cards_left(deal: &Deal) -> usize {
-    deal.hands.iter().map(|h| h.len()).sum()
+pub fn cards_left(deal: &Deal) -> u32 {
+    deal.hands.iter().map(|h| h.len() as u32).sum()
 }
 
 #[cfg(test)]
@@ -314,7 +258,7 @@ mod tests {
         for i in 0..20 {
             let deal = small_deal(i % 2 == 0, 4, &mut rng);
             let mut solver = Solver::new(0);
-            solver.capacity = 8;
+            solver.table = Table::with_capacity_limit(8);
             let value = solver.solve(&deal, u64::MAX, &NEVER).unwrap();
             assert!(solver.table.len() <= 8);
             assert_eq!(value, Some(minimax(&deal, 0)));

@@ -25,22 +25,10 @@ use crate::cards::Card;
 use crate::cardset::CardSet;
 use crate::error::Result;
 use crate::rng::CardRng;
-use std::collections::HashMap;
-
-/// Which worlds the search solves exactly, and how much work one solve may take.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Endgame {
-    /// Solve a sampled world once at most this many cards are left in all hands
-    /// together, the current trick's cards not counted (0 turns the solver off).
-    pub cards: u32,
-    /// Nodes one solve may visit before it gives up.
-    pub nodes: u64,
-}
+pub use crate::search::Endgame;
+use crate::search::{Table, Window};
 
 impl Endgame {
-    /// No exact solving: every world is played out by the playout policy.
-    pub const OFF: Endgame = Endgame { cards: 0, nodes: 0 };
-
     /// Whether `deal` is to be solved rather than played out.
     pub fn applies<G: TrickPlay>(&self, deal: &G) -> bool {
         !deal.is_over() && cards_left(deal) <= self.cards
@@ -66,18 +54,6 @@ pub trait Solvable: TrickPlay {
     fn singletons() -> CardSet {
         CardSet::EMPTY
     }
-}
-
-/// Table entries kept before the table is cleared (about 64 bytes each).
-const MAX_ENTRIES: usize = 1 << 20;
-
-/// How a stored value bounds the true one (alpha-beta leaves bounds, not values,
-/// when it cuts off).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
 }
 
 /// A position at the start of a trick: everything the rest of the deal depends on
@@ -107,11 +83,9 @@ impl Key {
 /// serve one game, seat and value function only.
 pub struct Solver {
     seat: usize,
-    table: HashMap<Key, (f64, Bound)>,
+    table: Table<Key, f64>,
     nodes: u64,
     limit: u64,
-    /// Entries kept before the table is emptied ([`MAX_ENTRIES`]; tests use fewer).
-    capacity: usize,
 }
 
 impl Solver {
@@ -119,10 +93,9 @@ impl Solver {
     pub fn new(seat: usize) -> Solver {
         Solver {
             seat,
-            table: HashMap::new(),
+            table: Table::new(),
             nodes: 0,
             limit: 0,
-            capacity: MAX_ENTRIES,
         }
     }
 
@@ -173,56 +146,28 @@ impl Solver {
             cancel.check()?;
         }
         let key = deal.table().trick().is_empty().then(|| Key::of(deal));
-        if let Some(&(stored, bound)) = key.as_ref().and_then(|k| self.table.get(k)) {
-            match bound {
-                Bound::Exact => return Ok(Some(stored)),
-                Bound::Lower => alpha = alpha.max(stored),
-                Bound::Upper => beta = beta.min(stored),
-            }
-            if alpha >= beta {
-                return Ok(Some(stored));
-            }
+        if let Some(stored) = key
+            .as_ref()
+            .and_then(|k| self.table.probe(k, &mut alpha, &mut beta))
+        {
+            return Ok(Some(stored));
         }
-        let (alpha0, beta0) = (alpha, beta);
-        let maximizing = G::same_side(deal.to_act(), self.seat);
-        let mut best = if maximizing {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        };
+        let mut window = Window::new(alpha, beta, G::same_side(deal.to_act(), self.seat));
         for card in ordered(deal) {
             let mut child = deal.clone();
             child.play(card);
+            let (alpha, beta) = window.bounds();
             let Some(v) = self.search(&child, value, alpha, beta, cancel)? else {
                 return Ok(None);
             };
-            if maximizing {
-                best = best.max(v);
-                alpha = alpha.max(v);
-            } else {
-                best = best.min(v);
-                beta = beta.min(v);
-            }
-            if alpha >= beta {
+            if window.take(v) {
                 break;
             }
         }
         if let Some(key) = key {
-            let bound = if best <= alpha0 {
-                Bound::Upper
-            } else if best >= beta0 {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
-            // The table is a cache: emptying it when full bounds its memory
-            // whatever node budget the caller gives.
-            if self.table.len() >= self.capacity {
-                self.table.clear();
-            }
-            self.table.insert(key, (best, bound));
+            self.table.store(key, &window);
         }
-        Ok(Some(best))
+        Ok(Some(window.best()))
     }
 }
 
@@ -438,7 +383,7 @@ mod tests {
         let mut rng = CardRng::new(23);
         let mut kept = Solver::new(1);
         let mut small = Solver::new(1);
-        small.capacity = 4;
+        small.table = Table::with_capacity_limit(4);
         let value = |d: &HeartsDeal| HeartsObjective::Deal.value(d.points(), 1);
         for _ in 0..60 {
             let mut deal = HeartsDeal::random(&mut rng);
