@@ -334,23 +334,36 @@ mod tests {
         }
     }
 
+    /// Asserts that the solver values `deal` as plain minimax does for every seat,
+    /// each with its own `value_of(seat)` (test case `i` in the message).
+    fn assert_solves_as_minimax<G, V>(deal: &G, i: usize, value_of: impl Fn(usize) -> V)
+    where
+        G: Solvable,
+        V: Fn(&G) -> f64,
+    {
+        for seat in 0..4 {
+            let value = value_of(seat);
+            let got = Solver::new(seat)
+                .solve(deal, &value, u64::MAX, &NEVER)
+                .unwrap();
+            assert_eq!(
+                got,
+                Some(minimax(deal, seat, &value)),
+                "deal {i} seat {seat}"
+            );
+        }
+    }
+
     #[test]
     fn hearts_solves_agree_with_plain_minimax() {
         let mut rng = CardRng::new(21);
         for i in 0..160 {
             let mut deal = HeartsDeal::random(&mut rng);
             play_down(&mut deal, 9 + (i % 4) as u32, &mut rng);
-            let objective = objectives(i);
-            for seat in 0..4 {
-                let value = |d: &HeartsDeal| objective.value(d.points(), seat);
-                let mut solver = Solver::new(seat);
-                let got = solver.solve(&deal, &value, u64::MAX, &NEVER).unwrap();
-                assert_eq!(
-                    got,
-                    Some(minimax(&deal, seat, &value)),
-                    "deal {i} seat {seat}"
-                );
-            }
+            let objective = &objectives(i);
+            assert_solves_as_minimax(&deal, i, |seat| {
+                move |d: &HeartsDeal| objective.value(d.points(), seat)
+            });
         }
     }
 
@@ -363,16 +376,9 @@ mod tests {
             let mut deal = SpadesDeal::random(bids, &mut rng);
             play_down(&mut deal, 9 + (i % 4) as u32, &mut rng);
             let bags = [(i % 10) as u32, 9];
-            for seat in 0..4 {
-                let value = |d: &SpadesDeal| d.team_value(seat, bags);
-                let mut solver = Solver::new(seat);
-                let got = solver.solve(&deal, &value, u64::MAX, &NEVER).unwrap();
-                assert_eq!(
-                    got,
-                    Some(minimax(&deal, seat, &value)),
-                    "deal {i} seat {seat}"
-                );
-            }
+            assert_solves_as_minimax(&deal, i, |seat| {
+                move |d: &SpadesDeal| d.team_value(seat, bags)
+            });
         }
     }
 
