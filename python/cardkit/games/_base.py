@@ -115,6 +115,21 @@ def check_int(name: str, value: object, low: int, high: int) -> int:
     return value
 
 
+#: The level ladder of the games played up through levels (Guandan, Tractor): a team's
+#: level is the rank it plays at, 2 first and Ace last.
+LEVELS = "23456789TJQKA"
+
+
+def check_level(value: object) -> str:
+    """``value`` as a level rank (``"2"``..``"A"``, ``"10"`` read as ``"T"``), or a
+    :class:`RuleOptionError`."""
+    if isinstance(value, str):
+        text = value.strip().upper().replace("10", "T")
+        if len(text) == 1 and text in LEVELS:
+            return text
+    raise RuleOptionError(f"option level={shown(value)} must be a rank 2..10, J, Q, K or A")
+
+
 def check_choice(name: str, value: object, choices: Sequence[str]) -> str:
     """``value`` if it is one of ``choices``, else a :class:`RuleOptionError`."""
     if not isinstance(value, str) or value not in choices:

@@ -49,8 +49,17 @@ from cardkit._core import (
 )
 from cardkit._validate import check_flag
 from cardkit.api import Action, Observation
-from cardkit.errors import CardkitError, IllegalActionError, RuleOptionError, shown
-from cardkit.games._base import MAX_DEALS, BaseGame, BaseState, Emit, action_text, holds_lock
+from cardkit.errors import CardkitError, IllegalActionError, shown
+from cardkit.games._base import (
+    LEVELS,
+    MAX_DEALS,
+    BaseGame,
+    BaseState,
+    Emit,
+    action_text,
+    check_level,
+    holds_lock,
+)
 from cardkit.games._phase import StrEnum
 
 if TYPE_CHECKING:
@@ -73,7 +82,6 @@ __all__ = [
 ]
 
 #: The level ranks, lowest first: a team's level is an index into this text.
-LEVELS = "23456789TJQKA"
 _ACE = len(LEVELS) - 1
 #: Cards dealt to each seat (GD-10).
 HAND_SIZE = 27
@@ -188,14 +196,6 @@ def return_choices(hand: Sequence[Card], level: str) -> list[Card]:
     return [c for c in held if strength[c] == weakest]
 
 
-def _check_level(value: object) -> str:
-    if isinstance(value, str):
-        text = value.strip().upper().replace("10", "T")
-        if len(text) == 1 and text in LEVELS:
-            return text
-    raise RuleOptionError(f"option level={shown(value)} must be a rank 2..10, J, Q, K or A")
-
-
 def _parse_action(text: Action | str, level: str) -> Action:
     """The canonical action for ``text``, reading wild tokens at ``level``."""
     text = action_text(text)
@@ -279,7 +279,7 @@ class Guandan(BaseGame):
 
     def __init__(self, match: bool = True, level: str = "2", double_win_ends: bool = False) -> None:
         self.match = check_flag("match", match)
-        self.level = _check_level(level)
+        self.level = check_level(level)
         self.double_win_ends = check_flag("double_win_ends", double_win_ends)
         self.num_players = 4
 

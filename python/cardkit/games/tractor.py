@@ -41,7 +41,15 @@ from cardkit._core import tractor_level_change as level_change
 from cardkit._validate import check_flag
 from cardkit.api import Action, Observation
 from cardkit.errors import CardkitError, IllegalActionError, RuleOptionError, shown
-from cardkit.games._base import MAX_DEALS, BaseGame, BaseState, Emit, action_text
+from cardkit.games._base import (
+    LEVELS,
+    MAX_DEALS,
+    BaseGame,
+    BaseState,
+    Emit,
+    action_text,
+    check_level,
+)
 from cardkit.games._phase import StrEnum
 
 if TYPE_CHECKING:
@@ -62,7 +70,6 @@ __all__ = [
 ]
 
 #: The level ranks, lowest first: a team's level is an index into this text.
-LEVELS = "23456789TJQKA"
 _ACE = len(LEVELS) - 1
 #: Cards dealt to each seat and to the kitty (TRC-07).
 HAND_SIZE = 25
@@ -158,14 +165,6 @@ def _declaration_view(seat: int, action_id: int) -> dict[str, Any]:
     return {"seat": seat, "declared": name, "suit": _SUITS[(action_id - _DECLARE_SINGLE) % 4]}
 
 
-def _check_level(value: object) -> str:
-    if isinstance(value, str):
-        text = value.strip().upper().replace("10", "T")
-        if len(text) == 1 and text in LEVELS:
-            return text
-    raise RuleOptionError(f"option level={shown(value)} must be a rank 2..10, J, Q, K or A")
-
-
 def _check_seat(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 4:
         raise RuleOptionError(f"option {name}={shown(value)} must be a seat 0..3")
@@ -225,7 +224,7 @@ class Tractor(BaseGame):
 
     def __init__(self, match: bool = True, level: str = "2", first_speaker: int = 0) -> None:
         self.match = check_flag("match", match)
-        self.level = _check_level(level)
+        self.level = check_level(level)
         self.first_speaker = _check_seat("first_speaker", first_speaker)
         self.num_players = 4
 
