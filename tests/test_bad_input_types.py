@@ -855,6 +855,14 @@ TABLE: dict[str, Entry] = {
             "seed": UINT,
         },
     ),
+    "tractor_rule_declare": Entry(
+        {"hand": _core.deck("double108")[:25], "level": "2", "legal": [0, 1]},
+        {"hand": CARDS, "level": LEVEL, "legal": LIST},
+    ),
+    "tractor_rule_burial": Entry(
+        {"hand": _core.deck("double108")[:33], "level": "2", "trump": "s"},
+        {"hand": CARDS, "level": LEVEL, "trump": TRUMP},
+    ),
     "TractorRound.hand": Entry({"seat": 0}, {"seat": INT}, _tractor_round),
     "TractorRound.played": Entry({"seat": 0}, {"seat": INT}, _tractor_round),
     "TractorRound.apply_id": Entry({"id": 0}, {"id": UINT}, _tractor_round),

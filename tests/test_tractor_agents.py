@@ -4,11 +4,13 @@ and declaring from search (seeded, listed speeches, clear hands, its options).""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
 
 import cardkit
+from cardkit import _core
 from cardkit.agents import RandomAgent, agent_factory
 from cardkit.agents.tractor import (
     TractorRuleAgent,
@@ -198,39 +200,83 @@ def test_the_observation_names_the_first_speaker() -> None:
     assert state.observation(0)["first_speaker"] == state.dealer
 
 
-def test_the_playout_policy_declares_and_buries_as_the_rule_agent_does() -> None:
-    # The declaring search plays the speeches left and the burial by a Rust copy of
-    # the rule agent's choices (declare.rs: rule_declare, rule_burial); drive both on
-    # the same positions so a change to either side fails here.
-    from cardkit._core import _test
+def _reference_declare(observation: dict[str, Any], legal: list[Action]) -> Action:
+    """The rule agent's declaring, stated plainly: the suit with the most trumps it
+    would give when at least ten (level cards and jokers count for every suit), joker
+    pairs with six or more level cards and jokers scored as four more; first of equals."""
+    hand = [cardkit.Card(c) for c in observation["hand"]]
+    level = observation["level"]
+    always = sum(1 for c in hand if c.suit is None or c.rank == level)
+    best: tuple[int, Action] | None = None
+    for action in legal:
+        if action.kind != "declare":
+            continue
+        suit = cardkit.parse_cards(action.args[0])[0].suit
+        if suit is None:
+            score = always + 4 if always >= 6 else 0
+        else:
+            score = always + sum(1 for c in hand if c.suit == suit and c.rank != level)
+        if score >= 10 and (best is None or score > best[0]):
+            best = (score, action)
+    return best[1] if best is not None else Action("pass")
 
+
+def _reference_bury(observation: dict[str, Any], legal: list[Action]) -> Action:
+    """The rule agent's next burial, stated plainly: no trump, ace or pair while
+    others remain, then the shortest side suit, more points, weaker, lower index."""
+    hand = [cardkit.Card(c) for c in observation["hand"]]
+    level, trump = observation["level"], observation["trump"]
+    counts = Counter(hand)
+    lengths = Counter(c.suit or "" for c in hand if card_order(c, level, trump)[0] == 0)
+
+    def cost(action: Action) -> tuple[int, int, int, int, int]:
+        card = cardkit.Card(action.args[0])
+        is_trump, strength = card_order(card, level, trump)
+        keep = int(card.rank == "A") + int(counts[card] == 2)
+        length = 99 if is_trump else lengths[card.suit or ""]
+        points = 5 if card.rank == "5" else 10 if card.rank in ("T", "K") else 0
+        return (is_trump, keep, length, -points, strength)
+
+    return min(legal, key=cost)
+
+
+def test_the_rule_agent_declares_and_buries_by_the_stated_rule() -> None:
+    # The rule lives in Rust (tractor_rule_declare, tractor_rule_burial), shared by
+    # the rule agent and the declaring search's playouts; hold it to a plain
+    # statement on many real positions.
     game = cardkit.games.make("tractor", match=False)
+    agent = TractorRuleAgent(0)
     rng = random.Random(7)
     declared = buried = 0  # speeches that declare, burials compared
     for seed in range(150):
         state = game.new_state(seed=seed)
         while not state.is_terminal:
             seat = state.current_player
+            assert seat is not None
             observation = state.observation(seat)
             legal = state.legal_actions()
             if observation["phase"] == "declare":
-                python = TractorRuleAgent._declare(observation, legal)
-                ids = [state.action_to_id(a) for a in legal]
-                rust = _test.tractor_rule_declare(observation["hand"], observation["level"], ids)
-                assert rust == state.action_to_id(python), (seed, observation["hand"])
-                declared += python.kind == "declare"
+                want = _reference_declare(observation, legal)
+                assert agent.act(observation, legal) == want, (seed, observation["hand"])
+                declared += want.kind == "declare"
                 # a random speech, so later speakers face overcalls too
                 state.apply(legal[rng.randrange(len(legal))])
             elif observation["phase"] == "bury":
-                plan = _test.tractor_rule_burial(
-                    observation["hand"], observation["level"], observation["trump"]
-                )
-                for card in plan:
-                    observation = state.observation(seat)
-                    python = TractorRuleAgent._bury(observation, state.legal_actions())
-                    assert python.args[0] == str(card), (seed, observation["hand"])
-                    state.apply(python)
+                want = _reference_bury(observation, legal)
+                assert agent.act(observation, legal) == want, (seed, observation["hand"])
+                state.apply(want)
                 buried += 1
             else:
                 break
-    assert declared > 50 and buried > 100
+    assert declared > 50 and buried > 800
+
+
+def test_the_rule_bindings_refuse_bad_input() -> None:
+    hand = _core.deck("double108")[:25]
+    with pytest.raises(IllegalActionError, match="not a speech"):
+        _core.tractor_rule_declare(hand, "2", [0, 11])
+    with pytest.raises(RuleOptionError):
+        _core.tractor_rule_declare(hand, "1", [0])
+    with pytest.raises(InvalidCardError):
+        _core.tractor_rule_burial(["As"] * 3, "2", "h")
+    assert len(_core.tractor_rule_burial(hand, "2", None)) == 8

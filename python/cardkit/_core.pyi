@@ -2546,6 +2546,8 @@ __all__ += [
     "tractor_is_legal_follow",
     "tractor_lead_id",
     "tractor_level_change",
+    "tractor_rule_burial",
+    "tractor_rule_declare",
     "tractor_shape",
     "tractor_trick_winner",
 ]
@@ -2794,6 +2796,35 @@ def tractor_declare_values(
         IllegalActionError: If the declarations cannot have been made in turn
             with ``seat`` to speak now (or show cards ``hand`` holds), or a candidate
             is not a speech the seat may make.
+    """
+
+def tractor_rule_declare(hand: _Hand, level: str, legal: list[int]) -> int:
+    """The rule agent's speech for `hand` at level rank `level`: one of the `legal` ids.
+
+    Among the listed declarations (ids 1-10), the one whose suit gives ``hand`` the
+    most trumps when that is at least ten (level cards and jokers count for every
+    suit; the first listed of equals), or a joker pair (no-trump) scored as four
+    more than the hand's level cards and jokers when it holds six or more; else
+    ``pass`` (id 0). The declaring search's playouts speak by the same rule.
+
+    Raises:
+        InvalidCardError: If ``hand`` holds a card more than twice.
+        RuleOptionError: If ``level`` is not a rank.
+        IllegalActionError: If an id in ``legal`` is not a speech.
+    """
+
+def tractor_rule_burial(hand: _Hand, level: str, trump: str | None) -> list[Card]:
+    """The rule agent's burial of the dealer's `hand`, in the order it buries.
+
+    Up to eight cards, one at a time, each the card that costs least to lose under
+    ``level`` and ``trump`` (None: no-trump): the shortest side suit first, its point
+    cards before its low cards; trumps, aces and pairs stay while other cards
+    remain. The dealer buries the first card; the declaring search's playouts bury
+    all eight.
+
+    Raises:
+        InvalidCardError: If ``hand`` holds a card more than twice.
+        RuleOptionError: If ``level`` is not a rank or ``trump`` not a suit.
     """
 
 def tractor_shape(cards: _Hand, level: str, trump: str | None = None) -> tuple[str, int] | None:

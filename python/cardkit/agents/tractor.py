@@ -21,6 +21,8 @@ from cardkit._core import (
     tractor_action_index,
     tractor_action_text,
     tractor_declare_values,
+    tractor_rule_burial,
+    tractor_rule_declare,
     tractor_trick_winner,
 )
 from cardkit._validate import (
@@ -158,41 +160,27 @@ class TractorRuleAgent:
     def _declare(observation: Observation, legal: Sequence[Action]) -> Action:
         """Declare the suit with the most trumps it would give, when that is at least
         ten of 25 cards (level cards and jokers count for every suit); joker pairs
-        (no-trump) with six or more level cards and jokers."""
-        hand = [Card(c) for c in observation["hand"]]
-        level = observation["level"]
-        always = sum(1 for c in hand if c.suit is None or c.rank == level)
-        best: tuple[int, Action] | None = None
-        for action in legal:
-            if action.kind != "declare":
-                continue
-            cards = parse_cards(action.args[0])
-            suit = cards[0].suit
-            if suit is None:
-                score = 10 + always - 6 if always >= 6 else 0
-            else:
-                score = always + sum(1 for c in hand if c.suit == suit and c.rank != level)
-            if score >= 10 and (best is None or score > best[0]):
-                best = (score, action)
-        return best[1] if best is not None else Action("pass")
+        (no-trump) with six or more level cards and jokers. The rule lives in Rust
+        (:func:`~cardkit._core.tractor_rule_declare`), where the declaring search's
+        playouts use it too."""
+        ids = _speech_ids(observation["level"])
+        by_id = {ids[action.text]: action for action in legal}
+        chosen = tractor_rule_declare(observation["hand"], observation["level"], list(by_id))
+        return by_id.get(chosen, Action("pass"))
 
     @staticmethod
     def _bury(observation: Observation, legal: Sequence[Action]) -> Action:
         """Bury from the shortest side suit, its point cards first, then its low cards;
-        never trumps, aces or pairs while other cards remain."""
-        hand = [Card(c) for c in observation["hand"]]
-        level, trump = observation["level"], observation["trump"]
-        counts = Counter(hand)
-        lengths = Counter(c.suit or "" for c in hand if card_order(c, level, trump)[0] == 0)
-
-        def cost(action: Action) -> tuple[int, int, int, int, int]:
-            card = Card(action.args[0])
-            is_trump, strength = card_order(card, level, trump)
-            keep = int(card.rank == "A") + int(counts[card] == 2)
-            length = 99 if is_trump else lengths[card.suit or ""]
-            return (is_trump, keep, length, -_points(card), strength)
-
-        return min(legal, key=cost)
+        never trumps, aces or pairs while other cards remain (the first card of
+        :func:`~cardkit._core.tractor_rule_burial`, the rule the playouts bury by)."""
+        plan = tractor_rule_burial(observation["hand"], observation["level"], observation["trump"])
+        listed = {action.text: action for action in legal}
+        # A game lists every card of the hand; a caller listing fewer gets the first
+        # of the plan it lists.
+        for card in plan:
+            if (action := listed.get(f"bury {card}")) is not None:
+                return action
+        return legal[0]
 
     # -- the card play ---------------------------------------------------------------
 

@@ -7,15 +7,11 @@
 //! helpers are in `cardkit._core._bench`): outside `__all__` and `_core.pyi`, and
 //! not part of the API.
 
-use crate::args::{arg, Cards};
-use crate::cards::PyCard;
 use crate::climbing::PyClimbingDeal;
 use crate::errors::IntoPyResult;
-use crate::tractor::{hand_of, level_index, trumps_of};
 use crate::trick::{card_set, check_bags, rule_error};
 use cardkit_engine::climbing::playout::zsy_penalty;
 use cardkit_engine::climbing::Ranks;
-use cardkit_engine::trick::tractor::declare::{rule_burial, rule_declare};
 use cardkit_engine::CardSet;
 use pyo3::prelude::*;
 
@@ -66,48 +62,10 @@ fn spades_team_score(
     Ok((s.points, s.bags))
 }
 
-/// The Tractor playout policy's speech (`declare::rule_declare`) for `hand` at
-/// level rank `level` among the listed action ids `legal`, which the rule agent's
-/// own choice (`TractorRuleAgent`) must match.
-#[pyfunction(name = "tractor_rule_declare")]
-fn tractor_rule_declare(
-    py: Python<'_>,
-    #[pyo3(from_py_with = arg)] hand: Cards,
-    #[pyo3(from_py_with = arg)] level: String,
-    #[pyo3(from_py_with = arg)] legal: Vec<u32>,
-) -> PyResult<u32> {
-    let hand = hand_of(py, "hand", &hand.0)?;
-    Ok(rule_declare(
-        &hand,
-        level_index(py, "level", &level)?,
-        &legal,
-    ))
-}
-
-/// The Tractor playout policy's burial (`declare::rule_burial`) of the dealer's
-/// `hand` under `level` and `trump` (None: no-trump), in the order it buries.
-#[pyfunction(name = "tractor_rule_burial")]
-#[pyo3(signature = (hand, level, trump))]
-fn tractor_rule_burial(
-    py: Python<'_>,
-    #[pyo3(from_py_with = arg)] hand: Cards,
-    #[pyo3(from_py_with = arg)] level: String,
-    #[pyo3(from_py_with = arg)] trump: Option<String>,
-) -> PyResult<Vec<PyCard>> {
-    let hand = hand_of(py, "hand", &hand.0)?;
-    let trumps = trumps_of(py, &level, trump.as_deref())?;
-    Ok(rule_burial(&hand, &trumps)
-        .into_iter()
-        .map(PyCard)
-        .collect())
-}
-
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(climbing_scores, m)?)?;
     m.add_function(wrap_pyfunction!(zsy_penalty_of, m)?)?;
     m.add_function(wrap_pyfunction!(hearts_deal_points, m)?)?;
     m.add_function(wrap_pyfunction!(spades_team_score, m)?)?;
-    m.add_function(wrap_pyfunction!(tractor_rule_declare, m)?)?;
-    m.add_function(wrap_pyfunction!(tractor_rule_burial, m)?)?;
     Ok(())
 }

@@ -8,7 +8,9 @@ use crate::cards::{repr_of, PyCard};
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
 use cardkit_engine::trick::tractor::deal::{self, Deal, Trick, SEATS};
-use cardkit_engine::trick::tractor::declare::{declare_values, DeclareQuery};
+use cardkit_engine::trick::tractor::declare::{
+    declare_values, rule_burial, rule_declare, DeclareQuery,
+};
 use cardkit_engine::trick::tractor::round::{self, Round};
 use cardkit_engine::trick::tractor::{
     self as tr, observe, parse_level, parse_trump, shape_of, Follow, Hand, Trumps, LEVEL_TEXT,
@@ -23,17 +25,13 @@ fn cards_of(hand: &Hand) -> Vec<PyCard> {
 
 /// The Tractor hand of the cards of argument `parameter`; a card held more than
 /// twice is an `InvalidCardError` naming the argument.
-pub(crate) fn hand_of(
-    py: Python<'_>,
-    parameter: &str,
-    cards: &[cardkit_engine::Card],
-) -> PyResult<Hand> {
+fn hand_of(py: Python<'_>, parameter: &str, cards: &[cardkit_engine::Card]) -> PyResult<Hand> {
     named(py, parameter, Hand::from_cards(cards).py_err(py))
 }
 
 /// The trumps of `level` (a rank letter) and `trump` (a suit letter, or None /
 /// "nt" for no-trump).
-pub(crate) fn trumps_of(py: Python<'_>, level: &str, trump: Option<&str>) -> PyResult<Trumps> {
+fn trumps_of(py: Python<'_>, level: &str, trump: Option<&str>) -> PyResult<Trumps> {
     let level = parse_level(level).py_err(py)?;
     let suit = parse_trump(trump.unwrap_or("nt")).py_err(py)?;
     Trumps::new(level, suit).py_err(py)
@@ -446,7 +444,7 @@ fn tractor_card_points(#[pyo3(from_py_with = arg)] cards: Cards) -> u32 {
 }
 
 /// A level rank index (0..=12) from its text (`"2"`..`"A"`).
-pub(crate) fn level_index(py: Python<'_>, parameter: &str, text: &str) -> PyResult<u8> {
+fn level_index(py: Python<'_>, parameter: &str, text: &str) -> PyResult<u8> {
     named(py, parameter, parse_level(text).py_err(py))
 }
 
@@ -735,6 +733,55 @@ fn bench_tractor_random_playouts(
     .py_err(py)
 }
 
+/// The rule agent's speech for `hand` at level rank `level`: one of the `legal` ids.
+///
+/// Among the listed declarations (ids 1-10), the one whose suit gives `hand` the
+/// most trumps when that is at least ten (level cards and jokers count for every
+/// suit; the first listed of equals), or a joker pair (no-trump) scored as four more
+/// than the hand's level cards and jokers when it holds six or more; else `pass`
+/// (id 0). The declaring search's playouts speak by the same rule.
+#[pyfunction]
+fn tractor_rule_declare(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] hand: Cards,
+    #[pyo3(from_py_with = arg)] level: String,
+    #[pyo3(from_py_with = arg)] legal: Vec<u32>,
+) -> PyResult<u32> {
+    let hand = hand_of(py, "hand", &hand.0)?;
+    let level = level_index(py, "level", &level)?;
+    if let Some(id) = legal.iter().find(|&&id| id >= tr::BURY) {
+        return Err(to_py(
+            py,
+            EngineError::IllegalAction(format!(
+                "legal: id {id} is not a speech (pass is 0, declarations 1-10)"
+            )),
+        ));
+    }
+    Ok(rule_declare(&hand, level, &legal))
+}
+
+/// The rule agent's burial of the dealer's `hand`, in the order it buries.
+///
+/// Up to eight cards, one at a time, each the card that costs least to lose under
+/// `level` and `trump` (None: no-trump): the shortest side suit first, its point
+/// cards before its low cards; trumps, aces and pairs stay while other cards remain.
+/// The dealer buries the first card; the declaring search's playouts bury all eight.
+#[pyfunction]
+#[pyo3(signature = (hand, level, trump))]
+fn tractor_rule_burial(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] hand: Cards,
+    #[pyo3(from_py_with = arg)] level: String,
+    #[pyo3(from_py_with = arg)] trump: Option<String>,
+) -> PyResult<Vec<PyCard>> {
+    let hand = hand_of(py, "hand", &hand.0)?;
+    let trumps = trumps_of(py, &level, trump.as_deref())?;
+    Ok(rule_burial(&hand, &trumps)
+        .into_iter()
+        .map(PyCard)
+        .collect())
+}
+
 pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTractorDeal>()?;
     m.add_class::<PyTractorRound>()?;
@@ -749,5 +796,7 @@ pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResul
     m.add_function(wrap_pyfunction!(tractor_level_change, m)?)?;
     m.add_function(wrap_pyfunction!(tractor_card_points, m)?)?;
     m.add_function(wrap_pyfunction!(tractor_declare_values, m)?)?;
+    m.add_function(wrap_pyfunction!(tractor_rule_declare, m)?)?;
+    m.add_function(wrap_pyfunction!(tractor_rule_burial, m)?)?;
     Ok(())
 }
