@@ -343,22 +343,38 @@ if __name__ == "__main__":
 """
 
 
-def test_ctrl_c_stops_a_run_and_writes_nothing(tmp_path: Path) -> None:
+def _interrupt(tmp_path: Path, script_text: str, ready: str) -> None:
+    """Run ``script_text`` as a script (its argument: the Parquet file to write), wait
+    for a line starting with ``ready``, send SIGINT, and check that it exits with 130
+    after printing ``interrupted`` and leaves nothing beside the script."""
     script = tmp_path / "run.py"
-    script.write_text(textwrap.dedent(_CHILD))
+    script.write_text(textwrap.dedent(script_text))
     out = tmp_path / "r.parquet"
     child = subprocess.Popen(
-        [sys.executable, str(script), str(out)], stdout=subprocess.PIPE, text=True
+        [sys.executable, str(script), str(out)],
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own group, to be cleaned up whole on failure
     )
     assert child.stdout is not None
-    # the first finished block shows the workers are up and playing
-    assert child.stdout.readline().startswith("progress")
+    assert child.stdout.readline().startswith(ready)
     child.send_signal(signal.SIGINT)
-    # generous liveness bound: the pool's workers hold the pipe open until they are gone
-    rest, _ = child.communicate(timeout=120)
+    try:
+        # a liveness bound only: the pool's workers hold the pipe open until they are gone
+        rest, _ = child.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        # the whole group: the pool's workers ignore SIGINT and would play on
+        os.killpg(child.pid, signal.SIGKILL)
+        child.communicate()
+        pytest.fail("still running 120 s after SIGINT")
     assert child.returncode == 130
     assert rest.splitlines()[-1] == "interrupted"
     assert not out.exists() and os.listdir(tmp_path) == ["run.py"]
+
+
+def test_ctrl_c_stops_a_run_and_writes_nothing(tmp_path: Path) -> None:
+    # the first finished block shows the workers are up and playing
+    _interrupt(tmp_path, _CHILD, "progress")
 
 
 _LONG_MATCH = """
@@ -397,30 +413,9 @@ if __name__ == "__main__":
 
 def test_ctrl_c_stops_a_run_inside_a_long_game(tmp_path: Path) -> None:
     # Workers look at the run's stop flag between moves too, not only between games:
-    # a game can last minutes, and Ctrl-C must not wait for it (issue 19).
-    script = tmp_path / "run.py"
-    script.write_text(textwrap.dedent(_LONG_MATCH))
-    out = tmp_path / "r.parquet"
-    child = subprocess.Popen(
-        [sys.executable, str(script), str(out)],
-        stdout=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own group, to be cleaned up whole on failure
-    )
-    assert child.stdout is not None
-    assert child.stdout.readline().strip() == "playing"  # a worker is inside a game
-    child.send_signal(signal.SIGINT)
-    try:
-        # liveness only, far below the ten minutes the running games would take
-        rest, _ = child.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        # the whole group: the pool's workers ignore SIGINT and would play on
-        os.killpg(child.pid, signal.SIGKILL)
-        child.communicate()
-        pytest.fail("still running 120 s after SIGINT")
-    assert child.returncode == 130
-    assert rest.splitlines()[-1] == "interrupted"
-    assert not out.exists() and os.listdir(tmp_path) == ["run.py"]
+    # a game can last minutes (ten, for these), and Ctrl-C must not wait for it
+    # (issue 19). "playing": a worker is inside a game.
+    _interrupt(tmp_path, _LONG_MATCH, "playing")
 
 
 def test_agents_take_their_options_by_name() -> None:

@@ -52,7 +52,7 @@ from cardkit.agents import AgentSpec, RandomAgent, agent_factory, agent_names
 from cardkit.api import Agent, State
 from cardkit.errors import CardkitError, RuleOptionError, shown
 from cardkit.games import make
-from cardkit.play import _play_out, play
+from cardkit.play import play
 from cardkit.tables import parse_options
 
 if TYPE_CHECKING:
@@ -331,7 +331,7 @@ def _play_block(block: _Block) -> dict[str, Any]:
         agents = _seated(block, seating, deal_seed)
         # inside the game too: one match can take minutes (a random Spades match
         # plays all 10,000 deals), and a cancelled run must not wait for it
-        state = _play_out(game.new_state(seed=deal_seed), agents, check)
+        state = play(game, agents, seed=deal_seed, check=check)
         deals[row], seatings[row], seeds[row] = deal, seating, deal_seed
         returns[row] = state.returns()
         breakdown = state.score_breakdown()
@@ -863,7 +863,7 @@ def _run(
     in_process = kind == "local" and workers == 1
     figures = _has_pyarrow()
     # a fresh worker process knows only the built-in games (see _Block.registered)
-    registered = _games._REGISTERED.get(name)
+    registered = _games.registered_factory(name)
     if (
         registered is not None
         and isinstance(executor, cf.Executor)
