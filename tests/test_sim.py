@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import enum
+import gc
 import os
 import re
 import signal
@@ -30,6 +31,7 @@ from cardkit.sim import (
     SimulationResult,
     _Block,
     _cuts,
+    _LocalPool,
     _play_block,
     _Stopped,
     flatten_breakdown,
@@ -107,10 +109,16 @@ def test_ray_runs_the_same_games(reference: SimulationResult) -> None:
 
 
 def test_dask_runs_the_same_games(reference: SimulationResult, tmp_path: Path) -> None:
+    import dask
+
     executor = DaskExecutor(workers=2)
     try:
         workers = executor.client.scheduler_info()["workers"]
         assert len(workers) == 2  # two worker processes of a real LocalCluster
+        # its workers were started without Dask's stack sampling (QUIET_DASK)
+        key = "distributed.worker.profile.enabled"
+        sampling = executor.client.run(lambda: dask.config.get(key))
+        assert list(sampling.values()) == [False, False]
         _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, executor=executor))
         # Dask cannot interrupt a running task: the block itself stops before its next
         # game once it sees the run's stop flag raised (as cancel raises it on Ctrl-C)
@@ -483,6 +491,18 @@ def test_a_run_keeps_few_blocks_in_flight() -> None:
     # blocks of 13 games (200 / (2 workers x 8)), shrinking over the last two rounds
     assert pool.submitted == 23
     assert pool.most <= 4  # two blocks per worker, however long the run
+
+
+def test_pool_workers_freeze_their_heap_and_the_caller_never_does() -> None:
+    # A local pool's worker moves what outlives a block (the growing action caches)
+    # out of the collector's sight; the caller's collector is the caller's own.
+    block = _Block("holdem", {"players": 2}, (RandomAgent,) * 2, ((0, 1),), False, 3, 0, 4, True)
+    with _LocalPool(1) as pool:
+        assert pool.submit(_play_block, block).result()["deal"].tolist() == [0, 1, 2, 3]
+        assert pool.submit(gc.get_freeze_count).result() > 0
+    frozen = gc.get_freeze_count()
+    simulate("holdem", 4, seed=3, workers=1)
+    assert gc.get_freeze_count() == frozen
 
 
 def _run_cli(argv: list[str], *, stderr_on_terminal: bool) -> tuple[str, str]:
