@@ -493,13 +493,25 @@ def test_a_run_keeps_few_blocks_in_flight() -> None:
     assert pool.most <= 4  # two blocks per worker, however long the run
 
 
+def _thaw() -> tuple[int, int]:
+    """In a worker: how many objects were frozen, and how many of them, given back to
+    the collector, turn out to be garbage."""
+    gc.collect()  # the garbage of the last block, never frozen
+    frozen = gc.get_freeze_count()
+    gc.unfreeze()
+    return frozen, gc.collect()
+
+
 def test_pool_workers_freeze_their_heap_and_the_caller_never_does() -> None:
     # A local pool's worker moves what outlives a block (the growing action caches)
-    # out of the collector's sight; the caller's collector is the caller's own.
+    # out of the collector's sight, and no garbage with it; the caller's collector
+    # is the caller's own.
     block = _Block("holdem", {"players": 2}, (RandomAgent,) * 2, ((0, 1),), False, 3, 0, 4, True)
     with _LocalPool(1) as pool:
-        assert pool.submit(_play_block, block).result()["deal"].tolist() == [0, 1, 2, 3]
-        assert pool.submit(gc.get_freeze_count).result() > 0
+        for _ in range(3):
+            assert pool.submit(_play_block, block).result()["deal"].tolist() == [0, 1, 2, 3]
+        frozen, garbage = pool.submit(_thaw).result()
+        assert frozen > 0 and garbage == 0
     frozen = gc.get_freeze_count()
     simulate("holdem", 4, seed=3, workers=1)
     assert gc.get_freeze_count() == frozen

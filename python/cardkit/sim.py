@@ -411,7 +411,7 @@ def _init_worker(stop: Any) -> None:
     # A young collection walks what is alive among the objects made since the last
     # one: a game's state, mostly. Every 10,000 allocations rather than 700, far
     # fewer walks see about as much each: the collector's share of a Hold'em worker
-    # fell from 4.5% to 3% (after the freeze below; 9% before either).
+    # fell from 4.6% to 2.4% (after the freeze below; 9% before either).
     gc.set_threshold(10_000)
     _settle_heap()
 
@@ -426,11 +426,11 @@ def _settle_heap() -> None:
     objects after 1,800 games). Each full collection walks every one of them: 6% of
     a Hold'em worker's CPU went to full collections (1% once frozen, measured in
     thread time over 1,800 games). Frozen, each object is walked once, by the
-    collection here, and never again. No garbage is frozen
-    (the collection runs first), and what is frozen alive and dies later (the pool's
-    call item and this block) holds no cycle, so reference counting still frees it.
-    Only the pool's own processes do this, never the caller's, whose collector a
-    simulation must not change."""
+    collection here, and never again. No garbage is frozen (the collection runs
+    first), and what is frozen alive and dies later (the pool's call item and this
+    block) holds no cycle, so reference counting still frees it. Only the pool's
+    own processes do this, never the caller's, whose collector a simulation must
+    not change."""
     gc.collect()
     gc.freeze()
 
@@ -582,12 +582,13 @@ class DaskExecutor(cf.Executor):
 #: housekeeping runs on timers whatever the tasks do: every 10 ms each worker samples
 #: its task's stack for the dashboard's profile, every 20 ms each server (scheduler,
 #: workers, nannies, client) ticks its event loop, every 100 ms ... 1 s the monitors
-#: and work stealing run. On 2 busy cores this took 0.6-0.8 CPU s of a 6-8 s
-#: Hold'em run in the scheduler (which a ``LocalCluster`` runs inside the calling
-#: process) and more in the workers; with these settings, about half. Blocks of
-#: games need none of it: no dashboard, and the run keeps only a few blocks queued
-#: per worker, so there is little to steal. A cluster of one's own is tuned with the
-#: same keys (``dask.config`` or ``DASK_*`` variables, see docs/simulation.md).
+#: and work stealing run. The scheduler, which a ``LocalCluster`` runs inside the
+#: calling process, spent 0.35 CPU s per 1,000 Hold'em games on 2 busy cores (the
+#: median of six runs), growing with wall time rather than with tasks; with these
+#: settings, 0.24 s. Blocks of games need none of it: no dashboard, and the run
+#: keeps only a few blocks queued per worker, so there is little to steal. A cluster
+#: of one's own is tuned with the same keys (``dask.config`` or ``DASK_*``
+#: variables, see docs/simulation.md).
 QUIET_DASK: dict[str, Any] = {
     "distributed.worker.profile.enabled": False,
     "distributed.admin.tick.interval": "1s",
