@@ -579,6 +579,8 @@ def test_games_registered_at_run_time_reach_the_workers() -> None:
     # a module-level factory travels to spawned workers with the blocks
     games.register("short_spades", _short_spades)
     try:
+        assert games.registered_factory("short_spades") is _short_spades
+        assert games.registered_factory("spades") is None  # built in: every worker has it
         alone = simulate("short_spades", 8, seed=2, workers=1)
         _same(alone, simulate("short_spades", 8, seed=2, workers=2))
         # one that cannot be sent is refused up front, naming the game
