@@ -584,8 +584,8 @@ class DaskExecutor(cf.Executor):
 #: workers, nannies, client) ticks its event loop, every 100 ms ... 1 s the monitors
 #: and work stealing run. The scheduler, which a ``LocalCluster`` runs inside the
 #: calling process, spent 0.35 CPU s per 1,000 Hold'em games on 2 busy cores (the
-#: median of six runs), growing with wall time rather than with tasks; with these
-#: settings, 0.24 s. Blocks of games need none of it: no dashboard, and the run
+#: median of seven runs), growing with wall time rather than with tasks; with these
+#: settings, 0.26 s. Blocks of games need none of it: no dashboard, and the run
 #: keeps only a few blocks queued per worker, so there is little to steal. A cluster
 #: of one's own is tuned with the same keys (``dask.config`` or ``DASK_*``
 #: variables, see docs/simulation.md).
