@@ -13,6 +13,7 @@ from cardkit import IllegalActionError, RuleOptionError, games
 from cardkit.agents import RandomAgent
 from cardkit.api import Action
 from cardkit.cli import main
+from cardkit.play import CHECK_EVERY
 
 
 def test_action_value_semantics() -> None:
@@ -60,6 +61,51 @@ def test_play_and_replay() -> None:
         state.apply("pass")
     with pytest.raises(RuleOptionError):
         cardkit.play(game, agents[:1], seed=1)
+
+
+class _Stop(Exception):
+    """Raised by a ``check`` to end a game."""
+
+
+class _Counting:
+    """A random agent that counts the moves of every seat."""
+
+    moves = 0
+
+    def __init__(self, seed: int) -> None:
+        self.agent = RandomAgent(seed)
+
+    def act(self, observation: object, legal: list[Action]) -> Action:
+        _Counting.moves += 1
+        return self.agent.act(observation, legal)
+
+
+def test_play_check_runs_every_check_every_moves_and_its_exception_ends_the_game() -> None:
+    _Counting.moves = 0
+    calls: list[int] = []
+
+    def check() -> None:
+        calls.append(_Counting.moves)
+        if len(calls) == 3:
+            raise _Stop
+
+    # random players bid so that a Spades match rarely ends: thousands of moves
+    with pytest.raises(_Stop):
+        cardkit.play(games.make("spades"), [_Counting(s) for s in range(4)], seed=4, check=check)
+    assert calls == [CHECK_EVERY, 2 * CHECK_EVERY, 3 * CHECK_EVERY]
+    assert _Counting.moves == 3 * CHECK_EVERY
+
+
+def test_play_check_that_passes_changes_nothing() -> None:
+    game = games.make("hearts")
+    calls: list[None] = []
+    checked = cardkit.play(
+        game, [RandomAgent(s) for s in range(4)], seed=4, check=lambda: calls.append(None)
+    )
+    plain = cardkit.play(game, [RandomAgent(s) for s in range(4)], seed=4)
+    assert calls and checked.history == plain.history and checked.returns() == plain.returns()
+    with pytest.raises(RuleOptionError, match="check must be a callable"):
+        cardkit.play(game, [RandomAgent(s) for s in range(4)], seed=4, check=3)  # type: ignore[arg-type]
 
 
 def test_illegal_action_carries_reason() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import enum
+import gc
 import os
 import re
 import signal
@@ -30,6 +31,7 @@ from cardkit.sim import (
     SimulationResult,
     _Block,
     _cuts,
+    _LocalPool,
     _play_block,
     _Stopped,
     flatten_breakdown,
@@ -107,10 +109,16 @@ def test_ray_runs_the_same_games(reference: SimulationResult) -> None:
 
 
 def test_dask_runs_the_same_games(reference: SimulationResult, tmp_path: Path) -> None:
+    import dask
+
     executor = DaskExecutor(workers=2)
     try:
         workers = executor.client.scheduler_info()["workers"]
         assert len(workers) == 2  # two worker processes of a real LocalCluster
+        # its workers were started without Dask's stack sampling (QUIET_DASK)
+        key = "distributed.worker.profile.enabled"
+        sampling = executor.client.run(lambda: dask.config.get(key))
+        assert list(sampling.values()) == [False, False]
         _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, executor=executor))
         # Dask cannot interrupt a running task: the block itself stops before its next
         # game once it sees the run's stop flag raised (as cancel raises it on Ctrl-C)
@@ -343,22 +351,38 @@ if __name__ == "__main__":
 """
 
 
-def test_ctrl_c_stops_a_run_and_writes_nothing(tmp_path: Path) -> None:
+def _interrupt(tmp_path: Path, script_text: str, ready: str) -> None:
+    """Run ``script_text`` as a script (its argument: the Parquet file to write), wait
+    for a line starting with ``ready``, send SIGINT, and check that it exits with 130
+    after printing ``interrupted`` and leaves nothing beside the script."""
     script = tmp_path / "run.py"
-    script.write_text(textwrap.dedent(_CHILD))
+    script.write_text(textwrap.dedent(script_text))
     out = tmp_path / "r.parquet"
     child = subprocess.Popen(
-        [sys.executable, str(script), str(out)], stdout=subprocess.PIPE, text=True
+        [sys.executable, str(script), str(out)],
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own group, to be cleaned up whole on failure
     )
     assert child.stdout is not None
-    # the first finished block shows the workers are up and playing
-    assert child.stdout.readline().startswith("progress")
+    assert child.stdout.readline().startswith(ready)
     child.send_signal(signal.SIGINT)
-    # generous liveness bound: the pool's workers hold the pipe open until they are gone
-    rest, _ = child.communicate(timeout=120)
+    try:
+        # a liveness bound only: the pool's workers hold the pipe open until they are gone
+        rest, _ = child.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        # the whole group: the pool's workers ignore SIGINT and would play on
+        os.killpg(child.pid, signal.SIGKILL)
+        child.communicate()
+        pytest.fail("still running 120 s after SIGINT")
     assert child.returncode == 130
     assert rest.splitlines()[-1] == "interrupted"
     assert not out.exists() and os.listdir(tmp_path) == ["run.py"]
+
+
+def test_ctrl_c_stops_a_run_and_writes_nothing(tmp_path: Path) -> None:
+    # the first finished block shows the workers are up and playing
+    _interrupt(tmp_path, _CHILD, "progress")
 
 
 _LONG_MATCH = """
@@ -397,30 +421,9 @@ if __name__ == "__main__":
 
 def test_ctrl_c_stops_a_run_inside_a_long_game(tmp_path: Path) -> None:
     # Workers look at the run's stop flag between moves too, not only between games:
-    # a game can last minutes, and Ctrl-C must not wait for it (issue 19).
-    script = tmp_path / "run.py"
-    script.write_text(textwrap.dedent(_LONG_MATCH))
-    out = tmp_path / "r.parquet"
-    child = subprocess.Popen(
-        [sys.executable, str(script), str(out)],
-        stdout=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own group, to be cleaned up whole on failure
-    )
-    assert child.stdout is not None
-    assert child.stdout.readline().strip() == "playing"  # a worker is inside a game
-    child.send_signal(signal.SIGINT)
-    try:
-        # liveness only, far below the ten minutes the running games would take
-        rest, _ = child.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        # the whole group: the pool's workers ignore SIGINT and would play on
-        os.killpg(child.pid, signal.SIGKILL)
-        child.communicate()
-        pytest.fail("still running 120 s after SIGINT")
-    assert child.returncode == 130
-    assert rest.splitlines()[-1] == "interrupted"
-    assert not out.exists() and os.listdir(tmp_path) == ["run.py"]
+    # a game can last minutes (ten, for these), and Ctrl-C must not wait for it
+    # (issue 19). "playing": a worker is inside a game.
+    _interrupt(tmp_path, _LONG_MATCH, "playing")
 
 
 def test_agents_take_their_options_by_name() -> None:
@@ -490,6 +493,30 @@ def test_a_run_keeps_few_blocks_in_flight() -> None:
     assert pool.most <= 4  # two blocks per worker, however long the run
 
 
+def _thaw() -> tuple[int, int]:
+    """In a worker: how many objects were frozen, and how many of them, given back to
+    the collector, turn out to be garbage."""
+    gc.collect()  # the garbage of the last block, never frozen
+    frozen = gc.get_freeze_count()
+    gc.unfreeze()
+    return frozen, gc.collect()
+
+
+def test_pool_workers_freeze_their_heap_and_the_caller_never_does() -> None:
+    # A local pool's worker moves what outlives a block (the growing action caches)
+    # out of the collector's sight, and no garbage with it; the caller's collector
+    # is the caller's own.
+    block = _Block("holdem", {"players": 2}, (RandomAgent,) * 2, ((0, 1),), False, 3, 0, 4, True)
+    with _LocalPool(1) as pool:
+        for _ in range(3):
+            assert pool.submit(_play_block, block).result()["deal"].tolist() == [0, 1, 2, 3]
+        frozen, garbage = pool.submit(_thaw).result()
+        assert frozen > 0 and garbage == 0
+    frozen = gc.get_freeze_count()
+    simulate("holdem", 4, seed=3, workers=1)
+    assert gc.get_freeze_count() == frozen
+
+
 def _run_cli(argv: list[str], *, stderr_on_terminal: bool) -> tuple[str, str]:
     """Run ``cardkit`` in a child with stdout on a pseudo-terminal, and stderr on it
     too or on a pipe: (what the terminal showed, what the pipe got)."""
@@ -552,6 +579,8 @@ def test_games_registered_at_run_time_reach_the_workers() -> None:
     # a module-level factory travels to spawned workers with the blocks
     games.register("short_spades", _short_spades)
     try:
+        assert games.registered_factory("short_spades") is _short_spades
+        assert games.registered_factory("spades") is None  # built in: every worker has it
         alone = simulate("short_spades", 8, seed=2, workers=1)
         _same(alone, simulate("short_spades", 8, seed=2, workers=2))
         # one that cannot be sent is refused up front, naming the game

@@ -12,7 +12,7 @@ from typing import Any
 from cardkit.api import Game
 from cardkit.errors import RuleOptionError, shown
 
-__all__ = ["available", "make", "register", "unregister"]
+__all__ = ["available", "make", "register", "registered_factory", "unregister"]
 
 # name -> "module:Class" of the built-in games.
 _BUILTIN: dict[str, str] = {
@@ -40,6 +40,13 @@ def register(name: str, factory: Callable[..., Game]) -> None:
 def unregister(name: str) -> None:
     """Remove a game added with :func:`register`."""
     _REGISTERED.pop(name, None)
+
+
+def registered_factory(name: str) -> Callable[..., Game] | None:
+    """The factory ``name`` was added with by :func:`register`, or ``None`` for a
+    built-in or unknown name (a worker process that knows only the built-in games
+    needs it sent along)."""
+    return _REGISTERED.get(name)
 
 
 def available() -> list[str]:
