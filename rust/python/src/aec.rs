@@ -17,7 +17,7 @@ use cardkit_engine::vector::tractor::TractorEpisodes;
 use cardkit_engine::vector::trick::{BridgeEpisodes, HeartsEpisodes, SpadesEpisodes};
 use cardkit_engine::vector::Episodes;
 use cardkit_engine::EngineError;
-use numpy::PyArray1;
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict};
@@ -106,18 +106,39 @@ impl<G: Episodes> Single<G> {
                 format!("seat must be 0..{last}, got {seat}"),
             ));
         }
-        let mut tensor = vec![0.0f32; self.game.observation_len()];
-        self.game.observe(episode, seat, &mut tensor).py_err(py)?;
-        let mut mask = vec![0i8; self.game.num_actions()];
-        if self.game.to_act(episode) == Some(seat) {
-            for &id in &self.ids {
-                mask[id as usize] = 1;
+        // Numpy's own zeroed arrays, written in place: no Rust buffer to hand over
+        // and keep alive behind each array (the mask is 24,643 bytes for Dou Dizhu).
+        let tensor = PyArray1::<f32>::zeros(py, self.game.observation_len(), false);
+        let mask = PyArray1::<i8>::zeros(py, self.game.num_actions(), false);
+        {
+            // SAFETY: both arrays were just made here, are contiguous and are not
+            // yet shared with any Python code, so nothing else reads or writes them.
+            let tensor = unsafe { tensor.as_slice_mut() }?;
+            self.game.observe(episode, seat, tensor).py_err(py)?;
+            if self.game.to_act(episode) == Some(seat) {
+                let mask = unsafe { mask.as_slice_mut() }?;
+                for &id in &self.ids {
+                    mask[id as usize] = 1;
+                }
             }
         }
         let obs = PyDict::new(py);
-        obs.set_item(intern!(py, "observation"), PyArray1::from_vec(py, tensor))?;
-        obs.set_item(intern!(py, "action_mask"), PyArray1::from_vec(py, mask))?;
+        obs.set_item(intern!(py, "observation"), tensor)?;
+        obs.set_item(intern!(py, "action_mask"), mask)?;
         Ok(obs)
+    }
+
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        if self.episode.is_none() {
+            return Err(not_reset(py));
+        }
+        let ids = PyArray1::<i64>::zeros(py, self.ids.len(), false);
+        // SAFETY: made here, contiguous, not yet shared with Python code.
+        let out = unsafe { ids.as_slice_mut() }?;
+        for (o, &id) in out.iter_mut().zip(&self.ids) {
+            *o = i64::from(id);
+        }
+        Ok(ids)
     }
 
     fn returns(&self, py: Python<'_>) -> PyResult<Vec<f64>> {
@@ -313,6 +334,14 @@ impl PyAecCore {
         #[pyo3(from_py_with = arg)] seat: usize,
     ) -> PyResult<Bound<'py, PyDict>> {
         with_single!(&self.core, s => s.observe(py, seat))
+    }
+
+    /// The legal action ids of the seat to act, ascending, in a new int64 array.
+    ///
+    /// Exactly the nonzero ids of that seat's `action_mask`; empty once the
+    /// episode is over.
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        with_single!(&self.core, s => s.legal_actions(py))
     }
 
     /// The ids played since the deal from the `start`-th on (all of them by default).
