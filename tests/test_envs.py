@@ -550,6 +550,42 @@ def test_observations_handed_out_are_never_written_again(
             np.testing.assert_array_equal(value, copy[key])
 
 
+def test_engine_observations_stay_whole_after_python_changes_dropped_ones() -> None:
+    # Arrays handed out and dropped may be rewritten for a later observation; ones
+    # Python code reshaped, retyped, froze or still views must not come back.
+    env = pz.env("doudizhu")
+    game = games.make("doudizhu")
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    views = []
+    for step in range(60):
+        obs = env.observe(env.agent_selection)
+        if step % 4 == 0:
+            obs["action_mask"].shape = (1, game.num_actions)
+        elif step % 4 == 1:
+            obs["observation"].dtype = np.int32
+        elif step % 4 == 2:
+            obs["action_mask"].flags.writeable = False
+        else:
+            views.append((obs["action_mask"].view(np.bool_), obs["action_mask"].copy()))
+        del obs
+        obs, _, terminated, _, info = env.last()
+        assert obs["observation"].shape == game.observation_shape
+        assert obs["observation"].dtype == np.float32
+        assert obs["action_mask"].shape == (game.num_actions,)
+        assert obs["action_mask"].flags.writeable
+        np.testing.assert_array_equal(np.flatnonzero(obs["action_mask"]), info["legal_actions"])
+        if terminated:
+            break
+        env.step(int(rng.choice(info["legal_actions"])))
+    state = env.game_state
+    np.testing.assert_array_equal(
+        env.observe("player_1")["observation"], state.observation_tensor(1)
+    )
+    for view, copy in views:
+        np.testing.assert_array_equal(view, copy.view(np.bool_))
+
+
 @pytest.mark.parametrize("options", [{"players": 2, "match": False}, {"match": True}])
 def test_game_state_follows_the_engine_when_read(options: dict[str, Any]) -> None:
     # Read every other move: each read shows every move made so far.

@@ -73,9 +73,6 @@ except ImportError as exc:
 
 __all__ = ["env", "raw_env"]
 
-#: What ``AecCore.step`` answers for an id it refuses (nothing changed).
-_REFUSED = -2
-
 #: The ``legal_actions`` info of an agent not to act: one shared empty array, read-only.
 _NO_IDS: npt.NDArray[np.int64] = np.empty(0, dtype=np.int64)
 _NO_IDS.flags.writeable = False
@@ -83,21 +80,9 @@ _NO_IDS.flags.writeable = False
 #: The key of the legal ids in each agent's info.
 _IDS = "legal_actions"
 
-#: What ``reset`` sets: reading one before it is an error that says so.
-_SET_BY_RESET = frozenset(
-    (
-        "agents",
-        "agent_selection",
-        "rewards",
-        "terminations",
-        "truncations",
-        "infos",
-        "_cumulative_rewards",
-        "_state",
-        "_core",
-        "game_state",
-    )
-)
+def _not_reset(call: str) -> AttributeError:
+    """The error of ``call`` made before the first ``reset``."""
+    return AttributeError(f"{call} needs an episode: call reset() first")
 
 
 class raw_env(AECEnv):
@@ -106,9 +91,12 @@ class raw_env(AECEnv):
 
     It checks its own call order (``reset`` first) instead of PettingZoo's
     ``OrderEnforcingWrapper``, whose attribute forwarding would cost more per step
-    than the rest of the environment: reading ``agents``, ``agent_selection`` and the
-    other per-episode attributes, or calling ``step``, ``observe``, ``last`` or
-    ``render``, before ``reset`` raises an :class:`AttributeError` that says so.
+    than the rest of the environment: calling ``step``, ``observe``, ``last`` or
+    ``render``, or reading ``game_state``, before ``reset`` raises an
+    :class:`AttributeError` that says so (``agents``, ``agent_selection`` and the
+    other per-episode attributes do not exist until then). The class defines no
+    ``__getattr__``: on CPython 3.11 one would slow every attribute read of every
+    step, not only the failed ones.
 
     Single deals of the games with an engine episode are played in Rust and
     ``game_state`` follows them when read (see the module docs): a loop that never
@@ -158,17 +146,14 @@ class raw_env(AECEnv):
         self._seed = 0
         self._replayed = 0
 
-    def __getattr__(self, name: str) -> Any:
-        # Only reached when normal lookup fails, so the hot path pays nothing.
-        if name in _SET_BY_RESET:
-            raise AttributeError(f"{name} is set by reset(): call reset() first")
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
     @property
     def game_state(self) -> State:
         """The cardkit state of the episode (after ``reset``): read it, never apply to
         it; with an engine episode it shows the moves made when it is read."""
-        state = self._state
+        try:
+            state = self._state
+        except AttributeError:
+            raise _not_reset("game_state") from None
         if state is None:
             state = self._state = self.game.new_state(seed=self._seed)
         core = self._core
@@ -230,7 +215,10 @@ class raw_env(AECEnv):
     def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
         """The observation, cumulative reward, termination, truncation and info of
         the agent to act (PettingZoo's, read directly)."""
-        agent = self.agent_selection
+        try:
+            agent = self.agent_selection
+        except AttributeError:  # free on CPython 3.11+ when nothing is raised
+            raise _not_reset("last()") from None
         core = self._core
         if not observe:
             obs = None
@@ -249,7 +237,10 @@ class raw_env(AECEnv):
     def observe(self, agent: str) -> Obs:
         """``agent``'s observation tensor and action mask (see the module docs); new
         arrays on every call, which the environment never writes to afterwards."""
-        core = self._core
+        try:
+            core = self._core
+        except AttributeError:
+            raise _not_reset("observe()") from None
         if core is None:
             return observe(self._state, self._seats[agent], self._num_actions)  # type: ignore[arg-type]
         return core.observe(self._seats[agent])
@@ -257,7 +248,10 @@ class raw_env(AECEnv):
     def step(self, action: int | None) -> None:
         """Play action id ``action`` for the agent to act (``None`` for an agent whose
         episode is over, as PettingZoo's loop does)."""
-        agent = self.agent_selection
+        try:
+            agent = self.agent_selection
+        except AttributeError:
+            raise _not_reset("step()") from None
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -272,7 +266,7 @@ class raw_env(AECEnv):
             self._after_move()
             return
         seat = core.step(action)
-        if seat == _REFUSED:
+        if seat == -2:  # refused (not an int, out of range or illegal): nothing changed
             self._refuse(action)
         self._cumulative_rewards[agent] = 0.0
         infos = self.infos
