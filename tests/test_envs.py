@@ -503,7 +503,7 @@ def test_legal_actions_info_is_the_mask_nonzero_ids(name: str, options: dict[str
                 np.testing.assert_array_equal(
                     ids, np.flatnonzero(env.observe(other)["action_mask"])
                 )
-            obs, _, terminated, truncated, info = env.last()
+            _, _, terminated, truncated, info = env.last()
             assert info is env.infos[agent]
             if terminated or truncated:
                 assert info["legal_actions"].size == 0

@@ -30,7 +30,10 @@ Shangyou, Bridge, and Hearts, Spades, Guandan, Tractor and Hold'em with
 ``match=False``)
 are played in Rust by :class:`cardkit._core.AecCore`, the episodes of the vector
 env one at a time: ``step`` is one call that checks and plays the id, ``observe``
-one call that returns new arrays. ``game_state`` is then the Python state brought
+one call that returns new arrays (arrays it handed out before are rewritten
+instead once nothing else refers to them, not even a view; a weak reference does
+not count), and
+``legal_actions`` one call for the info's ids. ``game_state`` is then the Python state brought
 up to date when ``env.game_state`` is read (dealt on the first read, the moves
 since the last read replayed), so read it from the environment after stepping
 rather than keeping the object from an earlier read. Matches and the other games
@@ -79,6 +82,7 @@ _NO_IDS.flags.writeable = False
 
 #: The key of the legal ids in each agent's info.
 _IDS = "legal_actions"
+
 
 def _not_reset(call: str) -> AttributeError:
     """The error of ``call`` made before the first ``reset``."""

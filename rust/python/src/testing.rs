@@ -104,11 +104,12 @@ fn tractor_rule_burial(
         .collect())
 }
 
-/// Each thread's work over a vector env's calls so far, as `(busy seconds, slots
-/// stepped, calls)`, helpers first and the calling thread last: the bench's
-/// readout of how the threads shared the slots, in CPU time rather than wall time.
+/// Each thread's work over a vector env's calls so far, as `(busy seconds, CPU
+/// seconds, slots stepped, calls)`, helpers first and the calling thread last: the
+/// bench's readout of how the threads shared the slots, in CPU time as well as
+/// wall time.
 #[pyfunction(name = "vector_thread_busy")]
-fn vector_thread_busy(env: PyRef<'_, PyVectorEnv>) -> Vec<(f64, u64, u64)> {
+fn vector_thread_busy(env: PyRef<'_, PyVectorEnv>) -> Vec<(f64, f64, u64, u64)> {
     env.thread_busy()
 }
 

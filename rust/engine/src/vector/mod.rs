@@ -106,6 +106,7 @@ pub struct VectorEnv<G: Episodes> {
 #[derive(Default)]
 struct Busy {
     nanos: AtomicU64,
+    cpu_nanos: AtomicU64,
     slots: AtomicU64,
     calls: AtomicU64,
 }
@@ -115,6 +116,9 @@ struct Busy {
 pub struct ThreadBusy {
     /// Wall time spent inside the calls' tasks (claiming and stepping slots).
     pub nanos: u64,
+    /// The thread's CPU time in those tasks: the wall time less any time the
+    /// system ran something else on its core (zero where not measured: non-unix).
+    pub cpu_nanos: u64,
     /// Slots stepped.
     pub slots: u64,
     /// Calls in which the thread took part (a helper the system ran too late to
@@ -174,6 +178,7 @@ impl<G: Episodes> VectorEnv<G> {
             .iter()
             .map(|b| ThreadBusy {
                 nanos: b.nanos.load(Ordering::Relaxed),
+                cpu_nanos: b.cpu_nanos.load(Ordering::Relaxed),
                 slots: b.slots.load(Ordering::Relaxed),
                 calls: b.calls.load(Ordering::Relaxed),
             })
@@ -318,7 +323,7 @@ impl<G: Episodes> VectorEnv<G> {
             (0..chunks.len()).map(|_| Mutex::new(Ok(()))).collect();
         let busy = &*busy;
         pool.run(&|t| {
-            let start = Instant::now();
+            let (start, cpu_start) = (Instant::now(), thread_cpu_nanos());
             let mut stepped = 0;
             schedule.work(t, |c| {
                 let taken = chunks[c]
@@ -333,8 +338,10 @@ impl<G: Episodes> VectorEnv<G> {
                 }
             });
             let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            let cpu = thread_cpu_nanos().saturating_sub(cpu_start);
             if let Some(b) = busy.get(t) {
                 b.nanos.fetch_add(nanos, Ordering::Relaxed);
+                b.cpu_nanos.fetch_add(cpu, Ordering::Relaxed);
                 b.slots.fetch_add(stepped, Ordering::Relaxed);
                 b.calls.fetch_add(1, Ordering::Relaxed);
             }
@@ -343,6 +350,27 @@ impl<G: Episodes> VectorEnv<G> {
             .into_iter()
             .try_for_each(|r| r.into_inner().unwrap_or_else(PoisonError::into_inner))
     }
+}
+
+/// The calling thread's CPU time in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`).
+#[cfg(unix)]
+fn thread_cpu_nanos() -> u64 {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` is a valid timespec to write; the clock id is a constant
+    // every unix libc defines. A failure leaves zeros (a readout, not a rule).
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    let secs = u64::try_from(now.tv_sec).unwrap_or(0);
+    let nanos = u64::try_from(now.tv_nsec).unwrap_or(0);
+    secs.saturating_mul(1_000_000_000).saturating_add(nanos)
+}
+
+/// No per-thread CPU clock here: the counters read zero.
+#[cfg(not(unix))]
+fn thread_cpu_nanos() -> u64 {
+    0
 }
 
 /// Slots a thread claims at a time: small enough that the threads finish

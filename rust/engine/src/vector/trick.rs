@@ -550,6 +550,8 @@ mod tests {
         assert!(busy[0].calls <= 21);
         assert_eq!(busy.iter().map(|b| b.slots).sum::<u64>(), 21 * 300);
         assert!(busy[1].nanos > 0);
+        #[cfg(unix)]
+        assert!(busy[1].cpu_nanos > 0);
     }
 
     #[test]
