@@ -480,6 +480,43 @@ def test_engine_steps_equal_the_python_state(name: str, options: dict[str, Any])
         assert env.game_state.history == state.history
 
 
+# Every registered game at its defaults (matches: the Python state) and every
+# single deal the engine episode plays.
+ALL_ENVS = [(name, {}) for name in GAMES] + ENGINE_DEALS
+ALL_IDS = [*GAMES, *ENGINE_IDS]
+
+
+@pytest.mark.parametrize(("name", "options"), ALL_ENVS, ids=ALL_IDS)
+def test_legal_actions_info_is_the_mask_nonzero_ids(name: str, options: dict[str, Any]) -> None:
+    # At every step, for every agent still in the episode, the info's ids are the
+    # mask's nonzero ids (empty unless the agent is to act); a loop that draws
+    # from them plays the same episode as one that scans the mask.
+    env = pz.env(name, **options)
+    handed_out = []
+    for seed in range(2):
+        rng = np.random.default_rng(seed)
+        env.reset(seed=seed)
+        for step, agent in enumerate(env.agent_iter(max_iter=300)):
+            for other in env.agents:
+                ids = env.infos[other]["legal_actions"]
+                assert ids.dtype == np.int64
+                np.testing.assert_array_equal(
+                    ids, np.flatnonzero(env.observe(other)["action_mask"])
+                )
+            _, _, terminated, truncated, info = env.last()
+            assert info is env.infos[agent]
+            if terminated or truncated:
+                assert info["legal_actions"].size == 0
+                env.step(None)
+                continue
+            legal = info["legal_actions"]
+            assert legal.size > 0
+            handed_out.append((legal, legal.copy()))
+            env.step(int(legal[rng.integers(legal.size)]) if step % 2 else int(legal[0]))
+    for legal, copy in handed_out:
+        np.testing.assert_array_equal(legal, copy)
+
+
 @pytest.mark.parametrize(("name", "options"), ENGINE_DEALS, ids=ENGINE_IDS)
 @pytest.mark.filterwarnings(*DICT_OBS_WARNINGS)
 def test_engine_deals_pass_api_and_seed_tests(name: str, options: dict[str, Any]) -> None:
@@ -511,6 +548,42 @@ def test_observations_handed_out_are_never_written_again(
     for obs, copy in kept:
         for key, value in obs.items():
             np.testing.assert_array_equal(value, copy[key])
+
+
+def test_engine_observations_stay_whole_after_python_changes_dropped_ones() -> None:
+    # Arrays handed out and dropped may be rewritten for a later observation; ones
+    # Python code reshaped, retyped, froze or still views must not come back.
+    env = pz.env("doudizhu")
+    game = games.make("doudizhu")
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    views = []
+    for step in range(60):
+        obs = env.observe(env.agent_selection)
+        if step % 4 == 0:
+            obs["action_mask"].shape = (1, game.num_actions)
+        elif step % 4 == 1:
+            obs["observation"].dtype = np.int32
+        elif step % 4 == 2:
+            obs["action_mask"].flags.writeable = False
+        else:
+            views.append((obs["action_mask"].view(np.bool_), obs["action_mask"].copy()))
+        del obs
+        obs, _, terminated, _, info = env.last()
+        assert obs["observation"].shape == game.observation_shape
+        assert obs["observation"].dtype == np.float32
+        assert obs["action_mask"].shape == (game.num_actions,)
+        assert obs["action_mask"].flags.writeable
+        np.testing.assert_array_equal(np.flatnonzero(obs["action_mask"]), info["legal_actions"])
+        if terminated:
+            break
+        env.step(int(rng.choice(info["legal_actions"])))
+    state = env.game_state
+    np.testing.assert_array_equal(
+        env.observe("player_1")["observation"], state.observation_tensor(1)
+    )
+    for view, copy in views:
+        np.testing.assert_array_equal(view, copy.view(np.bool_))
 
 
 @pytest.mark.parametrize("options", [{"players": 2, "match": False}, {"match": True}])

@@ -2949,6 +2949,15 @@ class AecCore:
         Raises:
             RuleOptionError: Before the first ``reset``, or for a seat not at the table.
         """
+    def legal_actions(self) -> npt.NDArray[np.int64]:
+        """The legal action ids of the seat to act, ascending, in a new int64 array.
+
+        Exactly the nonzero ids of that seat's ``action_mask``; empty once the
+        episode is over.
+
+        Raises:
+            RuleOptionError: Before the first ``reset``.
+        """
     def played(self, start: int = 0) -> list[int]:
         """The ids played since the deal from the `start`-th on (all of them by default)."""
     def returns(self) -> list[float]:

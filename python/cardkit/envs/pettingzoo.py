@@ -7,6 +7,11 @@ float32 tensor of the game's ``observation_shape`` and an int8 mask of the game'
 of the game's action index (``Discrete(num_actions)``); an id that is not legal
 raises :class:`~cardkit.errors.IllegalActionError` and leaves the game unchanged.
 
+``infos[agent]["legal_actions"]`` holds the legal ids of the agent to act, ascending,
+in a new int64 array (exactly ``np.flatnonzero(observation["action_mask"])``), and an
+empty array for every other agent: a loop that draws from it need not scan the
+mask (Dou Dizhu's is 24,643 ids long). Arrays handed out are never written to.
+
 ``reset(seed=s)`` deals exactly ``game.new_state(seed=s)``; the ``k``-th reset
 without a seed after it (``k`` from 0) deals ``new_state(seed=derive_seed(s, k))``
 (from a seed drawn from the OS when no seed was ever given), so the same seed
@@ -25,7 +30,10 @@ Shangyou, Bridge, and Hearts, Spades, Guandan, Tractor and Hold'em with
 ``match=False``)
 are played in Rust by :class:`cardkit._core.AecCore`, the episodes of the vector
 env one at a time: ``step`` is one call that checks and plays the id, ``observe``
-one call that returns new arrays. ``game_state`` is then the Python state brought
+one call that returns new arrays (arrays it handed out before are rewritten
+instead once nothing else refers to them, not even a view; a weak reference does
+not count), and
+``legal_actions`` one call for the info's ids. ``game_state`` is then the Python state brought
 up to date when ``env.game_state`` is read (dealt on the first read, the moves
 since the last read replayed), so read it from the environment after stepping
 rather than keeping the object from an earlier read. Matches and the other games
@@ -40,6 +48,9 @@ from __future__ import annotations
 
 import secrets
 from typing import Any, NoReturn
+
+import numpy as np
+import numpy.typing as npt
 
 from cardkit._core import AecCore, derive_seed
 from cardkit.api import Game, State
@@ -65,24 +76,17 @@ except ImportError as exc:
 
 __all__ = ["env", "raw_env"]
 
-#: What ``AecCore.step`` answers for an id it refuses (nothing changed).
-_REFUSED = -2
+#: The ``legal_actions`` info of an agent not to act: one shared empty array, read-only.
+_NO_IDS: npt.NDArray[np.int64] = np.empty(0, dtype=np.int64)
+_NO_IDS.flags.writeable = False
 
-#: What ``reset`` sets: reading one before it is an error that says so.
-_SET_BY_RESET = frozenset(
-    (
-        "agents",
-        "agent_selection",
-        "rewards",
-        "terminations",
-        "truncations",
-        "infos",
-        "_cumulative_rewards",
-        "_state",
-        "_core",
-        "game_state",
-    )
-)
+#: The key of the legal ids in each agent's info.
+_IDS = "legal_actions"
+
+
+def _not_reset(call: str) -> AttributeError:
+    """The error of ``call`` made before the first ``reset``."""
+    return AttributeError(f"{call} needs an episode: call reset() first")
 
 
 class raw_env(AECEnv):
@@ -91,9 +95,12 @@ class raw_env(AECEnv):
 
     It checks its own call order (``reset`` first) instead of PettingZoo's
     ``OrderEnforcingWrapper``, whose attribute forwarding would cost more per step
-    than the rest of the environment: reading ``agents``, ``agent_selection`` and the
-    other per-episode attributes, or calling ``step``, ``observe``, ``last`` or
-    ``render``, before ``reset`` raises an :class:`AttributeError` that says so.
+    than the rest of the environment: calling ``step``, ``observe``, ``last`` or
+    ``render``, or reading ``game_state``, before ``reset`` raises an
+    :class:`AttributeError` that says so (``agents``, ``agent_selection`` and the
+    other per-episode attributes do not exist until then). The class defines no
+    ``__getattr__``: on CPython 3.11 one would slow every attribute read of every
+    step, not only the failed ones.
 
     Single deals of the games with an engine episode are played in Rust and
     ``game_state`` follows them when read (see the module docs): a loop that never
@@ -143,17 +150,14 @@ class raw_env(AECEnv):
         self._seed = 0
         self._replayed = 0
 
-    def __getattr__(self, name: str) -> Any:
-        # Only reached when normal lookup fails, so the hot path pays nothing.
-        if name in _SET_BY_RESET:
-            raise AttributeError(f"{name} is set by reset(): call reset() first")
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
     @property
     def game_state(self) -> State:
         """The cardkit state of the episode (after ``reset``): read it, never apply to
         it; with an engine episode it shows the moves made when it is read."""
-        state = self._state
+        try:
+            state = self._state
+        except AttributeError:
+            raise _not_reset("game_state") from None
         if state is None:
             state = self._state = self.game.new_state(seed=self._seed)
         core = self._core
@@ -196,7 +200,7 @@ class raw_env(AECEnv):
         self._cumulative_rewards = self._zeros.copy()
         self.terminations = self._falses.copy()
         self.truncations = self._falses.copy()
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {_IDS: _NO_IDS} for agent in agents}
         self._paid = False
         self._skip_agent_selection = None
         self.agent_selection = agents[0]
@@ -207,14 +211,18 @@ class raw_env(AECEnv):
         else:
             seat = core.reset(seed)
             if seat >= 0:
-                self.agent_selection = agents[seat]
+                agent = self.agent_selection = agents[seat]
+                self.infos[agent][_IDS] = core.legal_actions()
             else:
                 self._finish(core)
 
     def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
         """The observation, cumulative reward, termination, truncation and info of
         the agent to act (PettingZoo's, read directly)."""
-        agent = self.agent_selection
+        try:
+            agent = self.agent_selection
+        except AttributeError:  # free on CPython 3.11+ when nothing is raised
+            raise _not_reset("last()") from None
         core = self._core
         if not observe:
             obs = None
@@ -233,7 +241,10 @@ class raw_env(AECEnv):
     def observe(self, agent: str) -> Obs:
         """``agent``'s observation tensor and action mask (see the module docs); new
         arrays on every call, which the environment never writes to afterwards."""
-        core = self._core
+        try:
+            core = self._core
+        except AttributeError:
+            raise _not_reset("observe()") from None
         if core is None:
             return observe(self._state, self._seats[agent], self._num_actions)  # type: ignore[arg-type]
         return core.observe(self._seats[agent])
@@ -241,7 +252,10 @@ class raw_env(AECEnv):
     def step(self, action: int | None) -> None:
         """Play action id ``action`` for the agent to act (``None`` for an agent whose
         episode is over, as PettingZoo's loop does)."""
-        agent = self.agent_selection
+        try:
+            agent = self.agent_selection
+        except AttributeError:
+            raise _not_reset("step()") from None
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -252,14 +266,18 @@ class raw_env(AECEnv):
             # id_to_action refuses a non-int or out-of-range id, apply an illegal one.
             state.apply(state.id_to_action(action))  # type: ignore[arg-type]
             self._cumulative_rewards[agent] = 0.0
+            self.infos[agent][_IDS] = _NO_IDS
             self._after_move()
             return
         seat = core.step(action)
-        if seat == _REFUSED:
+        if seat == -2:  # refused (not an int, out of range or illegal): nothing changed
             self._refuse(action)
         self._cumulative_rewards[agent] = 0.0
+        infos = self.infos
+        infos[agent][_IDS] = _NO_IDS
         if seat >= 0:
-            self.agent_selection = self.possible_agents[seat]
+            agent = self.agent_selection = self.possible_agents[seat]
+            infos[agent][_IDS] = core.legal_actions()
         else:
             self._finish(core)
 
@@ -333,7 +351,8 @@ class raw_env(AECEnv):
             for name in self.terminations:
                 self.terminations[name] = True
         else:
-            self.agent_selection = self.possible_agents[seat]
+            agent = self.agent_selection = self.possible_agents[seat]
+            self.infos[agent][_IDS] = np.array(state.legal_action_ids(), dtype=np.int64)
 
     def render(self) -> str | None:
         """The table of what the seat to act sees (``"ansi"`` returns it, ``"human"``

@@ -17,7 +17,9 @@ use cardkit_engine::vector::tractor::TractorEpisodes;
 use cardkit_engine::vector::trick::{BridgeEpisodes, HeartsEpisodes, SpadesEpisodes};
 use cardkit_engine::vector::Episodes;
 use cardkit_engine::EngineError;
-use numpy::PyArray1;
+use numpy::npyffi::{_PyArray_GET_ITEM_DATA, NPY_ARRAY_C_CONTIGUOUS, NPY_ARRAY_WRITEABLE};
+use numpy::{Element, PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict};
@@ -38,6 +40,42 @@ struct Single<G: Episodes> {
     ids: Vec<u32>,
     /// The ids played since the deal, in order.
     played: Vec<u32>,
+    /// The observation arrays handed out last (at most `SPARE` pairs), which
+    /// `observe` rewrites once nothing else refers to them.
+    spare: Vec<Handed>,
+    /// The pair `observe` replaces next when every kept pair is still held.
+    next_spare: usize,
+}
+
+/// Pairs of observation arrays an episode keeps: a loop holds the last one or two
+/// observations while it asks for the next, so a few pairs find one free.
+const SPARE: usize = 4;
+
+/// An observation tensor and action mask handed out by `observe`.
+struct Handed {
+    tensor: Py<PyArray1<f32>>,
+    mask: Py<PyArray1<i8>>,
+    /// The ids set in `mask`.
+    set: Vec<u32>,
+}
+
+/// Whether only its keeper refers to `array` and it is still a writeable,
+/// contiguous 1-d array of `len` `T`s, as made: safe to rewrite and hand out again.
+fn untouched<T: Element>(array: &Bound<'_, PyArray1<T>>, len: usize) -> bool {
+    let flags = NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_WRITEABLE;
+    // SAFETY: `array` is a live numpy array (its type is checked by `Bound`), so
+    // reading its reference count and its flags word is sound.
+    let (refs, flags_now) = unsafe {
+        (
+            ffi::Py_REFCNT(array.as_ptr()),
+            (*_PyArray_GET_ITEM_DATA(array.as_array_ptr())).flags,
+        )
+    };
+    refs == 1
+        && flags_now & flags == flags
+        && array.ndim() == 1
+        && array.len() == len
+        && array.dtype().is_equiv_to(&numpy::dtype::<T>(array.py()))
 }
 
 fn rule_error(py: Python<'_>, why: String) -> PyErr {
@@ -55,6 +93,8 @@ impl<G: Episodes> Single<G> {
             episode: None,
             ids: Vec::new(),
             played: Vec::new(),
+            spare: Vec::new(),
+            next_spare: 0,
         }
     }
 
@@ -95,7 +135,7 @@ impl<G: Episodes> Single<G> {
         Ok(self.settle())
     }
 
-    fn observe<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyDict>> {
+    fn observe<'py>(&mut self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyDict>> {
         let Some(episode) = &self.episode else {
             return Err(not_reset(py));
         };
@@ -106,18 +146,76 @@ impl<G: Episodes> Single<G> {
                 format!("seat must be 0..{last}, got {seat}"),
             ));
         }
-        let mut tensor = vec![0.0f32; self.game.observation_len()];
-        self.game.observe(episode, seat, &mut tensor).py_err(py)?;
-        let mut mask = vec![0i8; self.game.num_actions()];
-        if self.game.to_act(episode) == Some(seat) {
-            for &id in &self.ids {
-                mask[id as usize] = 1;
+        let acting = self.game.to_act(episode) == Some(seat);
+        let (obs_len, num_actions) = (self.game.observation_len(), self.game.num_actions());
+        // A pair handed out before that only this episode still refers to: no
+        // Python code can see it change, so it is rewritten rather than a new pair
+        // made (a new mask is 24,643 zeroed bytes for Dou Dizhu), unless Python
+        // code changed it in ways a rewrite would not undo (shape, dtype, flags).
+        let free = self.spare.iter().position(|h| {
+            untouched(h.tensor.bind(py), obs_len) && untouched(h.mask.bind(py), num_actions)
+        });
+        let k = match free {
+            Some(k) => k,
+            None => {
+                // Numpy's own zeroed arrays: no Rust buffer kept alive behind them.
+                let pair = Handed {
+                    tensor: PyArray1::<f32>::zeros(py, obs_len, false).unbind(),
+                    mask: PyArray1::<i8>::zeros(py, num_actions, false).unbind(),
+                    set: Vec::new(),
+                };
+                if self.spare.len() < SPARE {
+                    self.spare.push(pair);
+                    self.spare.len() - 1
+                } else {
+                    // Every kept pair is still held: let the oldest go to Python alone.
+                    let k = self.next_spare;
+                    self.next_spare = (k + 1) % SPARE;
+                    self.spare[k] = pair;
+                    k
+                }
+            }
+        };
+        let handed = &mut self.spare[k];
+        let tensor = handed.tensor.bind(py).clone();
+        let mask = handed.mask.bind(py).clone();
+        {
+            // SAFETY: only this episode refers to both arrays (new, or checked
+            // above before these references were taken), both are contiguous,
+            // and no Python code runs while the slices live.
+            let out = unsafe { tensor.as_slice_mut() }?;
+            // A rewritten tensor starts as a new one does, whatever the writer assumes.
+            out.fill(0.0);
+            self.game.observe(episode, seat, out).py_err(py)?;
+            let bits = unsafe { mask.as_slice_mut() }?;
+            for &id in &handed.set {
+                bits[id as usize] = 0;
+            }
+            handed.set.clear();
+            if acting {
+                for &id in &self.ids {
+                    bits[id as usize] = 1;
+                }
+                handed.set.extend_from_slice(&self.ids);
             }
         }
         let obs = PyDict::new(py);
-        obs.set_item(intern!(py, "observation"), PyArray1::from_vec(py, tensor))?;
-        obs.set_item(intern!(py, "action_mask"), PyArray1::from_vec(py, mask))?;
+        obs.set_item(intern!(py, "observation"), tensor)?;
+        obs.set_item(intern!(py, "action_mask"), mask)?;
         Ok(obs)
+    }
+
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        if self.episode.is_none() {
+            return Err(not_reset(py));
+        }
+        let ids = PyArray1::<i64>::zeros(py, self.ids.len(), false);
+        // SAFETY: made here, contiguous, not yet shared with Python code.
+        let out = unsafe { ids.as_slice_mut() }?;
+        for (o, &id) in out.iter_mut().zip(&self.ids) {
+            *o = i64::from(id);
+        }
+        Ok(ids)
     }
 
     fn returns(&self, py: Python<'_>) -> PyResult<Vec<f64>> {
@@ -308,11 +406,19 @@ impl PyAecCore {
     /// `"observation"` is the float32 tensor, `"action_mask"` the int8 mask (all
     /// zeros unless `seat` is to act), both new arrays.
     fn observe<'py>(
-        &self,
+        &mut self,
         py: Python<'py>,
         #[pyo3(from_py_with = arg)] seat: usize,
     ) -> PyResult<Bound<'py, PyDict>> {
-        with_single!(&self.core, s => s.observe(py, seat))
+        with_single!(&mut self.core, s => s.observe(py, seat))
+    }
+
+    /// The legal action ids of the seat to act, ascending, in a new int64 array.
+    ///
+    /// Exactly the nonzero ids of that seat's `action_mask`; empty once the
+    /// episode is over.
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        with_single!(&self.core, s => s.legal_actions(py))
     }
 
     /// The ids played since the deal from the `start`-th on (all of them by default).

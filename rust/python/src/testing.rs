@@ -1,7 +1,8 @@
 //! Test-only bindings: the engine's side of rules that also have a production home
 //! in the Python game modules (the search scores deals in Rust, the game flow in
 //! Python). Differential tests drive both on the same games and compare them, so a
-//! change to either side fails a test.
+//! change to either side fails a test. Also readouts of engine internals that
+//! benches print (how a vector env's threads shared their work).
 //!
 //! Registered in the private submodule `cardkit._core._test` (as the bench-only
 //! helpers are in `cardkit._core._bench`): outside `__all__` and `_core.pyi`, and
@@ -10,6 +11,7 @@
 use crate::climbing::PyClimbingDeal;
 use crate::errors::IntoPyResult;
 use crate::trick::{card_set, check_bags, rule_error};
+use crate::vector::PyVectorEnv;
 use cardkit_engine::climbing::playout::zsy_penalty;
 use cardkit_engine::climbing::Ranks;
 use cardkit_engine::CardSet;
@@ -62,10 +64,20 @@ fn spades_team_score(
     Ok((s.points, s.bags))
 }
 
+/// Each thread's work over a vector env's calls so far, as `(busy seconds, CPU
+/// seconds, slots stepped, calls)`, helpers first and the calling thread last: the
+/// bench's readout of how the threads shared the slots, in CPU time as well as
+/// wall time.
+#[pyfunction(name = "vector_thread_busy")]
+fn vector_thread_busy(env: PyRef<'_, PyVectorEnv>) -> Vec<(f64, f64, u64, u64)> {
+    env.thread_busy()
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(climbing_scores, m)?)?;
     m.add_function(wrap_pyfunction!(zsy_penalty_of, m)?)?;
     m.add_function(wrap_pyfunction!(hearts_deal_points, m)?)?;
     m.add_function(wrap_pyfunction!(spades_team_score, m)?)?;
+    m.add_function(wrap_pyfunction!(vector_thread_busy, m)?)?;
     Ok(())
 }

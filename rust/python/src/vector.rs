@@ -129,6 +129,22 @@ pub struct PyVectorEnv {
 }
 
 impl PyVectorEnv {
+    /// Each thread's `(busy seconds, CPU seconds, slots stepped, calls)` so far,
+    /// helpers first and the calling thread last (`VectorEnv::thread_busy`).
+    pub(crate) fn thread_busy(&self) -> Vec<(f64, f64, u64, u64)> {
+        let busy = with_env!(&self.env, e => e.thread_busy());
+        busy.into_iter()
+            .map(|b| {
+                (
+                    b.nanos as f64 * 1e-9,
+                    b.cpu_nanos as f64 * 1e-9,
+                    b.slots,
+                    b.calls,
+                )
+            })
+            .collect()
+    }
+
     fn build(py: Python<'_>, env: Env) -> PyVectorEnv {
         let arrays = with_env!(&env, e => Arrays::new(py, e));
         PyVectorEnv { env, arrays }

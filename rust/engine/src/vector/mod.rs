@@ -20,8 +20,9 @@ mod pool;
 pub mod tractor;
 pub mod trick;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
+use std::time::Instant;
 
 use crate::error::{EngineError, Result};
 use crate::rng::derive_seed;
@@ -95,6 +96,34 @@ pub struct VectorEnv<G: Episodes> {
     slots: Vec<Slot<G::Episode>>,
     /// `threads - 1` helper threads, kept for the env's life.
     pool: Pool,
+    /// Each thread's share of the work so far (the caller's last), for benches.
+    busy: Vec<Busy>,
+}
+
+/// One thread's work in an env's calls: time inside its task and slots it stepped.
+/// A cache line of its own, so that counting never makes threads share one.
+#[repr(align(64))]
+#[derive(Default)]
+struct Busy {
+    nanos: AtomicU64,
+    cpu_nanos: AtomicU64,
+    slots: AtomicU64,
+    calls: AtomicU64,
+}
+
+/// What one thread has done over an env's calls so far (see [`VectorEnv::thread_busy`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadBusy {
+    /// Wall time spent inside the calls' tasks (claiming and stepping slots).
+    pub nanos: u64,
+    /// The thread's CPU time in those tasks: the wall time less any time the
+    /// system ran something else on its core (zero where not measured: non-unix).
+    pub cpu_nanos: u64,
+    /// Slots stepped.
+    pub slots: u64,
+    /// Calls in which the thread took part (a helper the system ran too late to
+    /// find work skips a call).
+    pub calls: u64,
 }
 
 fn bad<T>(why: String) -> Result<T> {
@@ -131,12 +160,29 @@ impl<G: Episodes> VectorEnv<G> {
             threads,
             slots,
             pool: Pool::new(threads - 1)?,
+            busy: (0..threads).map(|_| Busy::default()).collect(),
         })
     }
 
     /// The game the slots play.
     pub fn game(&self) -> &G {
         &self.game
+    }
+
+    /// Each thread's work over this env's calls so far, helpers first and the
+    /// calling thread last: how evenly the threads shared the slots and how long
+    /// each was busy, which on a shared machine says more about scaling than wall
+    /// time does (a bench readout; no call depends on it).
+    pub fn thread_busy(&self) -> Vec<ThreadBusy> {
+        self.busy
+            .iter()
+            .map(|b| ThreadBusy {
+                nanos: b.nanos.load(Ordering::Relaxed),
+                cpu_nanos: b.cpu_nanos.load(Ordering::Relaxed),
+                slots: b.slots.load(Ordering::Relaxed),
+                calls: b.calls.load(Ordering::Relaxed),
+            })
+            .collect()
     }
 
     /// Number of slots.
@@ -241,6 +287,7 @@ impl<G: Episodes> VectorEnv<G> {
             threads,
             slots,
             pool,
+            busy,
         } = self;
         let (game, seed, n) = (&*game, *seed, slots.len());
         let schedule = Schedule::new(n, *threads);
@@ -274,23 +321,56 @@ impl<G: Episodes> VectorEnv<G> {
             .collect();
         let results: Vec<Mutex<Result<()>>> =
             (0..chunks.len()).map(|_| Mutex::new(Ok(()))).collect();
+        let busy = &*busy;
         pool.run(&|t| {
+            let (start, cpu_start) = (Instant::now(), thread_cpu_nanos());
+            let mut stepped = 0;
             schedule.work(t, |c| {
                 let taken = chunks[c]
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
                     .take();
                 if let Some(block) = taken {
+                    stepped += block.slots.len() as u64;
                     let ids = actions.map(|a| &a[block.first..block.first + block.slots.len()]);
                     let result = run_block(game, seed, n as u64, block, ids);
                     *results[c].lock().unwrap_or_else(PoisonError::into_inner) = result;
                 }
             });
+            let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            let cpu = thread_cpu_nanos().saturating_sub(cpu_start);
+            if let Some(b) = busy.get(t) {
+                b.nanos.fetch_add(nanos, Ordering::Relaxed);
+                b.cpu_nanos.fetch_add(cpu, Ordering::Relaxed);
+                b.slots.fetch_add(stepped, Ordering::Relaxed);
+                b.calls.fetch_add(1, Ordering::Relaxed);
+            }
         });
         results
             .into_iter()
             .try_for_each(|r| r.into_inner().unwrap_or_else(PoisonError::into_inner))
     }
+}
+
+/// The calling thread's CPU time in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`).
+#[cfg(unix)]
+fn thread_cpu_nanos() -> u64 {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` is a valid timespec to write; the clock id is a constant
+    // every unix libc defines. A failure leaves zeros (a readout, not a rule).
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    let secs = u64::try_from(now.tv_sec).unwrap_or(0);
+    let nanos = u64::try_from(now.tv_nsec).unwrap_or(0);
+    secs.saturating_mul(1_000_000_000).saturating_add(nanos)
+}
+
+/// No per-thread CPU clock here: the counters read zero.
+#[cfg(not(unix))]
+fn thread_cpu_nanos() -> u64 {
+    0
 }
 
 /// Slots a thread claims at a time: small enough that the threads finish

@@ -530,6 +530,31 @@ mod tests {
     }
 
     #[test]
+    fn thread_busy_counts_every_slot_once_per_call() {
+        let game = HeartsEpisodes::new(false, 100);
+        let mut env = VectorEnv::new(game, 300, 1, 2).unwrap();
+        assert!(env.thread_busy().iter().all(|b| b.calls == 0));
+        let mut b = Buffers::new(&game, 300);
+        env.reset(None, b.out()).unwrap();
+        for _ in 0..20 {
+            let actions: Vec<i64> =
+                b.1.chunks(game.num_actions())
+                    .map(|m| m.iter().position(|&x| x).unwrap_or(0) as i64)
+                    .collect();
+            env.step(&actions, b.out()).unwrap();
+        }
+        let busy = env.thread_busy();
+        assert_eq!(busy.len(), 2);
+        // The caller works every call; a helper the system ran late may skip some.
+        assert_eq!(busy[1].calls, 21);
+        assert!(busy[0].calls <= 21);
+        assert_eq!(busy.iter().map(|b| b.slots).sum::<u64>(), 21 * 300);
+        assert!(busy[1].nanos > 0);
+        #[cfg(unix)]
+        assert!(busy[1].cpu_nanos > 0);
+    }
+
+    #[test]
     fn the_first_illegal_slot_is_named_and_nothing_moves() {
         let game = HeartsEpisodes::new(false, 100);
         let mut env = VectorEnv::new(game, 300, 1, 2).unwrap();
