@@ -44,6 +44,8 @@ const NONE: u8 = 0xFF;
 pub const MAX_WILDS: usize = 2;
 /// Two packs: at most two copies of a card type.
 const MAX_COPIES: u8 = 2;
+/// Most natural cards of a rank a hand holds: two of each suit.
+const MAX_NATURALS: usize = 8;
 /// The largest play: eight natural cards of a rank and both wilds.
 pub const MAX_PLAY: usize = 10;
 /// The top run position (the high ace).
@@ -85,7 +87,7 @@ pub fn wild_card(level: u8) -> Card {
 /// Strength of `rank` in singles and same-rank groups at `level` (GD-30):
 /// `2..A` as 0..=12 with the level rank lifted to 13, then the jokers 14 and 15.
 #[inline]
-pub fn strength(rank: u8, level: u8) -> u8 {
+pub const fn strength(rank: u8, level: u8) -> u8 {
     if rank == level {
         13
     } else if rank >= BLACK_JOKER {
@@ -191,6 +193,7 @@ impl Hand {
             suited: [[0; 4]; 13],
             wilds: self.counts[wild],
             suit_positions: [0; 4],
+            at_least: [0; MAX_NATURALS],
         };
         // Card index `4 * rank + suit`: each rank's four suits are four adjacent
         // counts, read as one word (listing and playouts view a hand every turn).
@@ -210,6 +213,9 @@ impl Hand {
             v.suited[rank] = suits;
             // At most two copies per card, so the byte sum fits the top byte.
             v.nat[rank] = (word.wrapping_mul(0x0101_0101) >> 24) as u8;
+            for ranks in &mut v.at_least[..usize::from(v.nat[rank])] {
+                *ranks |= 1 << rank;
+            }
             let bits = 1 << (rank + 1) | u16::from(rank == usize::from(ACE));
             for (positions, n) in v.suit_positions.iter_mut().zip(suits) {
                 *positions |= bits * u16::from(n > 0);
@@ -232,6 +238,9 @@ struct View {
     wilds: u8,
     /// Run positions (bit `p`) where the hand holds a natural card of each suit.
     suit_positions: [u16; 4],
+    /// Ranks `2..A` (bit `r`) of which the hand holds more than `i` naturals, at
+    /// `i`: random playouts count plays by counting these bits.
+    at_least: [u16; MAX_NATURALS],
 }
 
 impl View {
@@ -245,6 +254,12 @@ impl View {
                 _ if card == wild => self.wilds = self.wilds.saturating_sub(1),
                 Some(suit) => {
                     let (r, s) = (usize::from(rank), usize::from(suit));
+                    if let Some(ranks) = self
+                        .at_least
+                        .get_mut(usize::from(self.nat[r]).wrapping_sub(1))
+                    {
+                        *ranks &= !(1 << r);
+                    }
                     self.nat[r] = self.nat[r].saturating_sub(1);
                     self.suited[r][s] = self.suited[r][s].saturating_sub(1);
                     if self.suited[r][s] == 0 {
@@ -367,10 +382,11 @@ impl Play {
 
     /// Number of cards.
     pub fn size(&self) -> usize {
-        (0..NUM_RANKS as u8)
-            .map(|r| usize::from(self.natural(r)))
-            .sum::<usize>()
-            + self.wilds()
+        // The nibbles summed pairwise into bytes (at most 30 each), then the bytes
+        // (at most 240 in all) by one multiplication.
+        const LOW: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+        let bytes = (self.naturals & LOW) + (self.naturals >> 4 & LOW);
+        (bytes.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize + self.wilds()
     }
 
     /// The rank that decides it among plays of its shape, as a rank letter.
@@ -504,86 +520,216 @@ impl fmt::Display for Play {
 
 // -- move generation -----------------------------------------------------------------
 
-/// Every play of `kind` the hand can make, handed to `out` one by one in listing
+/// Where move generation hands its plays, one by one in listing order, as their
+/// parts: a sink builds each [`Play`] ([`Plays`]) or only writes its action id
+/// ([`Ids`]), so one walk of a hand serves listing, random draws and the id batch.
+trait Sink {
+    /// `naturals` natural cards of `rank` and `wilds` wilds standing for it: a
+    /// single, pair, triple or bomb (wilds alone stand for the level rank).
+    fn group(&mut self, kind: Kind, rank: u8, naturals: u8, wilds: u8);
+    /// The run window of `len` positions topped at run position `top`, `width`
+    /// cards a position, `wild_at[i]` of them wilds at its `i`-th position (a
+    /// straight flush's of `suit`, else [`NO_SUIT`]).
+    fn run(&mut self, kind: Kind, top: u8, suit: u8, len: u8, width: u8, wild_at: &[u8; 5]);
+    /// The joker bomb.
+    fn joker_bomb(&mut self);
+    /// Every full house of `v` above `floor`, in [`for_each_full_house`]'s order.
+    fn full_houses(&mut self, v: &View, level: u8, floor: i16);
+}
+
+/// A sink that builds each play and hands it to a closure.
+struct Plays<F: FnMut(Play)>(F);
+
+impl<F: FnMut(Play)> Sink for Plays<F> {
+    #[inline]
+    fn group(&mut self, kind: Kind, rank: u8, naturals: u8, wilds: u8) {
+        (self.0)(group_play(kind, rank, naturals, wilds));
+    }
+
+    #[inline]
+    fn run(&mut self, kind: Kind, top: u8, suit: u8, len: u8, width: u8, wild_at: &[u8; 5]) {
+        (self.0)(run_play(kind, top, suit, len, width, wild_at));
+    }
+
+    #[inline]
+    fn joker_bomb(&mut self) {
+        (self.0)(joker_bomb_play());
+    }
+
+    fn full_houses(&mut self, v: &View, level: u8, floor: i16) {
+        for_each_full_house(v, level, floor, |triple, wt, pair, wp| {
+            (self.0)(full_house(triple, wt, pair, wp));
+        });
+    }
+}
+
+/// The `k`-th play `walk` hands its sink (`None` past the last): random playouts
+/// walk only the rank or run window that holds the play they drew.
+fn kth_play(mut k: usize, walk: impl FnOnce(&mut Plays<&mut dyn FnMut(Play)>)) -> Option<Play> {
+    let mut found = None;
+    let mut take = |play: Play| {
+        if k == 0 && found.is_none() {
+            found = Some(play);
+        }
+        k = k.wrapping_sub(1);
+    };
+    walk(&mut Plays(&mut take));
+    found
+}
+
+/// Every play of `kind` the hand can make, handed to `sink` one by one in listing
 /// order (GD-33..GD-44); for ordinary shapes only those ranked above `floor` (a
 /// rank value, see [`Play::rank_value`]; -1 for all), so answering a play skips
 /// what cannot beat it.
 #[inline]
-fn each_play(v: &View, level: u8, kind: Kind, floor: i16, out: &mut impl FnMut(Play)) {
+fn each_play(v: &View, level: u8, kind: Kind, floor: i16, sink: &mut impl Sink) {
     match kind {
-        Kind::Single => groups(v, level, Kind::Single, 1, floor, out),
-        Kind::Pair => groups(v, level, Kind::Pair, 2, floor, out),
-        Kind::Triple => groups(v, level, Kind::Triple, 3, floor, out),
-        Kind::TriplePair => full_houses(v, level, floor, out),
-        Kind::Straight => runs(v, Kind::Straight, 5, 1, floor, out),
-        Kind::PairRun => runs(v, Kind::PairRun, 3, 2, floor, out),
-        Kind::Airplane => runs(v, Kind::Airplane, 2, 3, floor, out),
-        Kind::Bomb => bombs(v, out),
-        Kind::StraightFlush => straight_flushes(v, out),
-        Kind::JokerBomb
-            if v.nat[usize::from(BLACK_JOKER)] >= 2 && v.nat[usize::from(RED_JOKER)] >= 2 =>
-        {
-            let key = rank_key(BLACK_JOKER, 2) | rank_key(RED_JOKER, 2);
-            out(Play::new(Kind::JokerBomb, RED_JOKER, NO_SUIT, key, &[]));
-        }
+        Kind::Single | Kind::Pair | Kind::Triple => groups(v, level, kind, floor, sink),
+        Kind::TriplePair => sink.full_houses(v, level, floor),
+        Kind::Straight | Kind::PairRun | Kind::Airplane => runs(v, kind, floor, sink),
+        Kind::Bomb => bombs(v, sink),
+        Kind::StraightFlush => straight_flushes(v, sink),
+        Kind::JokerBomb if has_joker_bomb(v) => sink.joker_bomb(),
         _ => {}
     }
+}
+
+/// Cards of a single, pair or triple.
+#[inline]
+fn group_width(kind: Kind) -> u8 {
+    match kind {
+        Kind::Single => 1,
+        Kind::Pair => 2,
+        _ => 3,
+    }
+}
+
+/// Run positions and cards a position of a sequence shape (GD-33, GD-43).
+#[inline]
+fn run_shape(kind: Kind) -> (u8, u8) {
+    match kind {
+        Kind::PairRun => (3, 2),
+        Kind::Airplane => (2, 3),
+        _ => (5, 1),
+    }
+}
+
+/// The single, pair, triple or bomb of `naturals` cards of `rank` and `wilds` wilds
+/// standing for it.
+#[inline]
+fn group_play(kind: Kind, rank: u8, naturals: u8, wilds: u8) -> Play {
+    // Every wild stands for the one rank: the stand-ins are in reading order.
+    let stand_in = |slot: u8| if wilds > slot { rank } else { NONE };
+    Play {
+        kind,
+        main: rank,
+        suit: NO_SUIT,
+        naturals: rank_key(rank, naturals),
+        stand_ins: [stand_in(0), stand_in(1)],
+    }
+}
+
+/// The four jokers (GD-44).
+#[inline]
+fn joker_bomb_play() -> Play {
+    let key = rank_key(BLACK_JOKER, 2) | rank_key(RED_JOKER, 2);
+    Play::new(Kind::JokerBomb, RED_JOKER, NO_SUIT, key, &[])
+}
+
+/// Whether the hand holds all four jokers.
+#[inline]
+fn has_joker_bomb(v: &View) -> bool {
+    v.nat[usize::from(BLACK_JOKER)] >= 2 && v.nat[usize::from(RED_JOKER)] >= 2
+}
+
+/// Ranks `2..A` (bit `r`) whose strength ([`strength`]) at each level is above
+/// each floor (-1..=15, at `floor + 1`).
+const RANKS_ABOVE: [[u16; 17]; 13] = {
+    let mut table = [[0u16; 17]; 13];
+    let mut level = 0;
+    while level < 13 {
+        let mut floor = -1i16;
+        while floor <= 15 {
+            let mut rank = 0;
+            while rank < 13 {
+                if strength(rank, level as u8) as i16 > floor {
+                    table[level][(floor + 1) as usize] |= 1 << rank;
+                }
+                rank += 1;
+            }
+            floor += 1;
+        }
+        level += 1;
+    }
+    table
+};
+
+/// Ranks `2..A` (bit `r`) ranked above `floor` at `level`.
+#[inline]
+fn ranks_above(level: u8, floor: i16) -> u16 {
+    let column = (floor.clamp(-1, 15) + 1) as usize;
+    RANKS_ABOVE[usize::from(level % 13)][column]
+}
+
+/// Each rank of `ranks` (bit `r`), lowest first.
+#[inline]
+fn each_rank(mut ranks: u16) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        let rank = ranks.trailing_zeros() as u8;
+        ranks &= ranks.wrapping_sub(1);
+        (rank < 16).then_some(rank)
+    })
 }
 
 /// Singles, pairs and triples: `k` naturals of a rank and `width - k` wilds as that
 /// rank; jokers only as themselves (never with wilds, never three); wilds alone as
 /// the level rank (GD-39).
 #[inline]
-fn groups(v: &View, level: u8, kind: Kind, width: u8, floor: i16, out: &mut impl FnMut(Play)) {
+fn groups(v: &View, level: u8, kind: Kind, floor: i16, sink: &mut impl Sink) {
+    for rank in each_rank(ranks_above(level, floor) & v.at_least[0]) {
+        rank_groups(v, kind, rank, sink);
+    }
+    loose_groups(v, level, kind, floor, sink);
+}
+
+/// The singles, pairs or triples of natural `rank`: most naturals first, wilds
+/// making up the rest.
+#[inline]
+fn rank_groups(v: &View, kind: Kind, rank: u8, sink: &mut impl Sink) {
+    let width = group_width(kind);
+    for k in (1..=width.min(v.nat[usize::from(rank)])).rev() {
+        let w = width - k;
+        if w <= v.wilds {
+            sink.group(kind, rank, k, w);
+        }
+    }
+}
+
+/// The singles and pairs after the natural ranks': of jokers, only as themselves,
+/// then of wilds alone, as the level rank (GD-39).
+#[inline]
+fn loose_groups(v: &View, level: u8, kind: Kind, floor: i16, sink: &mut impl Sink) {
+    let width = group_width(kind);
+    if width > 2 {
+        return;
+    }
     let above = |rank: u8| i16::from(strength(rank, level)) > floor;
-    for rank in (0..13u8).filter(|&r| above(r)) {
-        let have = v.nat[usize::from(rank)];
-        for k in (1..=width.min(have)).rev() {
-            let w = width - k;
-            if w <= v.wilds {
-                let stand_ins = [rank; MAX_WILDS];
-                out(Play::new(
-                    kind,
-                    rank,
-                    NO_SUIT,
-                    rank_key(rank, k),
-                    &stand_ins[..usize::from(w)],
-                ));
-            }
+    for joker in [BLACK_JOKER, RED_JOKER] {
+        if v.nat[usize::from(joker)] >= width && above(joker) {
+            sink.group(kind, joker, width, 0);
         }
     }
-    if width <= 2 {
-        for joker in [BLACK_JOKER, RED_JOKER] {
-            if v.nat[usize::from(joker)] >= width && above(joker) {
-                out(Play::new(kind, joker, NO_SUIT, rank_key(joker, width), &[]));
-            }
-        }
-        if v.wilds >= width && above(level) {
-            let stand_ins = [level; MAX_WILDS];
-            out(Play::new(
-                kind,
-                level,
-                NO_SUIT,
-                0,
-                &stand_ins[..usize::from(width)],
-            ));
-        }
+    if v.wilds >= width && above(level) {
+        sink.group(kind, level, 0, width);
     }
 }
 
-/// Triple and pair of another rank (GD-34): wilds may fill either part; a joker
-/// pair is two identical natural jokers.
-fn full_houses(v: &View, level: u8, floor: i16, out: &mut impl FnMut(Play)) {
-    for_each_full_house(v, level, floor, |triple, wt, pair, wp| {
-        out(full_house(triple, wt, pair, wp));
-    });
-}
-
-/// `f(triple, wt, pair, wp)` for each full house of `v` above `floor`, in listing
-/// order: the triple's rank and wilds, the pair's rank and wilds.
+/// `f(triple, wt, pair, wp)` for each full house of `v` above `floor` (GD-34), in
+/// listing order: the triple's rank and wilds, the pair's rank and wilds. Wilds
+/// may fill either part; a joker pair is two identical natural jokers.
 #[inline]
 fn for_each_full_house(v: &View, level: u8, floor: i16, mut f: impl FnMut(u8, u8, u8, u8)) {
-    for triple in (0..13u8).filter(|&r| i16::from(strength(r, level)) > floor) {
+    for triple in each_rank(ranks_above(level, floor)) {
         for wt in 0..=v.wilds.min(2) {
             if v.nat[usize::from(triple)] < 3 - wt {
                 continue;
@@ -637,8 +783,8 @@ fn full_house(triple: u8, wt: u8, pair: u8, wp: u8) -> Play {
     Play::new(Kind::TriplePair, triple, NO_SUIT, key, &stand_ins[..n])
 }
 
-/// The full houses [`full_houses`] lists for each triple and its wilds, in its
-/// order, as `(triple, wt, how many)`, without listing them.
+/// The full houses [`for_each_full_house`] lists for each triple and its wilds, in
+/// its order, as `(triple, wt, how many)`, without listing them.
 fn full_house_blocks(
     v: &View,
     level: u8,
@@ -650,41 +796,44 @@ fn full_house_blocks(
     for wt in 0..=v.wilds.min(2) {
         all[usize::from(wt)] = (0..NUM_RANKS as u8).map(|p| pair_ways(v, wt, p)).sum();
     }
-    (0..13u8)
-        .filter(move |&r| i16::from(strength(r, level)) > floor)
-        .flat_map(move |triple| {
-            (0..=v.wilds.min(2))
-                .filter(move |&wt| v.nat[usize::from(triple)] >= 3 - wt)
-                .map(move |wt| {
-                    let n = all[usize::from(wt)] - pair_ways(v, wt, triple);
-                    (triple, wt, n)
-                })
-        })
+    each_rank(ranks_above(level, floor)).flat_map(move |triple| {
+        (0..=v.wilds.min(2))
+            .filter(move |&wt| v.nat[usize::from(triple)] >= 3 - wt)
+            .map(move |wt| {
+                let n = all[usize::from(wt)] - pair_ways(v, wt, triple);
+                (triple, wt, n)
+            })
+    })
 }
 
-/// How many full houses [`full_houses`] lists ([`full_house_blocks`]' sum, in
-/// plain loops: a random playout counts them every lead).
+/// How many full houses [`for_each_full_house`] lists: [`full_house_blocks`]' sum,
+/// by counting ranks (a random playout counts them every lead). With `left` wilds
+/// left to the pair, a rank of two naturals or more carries `left + 1` pairs ([`pair_ways`]),
+/// of one natural `left`, of none `left - 1`, a joker pair one; the triples of
+/// `3 - wt` naturals or more each carry all of those but their own rank's.
 fn count_full_houses(v: &View, level: u8, floor: i16) -> usize {
-    let wilds = v.wilds.min(2);
-    let mut all = [0usize; 3];
-    for wt in 0..=wilds {
-        all[usize::from(wt)] = (0..NUM_RANKS as u8).map(|p| pair_ways(v, wt, p)).sum();
-    }
+    let count = |ranks: u16| ranks.count_ones() as usize;
+    let wilds = usize::from(v.wilds.min(2));
+    let (one_up, two_up) = (count(v.at_least[0]), count(v.at_least[1]));
+    let joker_pairs = usize::from(v.nat[usize::from(BLACK_JOKER)] >= 2)
+        + usize::from(v.nat[usize::from(RED_JOKER)] >= 2);
+    let above = ranks_above(level, floor);
     let mut n = 0;
-    for triple in 0..13u8 {
-        if i16::from(strength(triple, level)) <= floor {
-            continue;
-        }
-        for wt in 0..=wilds {
-            if v.nat[usize::from(triple)] >= 3 - wt {
-                n += all[usize::from(wt)] - pair_ways(v, wt, triple);
-            }
-        }
+    for wt in 0..=wilds {
+        let left = wilds - wt;
+        let pairs = (left + 1) * two_up
+            + left * (one_up - two_up)
+            + left.saturating_sub(1) * (13 - one_up)
+            + joker_pairs;
+        let triples = v.at_least[2 - wt] & above;
+        let own =
+            (left + 1) * count(triples & v.at_least[1]) + left * count(triples & !v.at_least[1]);
+        n += count(triples) * pairs - own;
     }
     n
 }
 
-/// The `k`-th full house [`full_houses`] lists (`None` past the last).
+/// The `k`-th full house [`for_each_full_house`] lists (`None` past the last).
 fn nth_full_house(v: &View, level: u8, floor: i16, mut k: usize) -> Option<Play> {
     let (triple, wt, _) = full_house_blocks(v, level, floor).find(|&(.., n)| {
         let inside = k < n;
@@ -767,32 +916,45 @@ fn run_play(kind: Kind, top: u8, suit: u8, len: u8, width: u8, wild_at: &[u8; 5]
     }
 }
 
+/// The run positions (bit `p`, 0 the low ace) of `ranks` (bit `r`).
+#[inline]
+fn positions(ranks: u16) -> u32 {
+    u32::from(ranks) << 1 | u32::from(ranks) >> ACE & 1
+}
+
 /// Straights, pair runs and plates (GD-33, GD-36, GD-37): `len` consecutive run
 /// positions from the low ace to the high ace, `width` cards each.
 #[inline]
-fn runs(v: &View, kind: Kind, len: u8, width: u8, floor: i16, out: &mut impl FnMut(Play)) {
+fn runs(v: &View, kind: Kind, floor: i16, sink: &mut impl Sink) {
+    let (len, width) = run_shape(kind);
     // Run positions holding a natural card: a position without one needs `width`
     // wilds, which rules out most windows before they are filled.
-    let held = u32::from(v.suit_positions.iter().fold(0, |a, &p| a | p));
+    let held = positions(v.at_least[0]);
     for top in (len - 1..=TOP_POSITION).filter(|&t| i16::from(t) > floor) {
         let window = ((1u32 << len) - 1) << (top + 1 - len);
         let missing = u32::from(len) - (held & window).count_ones();
-        if missing * u32::from(width) > u32::from(v.wilds) {
-            continue;
+        if missing * u32::from(width) <= u32::from(v.wilds) {
+            run_window(v, kind, top, sink);
         }
-        let mut have = [0u8; 5];
-        for (i, slot) in have.iter_mut().take(usize::from(len)).enumerate() {
-            *slot = v.nat[usize::from(position_rank(top + 1 - len + i as u8))];
-        }
-        fill_window(usize::from(len), width, &have, v.wilds, |wild_at| {
-            out(run_play(kind, top, NO_SUIT, len, width, wild_at));
-        });
     }
+}
+
+/// The straights, pair runs or plates of the run window topped at `top`.
+#[inline]
+fn run_window(v: &View, kind: Kind, top: u8, sink: &mut impl Sink) {
+    let (len, width) = run_shape(kind);
+    let mut have = [0u8; 5];
+    for (i, slot) in have.iter_mut().take(usize::from(len)).enumerate() {
+        *slot = v.nat[usize::from(position_rank(top + 1 - len + i as u8))];
+    }
+    fill_window(usize::from(len), width, &have, v.wilds, |wild_at| {
+        sink.run(kind, top, NO_SUIT, len, width, wild_at);
+    });
 }
 
 /// Five-card straights of one suit (GD-43); a wild stands for the missing card.
 #[inline]
-fn straight_flushes(v: &View, out: &mut impl FnMut(Play)) {
+fn straight_flushes(v: &View, sink: &mut impl Sink) {
     for suit in 0..4u8 {
         let positions = u32::from(v.suit_positions[usize::from(suit)]);
         if positions.count_ones() + u32::from(v.wilds) < 5 {
@@ -800,40 +962,47 @@ fn straight_flushes(v: &View, out: &mut impl FnMut(Play)) {
         }
         for top in 4..=TOP_POSITION {
             // Most windows lack the naturals: skip them before filling.
-            if (positions >> (top - 4) & 0x1F).count_ones() + u32::from(v.wilds) < 5 {
-                continue;
+            if (positions >> (top - 4) & 0x1F).count_ones() + u32::from(v.wilds) >= 5 {
+                flush_window(v, suit, top, sink);
             }
-            let mut have = [0u8; 5];
-            for (i, slot) in have.iter_mut().enumerate() {
-                let rank = position_rank(top - 4 + i as u8);
-                *slot = v.suited[usize::from(rank)][usize::from(suit)];
-            }
-            fill_window(5, 1, &have, v.wilds, |wild_at| {
-                out(run_play(Kind::StraightFlush, top, suit, 5, 1, wild_at));
-            });
         }
     }
 }
 
+/// The straight flushes of `suit` in the run window topped at `top`.
+#[inline]
+fn flush_window(v: &View, suit: u8, top: u8, sink: &mut impl Sink) {
+    let mut have = [0u8; 5];
+    for (i, slot) in have.iter_mut().enumerate() {
+        let rank = position_rank(top - 4 + i as u8);
+        *slot = v.suited[usize::from(rank)][usize::from(suit)];
+    }
+    fill_window(5, 1, &have, v.wilds, |wild_at| {
+        sink.run(Kind::StraightFlush, top, suit, 5, 1, wild_at);
+    });
+}
+
+/// The ranks that make bombs: four cards or more with the wilds.
+#[inline]
+fn bomb_ranks(v: &View) -> u16 {
+    v.at_least[usize::from(3 - v.wilds.min(2))]
+}
+
 /// Bombs of every size from four cards up (GD-41), wilds joining naturals.
 #[inline]
-fn bombs(v: &View, out: &mut impl FnMut(Play)) {
-    for rank in 0..13u8 {
-        if v.nat[usize::from(rank)] + v.wilds < 4 {
-            continue;
-        }
-        for k in 1..=v.nat[usize::from(rank)] {
-            for w in 0..=v.wilds {
-                if k + w >= 4 {
-                    let stand_ins = [rank; MAX_WILDS];
-                    out(Play::new(
-                        Kind::Bomb,
-                        rank,
-                        NO_SUIT,
-                        rank_key(rank, k),
-                        &stand_ins[..usize::from(w)],
-                    ));
-                }
+fn bombs(v: &View, sink: &mut impl Sink) {
+    for rank in each_rank(bomb_ranks(v)) {
+        rank_bombs(v, rank, sink);
+    }
+}
+
+/// The bombs of `rank`: by naturals, then by wilds.
+#[inline]
+fn rank_bombs(v: &View, rank: u8, sink: &mut impl Sink) {
+    for k in 1..=v.nat[usize::from(rank)] {
+        for w in 0..=v.wilds {
+            if k + w >= 4 {
+                sink.group(Kind::Bomb, rank, k, w);
             }
         }
     }
@@ -912,11 +1081,12 @@ impl Parts {
 fn list_moves(v: &View, level: u8, table: Option<&Play>, out: &mut Vec<Play>) {
     let parts = Parts::of(table, level);
     for (kind, floor) in parts.iter() {
-        each_play(v, level, kind, floor, &mut |p| {
+        let mut sink = Plays(|p| {
             if parts.power.is_none_or(|power| outbombs(&p, level, power)) {
                 out.push(p);
             }
         });
+        each_play(v, level, kind, floor, &mut sink);
     }
 }
 
@@ -959,9 +1129,8 @@ fn count_plays(v: &View, level: u8, kind: Kind, floor: i16, power: Option<u16>) 
         Some(power) => {
             // Answers to a bomb only: rarer, so counted by walking them.
             let mut n = 0;
-            each_play(v, level, kind, floor, &mut |p| {
-                n += usize::from(outbombs(&p, level, power));
-            });
+            let mut sink = Plays(|p| n += usize::from(outbombs(&p, level, power)));
+            each_play(v, level, kind, floor, &mut sink);
             n
         }
     }
@@ -970,10 +1139,12 @@ fn count_plays(v: &View, level: u8, kind: Kind, floor: i16, power: Option<u16>) 
 // -- counting plays without listing them ----------------------------------------------
 //
 // A random playout draws one move a turn from a count of every shape's plays, so
-// the counts are table look-ups: how many plays a rank or a run window gives
-// depends only on its (clipped) natural cards and the wilds held, and the tables
-// below hold those numbers as [`groups`], [`bombs`] and [`fill_window`] list them
-// (`counts_match_the_listing` checks them against the listing).
+// the counts are look-ups: how many plays a rank or a run window gives depends
+// only on its (clipped) natural cards and the wilds held, and the tables below
+// hold those numbers as [`groups`], [`bombs`] and [`fill_window`] list them; summed
+// over the ranks, a group or bomb count is a count of the ranks holding enough
+// naturals ([`View::at_least`]). `counts_match_the_listing` checks them against the
+// listing, and `kth_plays_are_the_listing_s` the k-th play each count finds.
 
 /// How many ways [`fill_window`] fills a window of `len` positions holding
 /// `have[i]` naturals, `width` cards each, with `wilds` wilds.
@@ -1042,7 +1213,7 @@ const PAIR_RUN_WAYS: [[u8; 64]; 3] = window_table(3, 2, 2);
 /// Plates per window, two bits a position.
 const PLATE_WAYS: [[u8; 16]; 3] = window_table(2, 3, 2);
 
-/// Singles, pairs and triples of one rank ([`groups`]) per width (1..=3),
+/// Singles, pairs and triples of one rank ([`rank_groups`]) per width (1..=3),
 /// naturals held (at most 3 count) and wilds held.
 const GROUP_WAYS: [[[u8; 3]; 4]; 3] = {
     let mut table = [[[0u8; 3]; 4]; 3];
@@ -1068,24 +1239,36 @@ const GROUP_WAYS: [[[u8; 3]; 4]; 3] = {
     table
 };
 
-/// Bombs of one rank ([`bombs`]) per naturals held (0..=8) and wilds held.
-const BOMB_WAYS: [[u8; 3]; 9] = {
-    let mut table = [[0u8; 3]; 9];
-    let mut have = 0;
-    while have <= 8 {
+/// Bombs of one rank ([`rank_bombs`]) taking `k + 1` naturals, at `k`, per wilds
+/// held: the wilds that may join them.
+const BOMBS_OF_NATURALS: [[u8; 3]; MAX_NATURALS] = {
+    let mut table = [[0u8; 3]; MAX_NATURALS];
+    let mut k = 0;
+    while k < MAX_NATURALS {
         let mut wilds = 0;
         while wilds < 3 {
-            let mut k = 1;
-            while k <= have {
-                let mut w = 0;
-                while w <= wilds {
-                    if k + w >= 4 {
-                        table[have][wilds] += 1;
-                    }
-                    w += 1;
+            let mut w = 0;
+            while w <= wilds {
+                if k + 1 + w >= 4 {
+                    table[k][wilds] += 1;
                 }
-                k += 1;
+                w += 1;
             }
+            wilds += 1;
+        }
+        k += 1;
+    }
+    table
+};
+
+/// Bombs of one rank ([`rank_bombs`]) per naturals held (0..=8) and wilds held.
+const BOMB_WAYS: [[u8; 3]; MAX_NATURALS + 1] = {
+    let mut table = [[0u8; 3]; MAX_NATURALS + 1];
+    let mut have = 1;
+    while have <= MAX_NATURALS {
+        let mut wilds = 0;
+        while wilds < 3 {
+            table[have][wilds] = table[have - 1][wilds] + BOMBS_OF_NATURALS[have - 1][wilds];
             wilds += 1;
         }
         have += 1;
@@ -1097,63 +1280,84 @@ const BOMB_WAYS: [[u8; 3]; 9] = {
 fn count_listed(v: &View, level: u8, kind: Kind, floor: i16) -> usize {
     let wilds = usize::from(v.wilds.min(2));
     match kind {
-        Kind::Single => count_groups(v, level, 1, floor),
-        Kind::Pair => count_groups(v, level, 2, floor),
-        Kind::Triple => count_groups(v, level, 3, floor),
+        Kind::Single | Kind::Pair | Kind::Triple => count_groups(v, level, kind, floor),
         Kind::TriplePair => count_full_houses(v, level, floor),
-        Kind::Straight => {
-            let held = u32::from(v.suit_positions.iter().fold(0, |a, &p| a | p));
-            count_windows(&STRAIGHT_WAYS[wilds], held, 1, 5, floor)
+        Kind::Straight | Kind::PairRun | Kind::Airplane => {
+            let (len, _) = run_shape(kind);
+            let (table, code, bits) = run_windows(v, kind);
+            (len - 1..=TOP_POSITION)
+                .filter(|&top| i16::from(top) > floor)
+                .map(|top| window_count(table, code, bits, len, top))
+                .sum()
         }
-        Kind::PairRun => count_windows(&PAIR_RUN_WAYS[wilds], run_depths(v), 2, 3, floor),
-        Kind::Airplane => count_windows(&PLATE_WAYS[wilds], run_depths(v), 2, 2, floor),
-        Kind::Bomb => (0..13)
-            .map(|r| usize::from(BOMB_WAYS[usize::from(v.nat[r].min(8))][wilds]))
+        Kind::Bomb => v
+            .at_least
+            .iter()
+            .zip(BOMBS_OF_NATURALS)
+            .map(|(&ranks, ways)| ranks.count_ones() as usize * usize::from(ways[wilds]))
             .sum(),
         Kind::StraightFlush => v
             .suit_positions
             .iter()
-            .map(|&p| count_windows(&STRAIGHT_WAYS[wilds], u32::from(p), 1, 5, -1))
+            .filter(|p| p.count_ones() as usize + wilds >= 5)
+            .map(|&p| {
+                (4..=TOP_POSITION)
+                    .map(|top| window_count(&STRAIGHT_WAYS[wilds], u32::from(p), 1, 5, top))
+                    .sum::<usize>()
+            })
             .sum(),
-        Kind::JokerBomb => {
-            usize::from(v.nat[usize::from(BLACK_JOKER)] >= 2 && v.nat[usize::from(RED_JOKER)] >= 2)
-        }
+        Kind::JokerBomb => usize::from(has_joker_bomb(v)),
         _ => 0,
     }
 }
 
-/// Naturals held at each run position (0 the low ace), at most 3, two bits each.
+/// The window table of a run shape (straight, pair run or plate) at the wilds `v`
+/// holds, the hand's window code over every run position and its bits a position.
+#[inline]
+fn run_windows(v: &View, kind: Kind) -> (&'static [u8], u32, u32) {
+    let wilds = usize::from(v.wilds.min(2));
+    match kind {
+        Kind::PairRun => (&PAIR_RUN_WAYS[wilds], run_depths(v), 2),
+        Kind::Airplane => (&PLATE_WAYS[wilds], run_depths(v), 2),
+        _ => (&STRAIGHT_WAYS[wilds], positions(v.at_least[0]), 1),
+    }
+}
+
+/// Naturals held at each run position (0 the low ace), at most 3, two bits each:
+/// one for each of the first three [`View::at_least`] layers a rank is in.
 #[inline]
 fn run_depths(v: &View) -> u32 {
-    (0..=TOP_POSITION).fold(0, |acc, p| {
-        acc | u32::from(v.nat[usize::from(position_rank(p))].min(3)) << (2 * p)
-    })
+    // Bit `p` of a position mask to bit `2p`.
+    let spread = |ranks: u16| {
+        let mut x = positions(ranks);
+        x = (x | x << 8) & 0x00FF_00FF;
+        x = (x | x << 4) & 0x0F0F_0F0F;
+        x = (x | x << 2) & 0x3333_3333;
+        (x | x << 1) & 0x5555_5555
+    };
+    spread(v.at_least[0]) + spread(v.at_least[1]) + spread(v.at_least[2])
 }
 
-/// The plays of the run windows of `len` positions topped above `floor`, from
-/// `table` by window code (`bits` bits a position of `code`).
+/// The plays of the run window of `len` positions topped at `top`, from `table` by
+/// window code (`bits` bits a position of `code`).
 #[inline]
-fn count_windows(table: &[u8], code: u32, bits: u32, len: u8, floor: i16) -> usize {
+fn window_count(table: &[u8], code: u32, bits: u32, len: u8, top: u8) -> usize {
     let mask = (1u32 << (bits * u32::from(len))) - 1;
-    (len - 1..=TOP_POSITION)
-        .filter(|&top| i16::from(top) > floor)
-        .map(|top| {
-            let window = (code >> (bits * u32::from(top + 1 - len))) & mask;
-            usize::from(table[window as usize])
-        })
-        .sum()
+    let window = (code >> (bits * u32::from(top + 1 - len))) & mask;
+    table.get(window as usize).map_or(0, |&n| usize::from(n))
 }
 
-/// How many singles, pairs or triples (`width` 1..=3) above `floor` [`groups`] lists.
-fn count_groups(v: &View, level: u8, width: u8, floor: i16) -> usize {
-    let above = |rank: u8| i16::from(strength(rank, level)) > floor;
-    let ways = &GROUP_WAYS[usize::from(width - 1)];
-    let wilds = usize::from(v.wilds.min(2));
-    let mut n: usize = (0..13u8)
-        .filter(|&r| above(r))
-        .map(|r| usize::from(ways[usize::from(v.nat[usize::from(r)].min(3))][wilds]))
+/// How many singles, pairs or triples above `floor` [`groups`] lists: [`GROUP_WAYS`]
+/// summed over the ranks, as the ranks holding at least `k` naturals for each
+/// `k` the wilds can make up to the width.
+fn count_groups(v: &View, level: u8, kind: Kind, floor: i16) -> usize {
+    let width = group_width(kind);
+    let above = ranks_above(level, floor);
+    let mut n: usize = (width.saturating_sub(v.wilds).max(1)..=width)
+        .map(|k| (v.at_least[usize::from(k - 1)] & above).count_ones() as usize)
         .sum();
     if width <= 2 {
+        let above = |rank: u8| i16::from(strength(rank, level)) > floor;
         for joker in [BLACK_JOKER, RED_JOKER] {
             n += usize::from(v.nat[usize::from(joker)] >= width && above(joker));
         }
@@ -1162,54 +1366,162 @@ fn count_groups(v: &View, level: u8, width: u8, floor: i16) -> usize {
     n
 }
 
-/// The `k`-th play [`count_plays`] counts (`None` past the last).
+/// The `k`-th play [`count_plays`] counts (`None` past the last). Without a bomb
+/// to beat, the tables skip whole ranks and run windows, and only the rank or
+/// window holding the `k`-th play is walked.
 fn nth_play(
     v: &View,
     level: u8,
     kind: Kind,
     floor: i16,
     power: Option<u16>,
-    k: usize,
+    mut k: usize,
 ) -> Option<Play> {
-    if kind == Kind::TriplePair {
-        return nth_full_house(v, level, floor, k);
+    let wilds = usize::from(v.wilds.min(2));
+    if let Some(power) = power {
+        // Answers to a bomb are walked, as they are counted.
+        return kth_play(k, |sink| {
+            let mut strong = Plays(|p| {
+                if outbombs(&p, level, power) {
+                    (sink.0)(p);
+                }
+            });
+            each_play(v, level, kind, floor, &mut strong);
+        });
     }
-    let mut seen = 0;
-    let mut found = None;
-    each_play(v, level, kind, floor, &mut |p| {
-        if power.is_none_or(|power| outbombs(&p, level, power)) {
-            if seen == k {
-                found = Some(p);
+    match kind {
+        Kind::TriplePair => nth_full_house(v, level, floor, k),
+        Kind::Single | Kind::Pair | Kind::Triple => {
+            let ways = &GROUP_WAYS[usize::from(group_width(kind) - 1)];
+            for rank in each_rank(ranks_above(level, floor) & v.at_least[0]) {
+                let n = usize::from(ways[usize::from(v.nat[usize::from(rank)].min(3))][wilds]);
+                if k < n {
+                    return kth_play(k, |sink| rank_groups(v, kind, rank, sink));
+                }
+                k -= n;
             }
-            seen += 1;
+            kth_play(k, |sink| loose_groups(v, level, kind, floor, sink))
         }
-    });
-    found
+        Kind::Straight | Kind::PairRun | Kind::Airplane => {
+            let (len, _) = run_shape(kind);
+            let (table, code, bits) = run_windows(v, kind);
+            for top in (len - 1..=TOP_POSITION).filter(|&t| i16::from(t) > floor) {
+                let n = window_count(table, code, bits, len, top);
+                if k < n {
+                    return kth_play(k, |sink| run_window(v, kind, top, sink));
+                }
+                k -= n;
+            }
+            None
+        }
+        Kind::Bomb => {
+            for rank in each_rank(bomb_ranks(v)) {
+                let n = usize::from(BOMB_WAYS[usize::from(v.nat[usize::from(rank)])][wilds]);
+                if k < n {
+                    return kth_play(k, |sink| rank_bombs(v, rank, sink));
+                }
+                k -= n;
+            }
+            None
+        }
+        Kind::StraightFlush => {
+            for suit in 0..4u8 {
+                let held = u32::from(v.suit_positions[usize::from(suit)]);
+                for top in 4..=TOP_POSITION {
+                    let n = window_count(&STRAIGHT_WAYS[wilds], held, 1, 5, top);
+                    if k < n {
+                        return kth_play(k, |sink| flush_window(v, suit, top, sink));
+                    }
+                    k -= n;
+                }
+            }
+            None
+        }
+        _ => kth_play(k, |sink| each_play(v, level, kind, floor, sink)),
+    }
+}
+
+/// A sink that writes each play's action-index id, read from the index's table of
+/// listed ids at the slot the play's parts give ([`listed_slot`]) without building
+/// the play (only answers to a bomb build theirs, to keep those outbombing
+/// `power`); full houses by their table's rows ([`full_house_ids`]).
+struct Ids<'a, T> {
+    index: &'a ActionIndex,
+    level: u8,
+    power: Option<u16>,
+    ids: &'a mut Vec<T>,
+}
+
+impl<T: From<u16>> Ids<'_, T> {
+    /// Write the id at `slot` of the listed table for the play `play` builds.
+    #[inline]
+    fn push(&mut self, slot: usize, play: impl FnOnce() -> Play) {
+        if self
+            .power
+            .is_none_or(|power| outbombs(&play(), self.level, power))
+        {
+            if let Some(&id) = self.index.listed.get(slot).filter(|&&id| id != 0) {
+                self.ids.push(T::from(id));
+            }
+        }
+    }
+}
+
+impl<T: From<u16>> Sink for Ids<'_, T> {
+    #[inline]
+    fn group(&mut self, kind: Kind, rank: u8, naturals: u8, wilds: u8) {
+        let slot = match kind {
+            Kind::Bomb => bomb_slot(rank, naturals, wilds),
+            _ => group_slot(kind, rank, wilds),
+        };
+        self.push(slot, || group_play(kind, rank, naturals, wilds));
+    }
+
+    #[inline]
+    fn run(&mut self, kind: Kind, top: u8, suit: u8, len: u8, width: u8, wild_at: &[u8; 5]) {
+        // Where the wilds stand in the window, in reading order (5: none).
+        let mut spots = [5u8; MAX_WILDS];
+        let mut n = 0;
+        for (i, &w) in wild_at.iter().take(usize::from(len)).enumerate() {
+            for _ in 0..w {
+                if let Some(spot) = spots.get_mut(n) {
+                    *spot = i as u8;
+                }
+                n += 1;
+            }
+        }
+        let slot = run_slot(kind, suit, top, spots);
+        self.push(slot, || run_play(kind, top, suit, len, width, wild_at));
+    }
+
+    #[inline]
+    fn joker_bomb(&mut self) {
+        self.push(JOKER_BOMB_SLOT, joker_bomb_play);
+    }
+
+    fn full_houses(&mut self, v: &View, level: u8, floor: i16) {
+        full_house_ids(v, level, floor, self.index, self.ids);
+    }
 }
 
 /// The action-index ids of the leads (`table` `None`) or answers to `table` of
 /// `hand` at `level`, in listing order, appended to `ids`. No play is hashed and no
-/// list of plays is built: full houses (most of a big hand's leads) go straight
-/// from their parts to their ids ([`full_house_ids`]), every other play
-/// from its shape and wild positions ([`ActionIndex::listed_id`]).
+/// list of plays is built: the listing's walk hands its plays' parts to [`Ids`].
 pub fn move_ids_into<T: From<u16>>(hand: &Hand, level: u8, table: Option<&Play>, ids: &mut Vec<T>) {
-    let index = action_index();
     let v = hand.view(level);
     let parts = Parts::of(table, level);
+    let mut sink = Ids {
+        index: action_index(),
+        level,
+        power: parts.power,
+        ids,
+    };
     for (kind, floor) in parts.iter() {
-        if kind == Kind::TriplePair {
-            full_house_ids(&v, level, floor, index, ids);
-        } else {
-            each_play(&v, level, kind, floor, &mut |p| {
-                if parts.power.is_none_or(|power| outbombs(&p, level, power)) {
-                    ids.extend(index.listed_id(&p).map(T::from));
-                }
-            });
-        }
+        each_play(&v, level, kind, floor, &mut sink);
     }
 }
 
-/// The ids of the full houses [`full_houses`] lists, in its order. A full house's
+/// The ids of the full houses [`for_each_full_house`] lists, in its order. A full house's
 /// id sits in the index's table at its triple's row (triple and its wilds) and
 /// the column `3 × pair + wilds of the pair`; which columns a hand can fill
 /// depends on the wilds its triples take, not on the triple, so they are found
@@ -1239,7 +1551,7 @@ fn full_house_ids<T: From<u16>>(
         }
         at[NUM_RANKS] = n;
     }
-    for triple in (0..13u8).filter(|&r| i16::from(strength(r, level)) > floor) {
+    for triple in each_rank(ranks_above(level, floor)) {
         for wt in 0..=wilds {
             if v.nat[usize::from(triple)] < 3 - wt {
                 continue;
@@ -1247,12 +1559,12 @@ fn full_house_ids<T: From<u16>>(
             let row = &index.full_houses[full_house_slot(triple, wt, 0, 0)..][..COLUMNS];
             let (cols, at) = (&columns[usize::from(wt)], &starts[usize::from(wt)]);
             let (own, next) = (at[usize::from(triple)], at[usize::from(triple) + 1]);
-            for &col in cols[..usize::from(own)]
+            // One reservation for the row (a chain of slices has an exact length).
+            let row_ids = cols[..usize::from(own)]
                 .iter()
                 .chain(&cols[usize::from(next)..usize::from(at[NUM_RANKS])])
-            {
-                ids.push(T::from(row[usize::from(col)]));
-            }
+                .map(|&col| T::from(row[usize::from(col)]));
+            ids.extend(row_ids);
         }
     }
 }
@@ -1673,12 +1985,13 @@ fn view_take_into(v: &View, level: u8, play: &Play, cards: &mut [Card; MAX_PLAY]
         cards[len..len + usize::from(n)].fill(card);
         len += usize::from(n);
     };
-    for rank in 0..NUM_RANKS as u8 {
+    // Only the ranks the play holds: one nibble each in its naturals.
+    let mut ranks = play.naturals;
+    while ranks != 0 {
+        let rank = (ranks.trailing_zeros() / 4) as u8;
+        ranks &= !rank_key(rank, 0xF);
         let n = play.natural(rank);
-        if n == 0 {
-            continue;
-        }
-        if v.nat[usize::from(rank)] < n {
+        if v.nat.get(usize::from(rank)).is_none_or(|&have| have < n) {
             return Err(lacks());
         }
         match rank {
@@ -1691,12 +2004,21 @@ fn view_take_into(v: &View, level: u8, play: &Play, cards: &mut [Card; MAX_PLAY]
                 push(Card::new(rank, play.suit), n);
             }
             _ => {
-                let mut suits = TIE_ORDER;
+                // The suits holding the rank, in tie order; the order only matters
+                // when two suits or more hold it.
                 let held = v.suited[usize::from(rank)];
-                // The order only matters when two suits or more hold the rank.
-                if held.iter().filter(|&&k| k > 0).count() > 1 {
+                let mut keyed = [(0u32, 0u8); 4];
+                let mut suits = 0;
+                for s in TIE_ORDER.into_iter().filter(|&s| held[usize::from(s)] > 0) {
+                    keyed[suits] = (0, s);
+                    suits += 1;
+                }
+                let keyed = &mut keyed[..suits];
+                if suits > 1 {
                     // A stable sort by neighbours, each suit's counted once.
-                    let mut keyed = TIE_ORDER.map(|s| (neighbours(v, rank, s), s));
+                    for key in keyed.iter_mut() {
+                        key.0 = neighbours(v, rank, key.1);
+                    }
                     for i in 1..keyed.len() {
                         let mut j = i;
                         while j > 0 && keyed[j - 1].0 > keyed[j].0 {
@@ -1704,11 +2026,10 @@ fn view_take_into(v: &View, level: u8, play: &Play, cards: &mut [Card; MAX_PLAY]
                             j -= 1;
                         }
                     }
-                    suits = keyed.map(|(_, s)| s);
                 }
                 let mut left = n;
-                for s in suits {
-                    let k = v.suited[usize::from(rank)][usize::from(s)].min(left);
+                for &mut (_, s) in keyed {
+                    let k = held[usize::from(s)].min(left);
                     push(Card::new(rank, s), k);
                     left -= k;
                 }
@@ -1761,7 +2082,7 @@ const WILD_SPOTS: usize = 36;
 /// [`listed_slot`]'s sections: singles, pairs and triples by rank and wilds; bombs
 /// by rank, naturals and wilds; the joker bomb; runs by family, top and wild spots.
 const GROUP_SLOTS: usize = 3 * NUM_RANKS * 3;
-const BOMB_SLOTS: usize = 13 * 9 * 3;
+const BOMB_SLOTS: usize = 13 * (MAX_NATURALS + 1) * 3;
 const RUN_SLOTS: usize = RUN_FAMILIES * (TOP_POSITION as usize + 1) * WILD_SPOTS;
 const LISTED_SLOTS: usize = GROUP_SLOTS + BOMB_SLOTS + 1 + RUN_SLOTS;
 
@@ -1771,44 +2092,62 @@ const LISTED_SLOTS: usize = GROUP_SLOTS + BOMB_SLOTS + 1 + RUN_SLOTS;
 /// width, so these fix the naturals too. `None` for a full house.
 #[inline]
 fn listed_slot(p: &Play) -> Option<usize> {
-    let wilds = p.wilds();
-    let main = usize::from(p.main);
-    let slot = match p.kind {
-        Kind::Single | Kind::Pair | Kind::Triple => {
-            let shape = match p.kind {
-                Kind::Single => 0,
-                Kind::Pair => 1,
-                _ => 2,
-            };
-            (shape * NUM_RANKS + main) * 3 + wilds
+    let wilds = p.wilds() as u8;
+    match p.kind {
+        Kind::Single | Kind::Pair | Kind::Triple => Some(group_slot(p.kind, p.main, wilds)),
+        Kind::Bomb if usize::from(p.natural(p.main)) <= MAX_NATURALS => {
+            Some(bomb_slot(p.main, p.natural(p.main), wilds))
         }
-        Kind::Bomb if p.natural(p.main) <= 8 => {
-            GROUP_SLOTS + (main * 9 + usize::from(p.natural(p.main))) * 3 + wilds
-        }
-        Kind::JokerBomb => GROUP_SLOTS + BOMB_SLOTS,
+        Kind::JokerBomb => Some(JOKER_BOMB_SLOT),
         Kind::Straight | Kind::PairRun | Kind::Airplane | Kind::StraightFlush => {
-            let family = match p.kind {
-                Kind::Straight => 0,
-                Kind::PairRun => 1,
-                Kind::Airplane => 2,
-                _ => 3 + usize::from(p.suit),
-            };
             let start = p.main + 1 - p.run_length();
             // Window positions 0..=4 for a listed run (5 stands for no wild).
             let spot = |r: u8| match r {
                 NONE => 5,
-                _ => usize::from(p.position_of(r).wrapping_sub(start)).min(5),
+                _ => p.position_of(r).wrapping_sub(start).min(5),
             };
-            let spots = spot(p.stand_ins[0]) * 6 + spot(p.stand_ins[1]);
-            GROUP_SLOTS
-                + BOMB_SLOTS
-                + 1
-                + (family * (TOP_POSITION as usize + 1) + main) * WILD_SPOTS
-                + spots
+            let spots = [spot(p.stand_ins[0]), spot(p.stand_ins[1])];
+            Some(run_slot(p.kind, p.suit, p.main, spots))
         }
-        _ => return None,
+        _ => None,
+    }
+}
+
+/// [`listed_slot`] of a single, pair or triple of `rank` with `wilds` wilds.
+#[inline]
+fn group_slot(kind: Kind, rank: u8, wilds: u8) -> usize {
+    let shape = match kind {
+        Kind::Single => 0,
+        Kind::Pair => 1,
+        _ => 2,
     };
-    Some(slot)
+    (shape * NUM_RANKS + usize::from(rank)) * 3 + usize::from(wilds)
+}
+
+/// [`listed_slot`] of the bomb of `naturals` cards of `rank` and `wilds` wilds.
+#[inline]
+fn bomb_slot(rank: u8, naturals: u8, wilds: u8) -> usize {
+    GROUP_SLOTS + (usize::from(rank) * 9 + usize::from(naturals)) * 3 + usize::from(wilds)
+}
+
+/// [`listed_slot`] of the joker bomb.
+const JOKER_BOMB_SLOT: usize = GROUP_SLOTS + BOMB_SLOTS;
+
+/// [`listed_slot`] of the run of `kind` (of `suit`, for a straight flush) topped
+/// at run position `top`, its wilds at window positions `spots` (5: none).
+#[inline]
+fn run_slot(kind: Kind, suit: u8, top: u8, spots: [u8; MAX_WILDS]) -> usize {
+    let family = match kind {
+        Kind::Straight => 0,
+        Kind::PairRun => 1,
+        Kind::Airplane => 2,
+        _ => 3 + usize::from(suit),
+    };
+    let spots = usize::from(spots[0]) * 6 + usize::from(spots[1]);
+    JOKER_BOMB_SLOT
+        + 1
+        + (family * (TOP_POSITION as usize + 1) + usize::from(top)) * WILD_SPOTS
+        + spots
 }
 
 /// Where the full house of `triple` (`wt` wilds) and `pair` (`wp` wilds) sits in
@@ -1860,14 +2199,6 @@ impl ActionIndex {
             }
         }
         index
-    }
-
-    /// The id of `play`, a play other than a full house that a listing found: a
-    /// look-up by its parts ([`listed_slot`]) instead of a hash of the play.
-    #[inline]
-    fn listed_id(&self, play: &Play) -> Option<u16> {
-        let id = *self.listed.get(listed_slot(play)?)?;
-        (id != 0).then_some(id)
     }
 
     /// Ids in the index, `pass` included.
@@ -1961,94 +2292,119 @@ mod tests {
         }
     }
 
-    #[test]
-    fn full_houses_are_counted_and_picked_as_listed() {
-        // Random playouts count full houses and list only the one they pick: the
-        // count and the k-th must be the listing's, for leads and answers alike.
-        let mut rng = crate::rng::CardRng::new(11);
+    /// Random hands for the counting tests: hand `i` of `n` is dealt from a pack
+    /// shuffled on by one generator seeded `seed`, at level `i % 13`, of
+    /// `sizes[i % sizes.len()]` cards with the level's hearts taken out and `i % 3`
+    /// wilds put in, so that every level and 0, 1 and 2 wilds are seen:
+    /// `f(level, hand)` for each.
+    fn each_random_hand(seed: u64, n: usize, sizes: &[usize], mut f: impl FnMut(u8, &Hand)) {
+        let mut rng = crate::rng::CardRng::new(seed);
         let deck: Vec<Card> = crate::deck::deck("double108").unwrap();
-        for i in 0..300 {
+        for i in 0..n {
             let mut cards = deck.clone();
             rng.shuffle(&mut cards);
             let level = (i % 13) as u8;
-            let size = [27, 12, 6, 3][i % 4];
-            let mut held: Vec<Card> = cards[..size]
+            let mut held: Vec<Card> = cards[..sizes[i % sizes.len()]]
                 .iter()
                 .copied()
                 .filter(|&c| c != wild_card(level))
                 .collect();
             held.extend(std::iter::repeat_n(wild_card(level), i % 3));
-            let v = Hand::from_cards(&held).unwrap().view(level);
-            for floor in -1..=15 {
-                let mut listed = Vec::new();
-                full_houses(&v, level, floor, &mut |p| listed.push(p));
-                assert_eq!(count_full_houses(&v, level, floor), listed.len());
-                for (k, play) in listed.iter().enumerate() {
-                    assert_eq!(nth_full_house(&v, level, floor, k), Some(*play));
-                }
-                assert_eq!(nth_full_house(&v, level, floor, listed.len()), None);
-            }
+            f(level, &Hand::from_cards(&held).unwrap());
         }
+    }
+
+    /// Hand `i` of the id tests: the first `size` cards of a pack shuffled from
+    /// seed `i`, at level `i % 13`.
+    fn seeded_hand(i: u64, size: usize) -> (u8, Hand) {
+        let mut cards = crate::deck::deck("double108").unwrap();
+        crate::rng::CardRng::new(i).shuffle(&mut cards);
+        ((i % 13) as u8, Hand::from_cards(&cards[..size]).unwrap())
+    }
+
+    #[test]
+    fn kth_plays_are_the_listing_s() {
+        // Random playouts count each shape and take its k-th play from the count
+        // tables (full houses by arithmetic): the count and every k-th must be the
+        // listing's, for leads and answers (every floor) and answers to bombs.
+        each_random_hand(11, 300, &[27, 12, 6, 3], |level, hand| {
+            let v = &hand.view(level);
+            for kind in KINDS {
+                for floor in -1..=15 {
+                    let mut listed = Vec::new();
+                    each_play(v, level, kind, floor, &mut Plays(|p| listed.push(p)));
+                    assert_eq!(count_plays(v, level, kind, floor, None), listed.len());
+                    for (k, play) in listed.iter().enumerate() {
+                        assert_eq!(nth_play(v, level, kind, floor, None, k), Some(*play));
+                    }
+                    assert_eq!(nth_play(v, level, kind, floor, None, listed.len()), None);
+                }
+                if !matches!(kind, Kind::Bomb | Kind::StraightFlush | Kind::JokerBomb) {
+                    continue;
+                }
+                for power in (0..=8 * 16).step_by(5) {
+                    let mut listed = Vec::new();
+                    each_play(v, level, kind, -1, &mut Plays(|p| listed.push(p)));
+                    listed.retain(|p| outbombs(p, level, power));
+                    let count = count_plays(v, level, kind, -1, Some(power));
+                    assert_eq!(count, listed.len());
+                    for (k, play) in listed.iter().enumerate() {
+                        assert_eq!(nth_play(v, level, kind, -1, Some(power), k), Some(*play));
+                    }
+                    assert_eq!(nth_play(v, level, kind, -1, Some(power), count), None);
+                }
+            }
+        });
     }
 
     #[test]
     fn move_ids_are_the_listing_s_ids() {
-        // The id path builds no plays: its ids must be the listed plays' ids in order.
-        let pack = crate::deck::deck("double108").unwrap();
+        // The id path builds no plays: its ids must be the listed plays' ids in
+        // order, for leads and answers, on seeded deals and on hands holding 0, 1
+        // and 2 wilds.
         let index = action_index();
-        for i in 0..200u64 {
-            let mut cards = pack.clone();
-            crate::rng::CardRng::new(i).shuffle(&mut cards);
-            let level = (i % 13) as u8;
-            let hand = Hand::from_cards(&cards[..27 + (i % 3) as usize * 6]).unwrap();
-            let id_of = |p: &Play| index.id(p).unwrap();
+        let id_of = |p: &Play| index.id(p).unwrap();
+        let check = |level: u8, hand: &Hand| {
             let mut ids: Vec<u32> = Vec::new();
-            let leads = leads(&hand, level);
-            move_ids_into(&hand, level, None, &mut ids);
+            let leads = leads(hand, level);
+            move_ids_into(hand, level, None, &mut ids);
             assert_eq!(ids, leads.iter().map(id_of).collect::<Vec<_>>());
             for table in leads.iter().step_by(5) {
                 ids.clear();
-                move_ids_into(&hand, level, Some(table), &mut ids);
-                let answers = responses(&hand, level, table);
+                move_ids_into(hand, level, Some(table), &mut ids);
+                let answers = responses(hand, level, table);
                 assert_eq!(
                     ids,
                     answers.iter().map(id_of).collect::<Vec<_>>(),
                     "{table}"
                 );
             }
+        };
+        for i in 0..200u64 {
+            let (level, hand) = seeded_hand(i, 27 + (i % 3) as usize * 6);
+            check(level, &hand);
         }
+        each_random_hand(23, 150, &[27, 12, 6], check);
     }
 
     #[test]
     fn counts_match_the_listing() {
         // Random playouts draw from table counts: each shape's count above each
         // floor must be what the listing lists, with 0, 1 and 2 wilds.
-        let mut rng = crate::rng::CardRng::new(17);
-        let deck: Vec<Card> = crate::deck::deck("double108").unwrap();
-        for i in 0..400 {
-            let mut cards = deck.clone();
-            rng.shuffle(&mut cards);
-            let level = (i % 13) as u8;
-            let size = [27, 40, 12, 6, 3][i % 5];
-            let mut held: Vec<Card> = cards[..size]
-                .iter()
-                .copied()
-                .filter(|&c| c != wild_card(level))
-                .collect();
-            held.extend(std::iter::repeat_n(wild_card(level), i % 3));
-            let v = Hand::from_cards(&held).unwrap().view(level);
+        each_random_hand(17, 400, &[27, 40, 12, 6, 3], |level, hand| {
+            let v = &hand.view(level);
             for kind in KINDS {
                 for floor in -1..=15 {
                     let mut listed = Vec::new();
-                    each_play(&v, level, kind, floor, &mut |p| listed.push(p));
+                    each_play(v, level, kind, floor, &mut Plays(|p| listed.push(p)));
                     assert_eq!(
-                        count_listed(&v, level, kind, floor),
+                        count_listed(v, level, kind, floor),
                         listed.len(),
                         "{kind:?}"
                     );
                 }
             }
-        }
+        });
     }
 
     #[test]
@@ -2080,14 +2436,10 @@ mod tests {
         // order, for 300 seeded hands at every level: the fingerprint of the listing
         // the learning contract and seeded playouts were built on. A faster listing
         // must keep it (ids, order and the plays themselves).
-        let pack = crate::deck::deck("double108").unwrap();
         let index = action_index();
         let mut acc = 0xcbf2_9ce4_8422_2325u64;
         for i in 0..300u64 {
-            let mut cards = pack.clone();
-            crate::rng::CardRng::new(i).shuffle(&mut cards);
-            let level = (i % 13) as u8;
-            let hand = Hand::from_cards(&cards[..27]).unwrap();
+            let (level, hand) = seeded_hand(i, 27);
             for (j, p) in leads(&hand, level).iter().enumerate() {
                 acc = fnv(acc, u64::from(index.id(p).unwrap()));
                 if j % 7 == 0 {
@@ -2162,7 +2514,8 @@ mod tests {
             assert_eq!(index.id(play), Some(id));
             // The listed ids' table: one slot per play, so no two plays share one.
             if play.kind != Kind::TriplePair {
-                assert_eq!(index.listed_id(play), Some(id as u16), "{play}");
+                let slot = listed_slot(play).unwrap();
+                assert_eq!(index.listed[slot], id as u16, "{play}");
             }
             assert_eq!(parse(&play.to_string(), None).unwrap(), *play);
         }
