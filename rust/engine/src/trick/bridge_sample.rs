@@ -370,7 +370,7 @@ pub fn sample_deals(
         let mut spent = 0u64;
         while deals.len() < samples && spent < allowed {
             tries += 1;
-            if tries % POLL_EVERY == 0 {
+            if tries.is_multiple_of(POLL_EVERY) {
                 cancel.check()?;
             }
             spent += 1;
