@@ -18,9 +18,12 @@ dealing). Each deal is bid once by the natural system (both agents bid it), then
 Each deal's results go to one JSON line of ``--out`` as soon as it is done; a run
 that stops (Ctrl-C, the machine) resumes where it left off with the same command,
 and ``--report`` prints the table of the file's deals without playing any.
+``--declarer-only`` plays only the declarer measure (about half the time; the
+search agent's IMPs are then left out); ``--objective`` and ``--threads`` are the
+search agent's (``BridgeSearchAgent``). Use one ``--out`` file per setting.
 
 Run: python benches/bridge_agents.py [--deals N] [--samples S] [--seed K]
-[--out FILE] [--report]
+[--objective tricks|score] [--threads T] [--declarer-only] [--out FILE] [--report]
 """
 
 from __future__ import annotations
@@ -89,7 +92,13 @@ def _auction(state: BridgeState, agents: list[Agent]) -> None:
         state.apply(agents[seat].act(state.observation(seat), state.legal_actions()))
 
 
-def deal(seed: int, samples: int) -> dict[str, Any]:
+def deal(
+    seed: int,
+    samples: int,
+    objective: str = "tricks",
+    threads: int | None = None,
+    declarer_only: bool = False,
+) -> dict[str, Any]:
     """One deal's results (see the module docstring)."""
     game = make("bridge")
     state = game.new_state(seed=seed)
@@ -106,10 +115,14 @@ def deal(seed: int, samples: int) -> dict[str, Any]:
     rule = state.clone()
     _play_out(rule, [BridgeRuleAgent()] * 4)
     row["imps_rule"] = imps(rule.side_scores()[0] - par_ns)
-    search = [BridgeSearchAgent(seed=4 * seed + s, samples=samples) for s in range(4)]
-    whole = state.clone()
-    _play_out(whole, list[Agent | None](search))
-    row["imps_search"] = imps(whole.side_scores()[0] - par_ns)
+    search = [
+        BridgeSearchAgent(seed=4 * seed + s, samples=samples, threads=threads, objective=objective)
+        for s in range(4)
+    ]
+    if not declarer_only:
+        whole = state.clone()
+        _play_out(whole, list[Agent | None](search))
+        row["imps_search"] = imps(whole.side_scores()[0] - par_ns)
 
     contract = state.contract
     if contract is not None:
@@ -148,7 +161,7 @@ def report(rows: list[dict[str, Any]], samples: int) -> str:
         ("imps_rule", "rule agent (all seats)"),
         ("imps_random", "random auctions, DD play"),
     ]:
-        signed = [r[key] for r in rows]
+        signed = [r[key] for r in rows if key in r]
         lines.append(f"| IMPs vs par, {name} | {_mean_ci(signed)} |")
         lines.append(f"| abs IMPs vs par, {name} | {_mean_ci([abs(v) for v in signed])} |")
     return "\n".join(lines)
@@ -160,6 +173,9 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=16)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("bridge_agents.jsonl"))
+    parser.add_argument("--objective", choices=["tricks", "score"], default="tricks")
+    parser.add_argument("--threads", type=int, default=None, help="solver threads (all cores)")
+    parser.add_argument("--declarer-only", action="store_true", help="skip the search IMPs")
     parser.add_argument("--report", action="store_true", help="only print the file's table")
     args = parser.parse_args()
     done: dict[int, dict[str, Any]] = {}
@@ -175,7 +191,9 @@ def main() -> None:
             for seed in range(args.seed, args.seed + args.deals):
                 if seed in done:
                     continue
-                done[seed] = deal(seed, args.samples)
+                done[seed] = deal(
+                    seed, args.samples, args.objective, args.threads, args.declarer_only
+                )
                 out.write(json.dumps(done[seed]) + "\n")
                 out.flush()
                 played += 1

@@ -200,6 +200,13 @@ GAME_CASES: dict[str, tuple[str, str]] = {
         " '33445566778899TTTJJJQQQQKKKKAAA2')",
         "view.search_move(2**32 - 1, 1)",
     ),
+    "bridge_sample_deals": (
+        # Points no hand can hold, tried for ever before they are relaxed.
+        "from cardkit._core import bridge_sample_deals\n"
+        "cd = sum(1 << i for i in range(52) if i % 4 < 2)",
+        "bridge_sample_deals(cd, [0, 0], [0, 0], [(30, 37)] * 2, [[(0, 13)] * 4] * 2,"
+        " [False] * 2, 100_000, 0, 2**63)",
+    ),
     "chinese_poker_solve": (
         "from cardkit.agents.chinese_poker import solve",
         "solve('AsKsQsJs9h8h7h6d5d4d3c2c2d', samples=100_000, candidates=72_072)",

@@ -27,6 +27,7 @@ __all__ = [
     "bit_ids",
     "bit_mask",
     "bridge_observation",
+    "bridge_sample_deals",
     "bridge_score",
     "chinese_poker_automatic_wins",
     "chinese_poker_greedy_set",
@@ -1624,6 +1625,48 @@ def dd_solve_many(
     Raises:
         RuleOptionError: If the lists differ in length, a position is
             inconsistent (named by its index) or ``threads`` is 0.
+    """
+
+def bridge_sample_deals(
+    unseen: int,
+    played: Sequence[int],
+    voids: Sequence[int],
+    hcp: Sequence[tuple[int, int]],
+    lengths: Sequence[Sequence[tuple[int, int]]],
+    balanced: Sequence[bool],
+    samples: int,
+    seed: int,
+    budget: int = 20_000,
+) -> tuple[list[list[int]], int]:
+    """Deals of the unseen cards to a position's hidden seats, uniform over those that fit.
+
+    Each hidden seat gets 13 cards less those it has played, none of a suit it
+    has shown out of; a deal is drawn suit split by suit split in proportion to
+    the number of deals with each, its cards dealt at random, and redrawn while a
+    seat's points or balance miss what the auction showed, so every deal that fits
+    is equally likely. After ``budget`` tries per deal the point ranges are
+    dropped, then the shapes, and the call starts over (all its deals come from
+    one level). Runs without the GIL; stops on Ctrl-C.
+
+    Args:
+        unseen: The cards to deal, a card-set int.
+        played: Each hidden seat's played cards (the current trick's included).
+        voids: Each hidden seat's suits shown out of: bit 0 clubs .. bit 3 spades.
+        hcp: Each hidden seat's high-card point range, inclusive, of its hand as dealt.
+        lengths: Each hidden seat's four suit-length ranges (clubs .. spades).
+        balanced: Whether the auction showed each hidden seat balanced.
+        samples: Deals to draw, 1..100,000.
+        seed: The sampling seed, an int in 0..2**64-1.
+        budget: Tries per deal before the next relaxation; at least 1.
+
+    Returns:
+        The deals (each hidden seat's card-set int, in the order given) and how
+        far the evidence was relaxed: 0 none, 1 the points, 2 the shapes too.
+
+    Raises:
+        RuleOptionError: If the lists differ in length, the cards overlap, the
+            unseen cards do not fill the hidden hands with their voids, or
+            ``samples`` or ``budget`` is out of range.
     """
 
 def dd_par(

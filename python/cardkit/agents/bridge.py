@@ -38,7 +38,6 @@ the weakest suit.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -46,14 +45,12 @@ from typing import Any, NamedTuple
 
 from cardkit._validate import check_agent_seed, check_count, check_legal_actions
 from cardkit.api import Action, Observation
-from cardkit.cards import Card
 from cardkit.errors import RuleOptionError
-from cardkit.games.bridge import STRAINS
+from cardkit.games.bridge import STRAINS, score
 
 __all__ = [
     "BridgeRuleAgent",
     "BridgeSearchAgent",
-    "DealSampler",
     "HandConstraint",
     "auction_constraints",
     "call_constraint",
@@ -740,41 +737,83 @@ class BridgeRuleAgent:
 
 class BridgeSearchAgent:
     """Bids as :class:`BridgeRuleAgent`; plays cards by double dummy over sampled
-    deals. For each card decision it deals the cards it cannot see (``samples``
-    deals, each consistent with the cards seen and the suits each seat has shown
-    out of), solves every deal double dummy (``cardkit.bridge.dd_solve_many``, one
-    thread) and plays the card whose side takes the most tricks in total (ties: the
-    lowest card). Reproducible from ``seed``."""
+    deals. For each card decision it deals the cards it cannot see ``samples``
+    times (``cardkit._core.bridge_sample_deals``: uniform over the deals that fit
+    the cards seen, the suits each seat has shown out of and what the auction
+    shows, :func:`auction_constraints`), solves every deal double dummy in one call
+    (``dd_solve_many`` on ``threads`` threads, None: every core) and plays the card
+    that is best over the deals: with ``objective="tricks"`` the most tricks for
+    its side in total, ties broken by the expected score of the contract; with
+    ``"score"`` the other way round; remaining ties the lowest card. Reproducible
+    from ``seed`` whatever ``threads`` is."""
 
-    def __init__(self, seed: int | None = None, samples: int = 16) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = 16,
+        threads: int | None = None,
+        objective: str = "tricks",
+    ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self._samples = check_count("samples", samples, 1, 1000)
+        self._threads = None if threads is None else check_count("threads", threads, 1, 256)
+        if objective not in ("tricks", "score"):
+            raise RuleOptionError(f"objective must be 'tricks' or 'score', got {objective!r}")
+        self._objective = objective
         self._rule = BridgeRuleAgent()
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
-        """The rule call in the auction; else the card with the best double-dummy
-        total over sampled deals."""
+        """The rule call in the auction; else the card best over sampled deals
+        solved double dummy (class docstring)."""
         check_legal_actions(legal_actions)
         if observation["phase"] != "play" or len(legal_actions) == 1:
             return self._rule.act(observation, legal_actions)
-        from cardkit.bridge import Position, dd_solve_many
+        equal = _equal_cards(observation, legal_actions)
+        if equal is not None:
+            return equal
+        from cardkit._core import dd_solve_many
 
-        positions = [
-            Position(hands, STRAINS.index(observation["contract"]["strain"]), leader, trick)
-            for hands, leader, trick in self._worlds(observation)
-        ]
-        totals: dict[Card, int] = {}
-        for solved in dd_solve_many(positions, threads=1):
-            for card, tricks in solved.items():
-                totals[card] = totals.get(card, 0) + tricks
-        by_card = {Card(a.text[5:]): a for a in legal_actions}
-        best = max(by_card, key=lambda c: (totals.get(c, -1), -c.index))
+        obs = observation
+        contract = obs["contract"]
+        strain = STRAINS.index(contract["strain"])
+        worlds, _ = self._worlds(obs)
+        trick = [_INDEX[c] for c in obs["trick"]]
+        solved = dd_solve_many(
+            worlds,
+            [strain] * len(worlds),
+            [obs["leader"]] * len(worlds),
+            [trick] * len(worlds),
+            self._threads,
+        )
+        # The contract's score for declarer's side by the tricks its side takes
+        # from here on, seen from the side to play.
+        declarer = contract["declarer"]
+        ours = obs["hand_to_play"] % 2 == declarer % 2
+        left = 13 - len(obs["tricks"])
+        vulnerable = obs["vulnerable"][declarer % 2]
+        doubling = {"": 0, "X": 1, "XX": 2}[contract["doubling"]]
+        values = []
+        for taken in range(left + 1):
+            total = obs["declarer_tricks"] + (taken if ours else left - taken)
+            value = score(contract["level"], strain, doubling, vulnerable, total)["total"]
+            values.append(value if ours else -value)
+        tricks: dict[int, int] = {}
+        points: dict[int, int] = {}
+        for plays in solved:
+            for card, taken in plays:
+                tricks[card] = tricks.get(card, 0) + taken
+                points[card] = points.get(card, 0) + values[taken]
+        by_card = {_INDEX[a.text[5:]]: a for a in legal_actions}
+        if self._objective == "tricks":
+            best = max(by_card, key=lambda c: (tricks.get(c, -1), points.get(c, 0), -c))
+        else:
+            best = max(by_card, key=lambda c: (points.get(c, -(10**9)), tricks.get(c, 0), -c))
         return by_card[best]
 
-    def _worlds(
-        self, obs: Observation
-    ) -> list[tuple[tuple[tuple[Card, ...], ...], int, tuple[Card, ...]]]:
-        """``samples`` deals of the unseen cards: (hands, current leader, trick)."""
+    def _worlds(self, obs: Observation) -> tuple[list[list[int]], int]:
+        """``samples`` deals of the position, each as the four remaining hands
+        (card-set ints, N, E, S, W), and how far the auction's evidence had to be
+        relaxed for them (0 none, 1 points, 2 shapes)."""
         seat, to_play = obs["seat"], obs["hand_to_play"]
         dummy = obs["contract"]["dummy"]
         known: dict[int, list[str]] = {to_play: _own_hand(obs)}
@@ -782,266 +821,73 @@ class BridgeSearchAgent:
             known[dummy] = obs["dummy_hand"]
         if to_play != seat:  # declarer playing dummy also sees its own hand
             known[seat] = obs["hand"]
-        played: list[list[str]] = [[], [], [], []]
-        void: list[set[str]] = [set(), set(), set(), set()]
+        played = [0, 0, 0, 0]
+        voids = [0, 0, 0, 0]
         tricks = [*obs["tricks"], obs["trick"]]
         leaders = [*obs["trick_leaders"], obs["leader"]]
         for cards, leader in zip(tricks, leaders, strict=True):
             for k, text in enumerate(cards):
                 who = (leader + k) % 4
-                played[who].append(text)
+                played[who] |= 1 << _INDEX[text]
                 if text[1] != cards[0][1]:
-                    void[who].add(cards[0][1])
-        seen = {c for cards in known.values() for c in cards} | {c for p in played for c in p}
+                    voids[who] |= 1 << _SUITS.index(cards[0][1])
+        masks = [_mask(known[s]) if s in known else 0 for s in range(4)]
+        seen = 0
+        for m in [*masks, *played]:
+            seen |= m
         hidden = [s for s in range(4) if s not in known]
         shows = auction_constraints(obs["auction"])
-        sampler = DealSampler(
-            [c for c in _DECK_TEXT if c not in seen],
-            {s: (played[s], void[s], shows[s]) for s in hidden},
-            self._rng,
+        from cardkit._core import bridge_sample_deals
+
+        deals, relaxed = bridge_sample_deals(
+            ((1 << 52) - 1) & ~seen,
+            [played[s] for s in hidden],
+            [voids[s] for s in hidden],
+            [shows[s].hcp for s in hidden],
+            [list(shows[s].lengths) for s in hidden],
+            [shows[s].balanced for s in hidden],
+            self._samples,
+            self._rng.getrandbits(64),
         )
-        trick = tuple(_CARDS[c] for c in obs["trick"])
         worlds = []
-        for _ in range(self._samples):
-            dealt = sampler.draw()
-            hands = tuple(
-                tuple(_CARDS[c] for c in (known[s] if s in known else dealt[s])) for s in range(4)
-            )
-            worlds.append((hands, obs["leader"], trick))
-        return worlds
+        for dealt in deals:
+            hands = list(masks)
+            for s, hand in zip(hidden, dealt, strict=True):
+                hands[s] = hand
+            worlds.append(hands)
+        return worlds, relaxed
 
 
-_DECK_TEXT = [r + s for s in _SUITS for r in _RANKS]
-_CARDS = {c: Card(c) for c in _DECK_TEXT}
+def _equal_cards(obs: Observation, legal_actions: Sequence[Action]) -> Action | None:
+    """The lowest legal card when every legal card is of one suit with no card
+    between them but those gone in completed tricks: such cards take the same
+    tricks in every deal, so the search would play the lowest anyway."""
+    cards = [a.text[5:] for a in legal_actions]
+    if len({c[1] for c in cards}) != 1:
+        return None
+    suit = cards[0][1]
+    gone = {c for t in obs["tricks"] for c in t if c[1] == suit}
+    ranks = sorted(_RANKS.index(c[0]) for c in cards)
+    held = set(ranks)
+    for r in range(ranks[0], ranks[-1] + 1):
+        if r not in held and _RANKS[r] + suit not in gone:
+            return None
+    low = _RANKS[ranks[0]] + suit
+    return next(a for a in legal_actions if a.text[5:] == low)
+
+
+_INDEX = {r + s: 4 * _RANKS.index(r) + _SUITS.index(s) for s in _SUITS for r in _RANKS}
+
+
+def _mask(cards: Sequence[str]) -> int:
+    """The card-set int (bit = card index) of ``cards`` (texts like ``As``)."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << _INDEX[c]
+    return mask
 
 
 def _own_hand(obs: Observation) -> list[str]:
     """The cards of the hand to play: dummy's when declarer plays them."""
     cards: list[str] = obs["dummy_hand"] if obs["hand_to_play"] != obs["seat"] else obs["hand"]
     return cards
-
-
-def _ways(n: int, parts: Sequence[int]) -> int:
-    """The number of ways to split ``n`` distinct cards into groups of ``parts``."""
-    ways, left = 1, n
-    for k in parts:
-        ways *= math.comb(left, k)
-        left -= k
-    return ways
-
-
-class DealSampler:
-    """Deals the unseen cards to the hidden seats at random, consistent with the
-    play (each seat gets its number of cards and nothing of a suit it has shown out
-    of) and with what the auction shows (:class:`HandConstraint` of the hand as
-    dealt: the cards a seat has played count towards it).
-
-    It never spins. Each seat's suit lengths are drawn first, exactly in proportion
-    to the number of deals with those lengths (a table over the suits, built once),
-    again while a hand shown balanced is not; the cards of each suit are then dealt
-    at random, and exchanges of cards of one suit between hidden hands bring the
-    points into their ranges (:meth:`_repair`); ``budget`` tries per deal. When the
-    tries run out, or no lengths fit, the softest evidence goes, for the rest of
-    this sampler: first the point ranges, then the shapes (suit lengths and
-    balance); the play's facts always hold, and some deal always fits them (the
-    real one).
-
-    ``hidden`` maps each hidden seat to (its played cards, the suits it has shown
-    out of, what the auction shows). ``relaxed`` counts the steps taken (0..2).
-    """
-
-    def __init__(
-        self,
-        unseen: Sequence[str],
-        hidden: dict[int, tuple[Sequence[str], set[str], HandConstraint]],
-        rng: random.Random,
-        budget: int = 200,
-    ) -> None:
-        self._rng = rng
-        self._budget = budget
-        self._seats = sorted(hidden)
-        self._by_suit = [[c for c in unseen if c[1] == s] for s in _SUITS]
-        self._played = [list(hidden[s][0]) for s in self._seats]
-        self._void = [hidden[s][1] for s in self._seats]
-        self._shows = [hidden[s][2] for s in self._seats]
-        self._base = [_hcp(p) for p in self._played]
-        self._room = [13 - len(p) for p in self._played]
-        self.relaxed = 0
-        self._table = self._length_table()
-
-    def _bounds(self, i: int, k: int) -> tuple[int, int]:
-        """How many unseen cards of suit ``k`` hidden seat ``i`` may get."""
-        lo, hi = 0, 0 if _SUITS[k] in self._void[i] else len(self._by_suit[k])
-        if self.relaxed < 2:
-            had = sum(1 for c in self._played[i] if c[1] == _SUITS[k])
-            want = self._shows[i].lengths[k]
-            lo, hi = max(lo, want[0] - had), min(hi, want[1] - had)
-        return lo, hi
-
-    def _splits(self, k: int) -> list[tuple[tuple[int, ...], int]]:
-        """Every split of suit ``k``'s unseen cards among the hidden seats within
-        bounds, with its number of ways."""
-        n = len(self._by_suit[k])
-        bounds = [self._bounds(i, k) for i in range(len(self._seats))]
-        found: list[tuple[tuple[int, ...], int]] = []
-
-        def grow(prefix: tuple[int, ...], left: int) -> None:
-            i = len(prefix)
-            if i == len(bounds) - 1:
-                if bounds[i][0] <= left <= bounds[i][1]:
-                    parts = (*prefix, left)
-                    found.append((parts, _ways(n, parts)))
-                return
-            for a in range(bounds[i][0], min(bounds[i][1], left) + 1):
-                grow((*prefix, a), left - a)
-
-        grow((), n)
-        return found
-
-    def _length_table(self) -> list[dict[tuple[int, ...], int]]:
-        """``table[k][room]``: the number of deals of suits ``k``.. given the room
-        left in each hidden seat."""
-        splits = [self._splits(k) for k in range(4)]
-        self._split_lists = splits
-        table: list[dict[tuple[int, ...], int]] = [{} for _ in range(5)]
-        table[4][tuple(0 for _ in self._seats)] = 1
-
-        def count(k: int, room: tuple[int, ...]) -> int:
-            if room in table[k]:
-                return table[k][room]
-            total = 0
-            for parts, ways in splits[k]:
-                after = tuple(r - a for r, a in zip(room, parts, strict=True))
-                if min(after) >= 0:
-                    total += ways * count(k + 1, after)
-            table[k][room] = total
-            return total
-
-        count(0, tuple(self._room))
-        return table
-
-    def _lengths(self) -> list[tuple[int, ...]] | None:
-        """A draw of the split of each suit, or None when no split fits."""
-        room = tuple(self._room)
-        if not self._table[0].get(room):
-            return None
-        chosen = []
-        for k in range(4):
-            options, weights = [], []
-            for parts, ways in self._split_lists[k]:
-                after = tuple(r - a for r, a in zip(room, parts, strict=True))
-                w = ways * self._table[k + 1].get(after, 0) if min(after) >= 0 else 0
-                if w:
-                    options.append(parts)
-                    weights.append(w)
-            parts = self._rng.choices(options, weights)[0]
-            chosen.append(parts)
-            room = tuple(r - a for r, a in zip(room, parts, strict=True))
-        return chosen
-
-    def _shape_fits(self, lengths: list[tuple[int, ...]]) -> bool:
-        """Whether every hand shown balanced gets a balanced shape."""
-        if self.relaxed >= 2:
-            return True
-        for i, shows in enumerate(self._shows):
-            if shows.balanced:
-                had = [sum(1 for c in self._played[i] if c[1] == s) for s in _SUITS]
-                shape = sorted(h + parts[i] for h, parts in zip(had, lengths, strict=True))
-                if shape not in _BALANCED:
-                    return False
-        return True
-
-    def _miss(self, points: list[int]) -> int:
-        """How many points in all the hands fall outside their shown ranges."""
-        if self.relaxed >= 1:
-            return 0
-        return sum(
-            max(lo - p, 0, p - hi)
-            for p, (lo, hi) in zip(points, (c.hcp for c in self._shows), strict=True)
-        )
-
-    def _swaps(
-        self, hands: list[list[str]], points: list[int]
-    ) -> list[tuple[int, int, int, int, int]]:
-        """Every exchange of two cards of one suit between two hidden hands that
-        changes their points: (hand, card, other hand, its card, miss after)."""
-        found = []
-        for i in range(len(hands)):
-            for j in range(i + 1, len(hands)):
-                for x, a in enumerate(hands[i]):
-                    for y, b in enumerate(hands[j]):
-                        gain = _POINTS.get(b[0], 0) - _POINTS.get(a[0], 0)
-                        if a[1] == b[1] and gain:
-                            after = list(points)
-                            after[i] += gain
-                            after[j] -= gain
-                            found.append((i, x, j, y, self._miss(after)))
-        return found
-
-    def _repair(self, hands: list[list[str]]) -> bool:
-        """Bring the hands' points within their ranges by exchanging cards of one
-        suit between hidden hands (lengths, voids and shapes stay), each step a
-        random exchange that reduces the miss; then a few random exchanges that
-        keep every range, so deals do not sit at the ranges' edges. Whether the
-        points fit, within a bounded number of steps."""
-        points = [b + _hcp(h) for b, h in zip(self._base, hands, strict=True)]
-        miss = self._miss(points)
-        steps = 0
-        while miss and steps < 40:
-            better = [s for s in self._swaps(hands, points) if s[4] < miss]
-            if not better:
-                return False
-            miss = self._swap(hands, points, self._rng.choice(better))
-            steps += 1
-        if miss:
-            return False
-        if steps:
-            for _ in range(4):
-                keep = [s for s in self._swaps(hands, points) if s[4] == 0]
-                if keep:
-                    self._swap(hands, points, self._rng.choice(keep))
-        return True
-
-    @staticmethod
-    def _swap(
-        hands: list[list[str]], points: list[int], swap: tuple[int, int, int, int, int]
-    ) -> int:
-        i, x, j, y, miss = swap
-        gain = _POINTS.get(hands[j][y][0], 0) - _POINTS.get(hands[i][x][0], 0)
-        hands[i][x], hands[j][y] = hands[j][y], hands[i][x]
-        points[i] += gain
-        points[j] -= gain
-        return miss
-
-    def draw(self) -> dict[int, list[str]]:
-        """One deal of the unseen cards: each hidden seat's cards (texts)."""
-        while True:
-            for _ in range(self._budget):
-                lengths = self._lengths()
-                if lengths is None:
-                    break
-                if not self._shape_fits(lengths):
-                    continue
-                hands: list[list[str]] = [[] for _ in self._seats]
-                for k, parts in enumerate(lengths):
-                    cards = self._rng.sample(self._by_suit[k], len(self._by_suit[k]))
-                    at = 0
-                    for i, a in enumerate(parts):
-                        hands[i].extend(cards[at : at + a])
-                        at += a
-                if self._repair(hands):
-                    return dict(zip(self._seats, hands, strict=True))
-            if self.relaxed == 2:
-                # The play's facts alone admit the real deal, so this needs a
-                # hidden seat count that does not match the unseen cards.
-                raise RuleOptionError("the unseen cards do not fit the hidden hands")
-            self.relaxed += 1
-            if self.relaxed == 2:
-                self._table = self._length_table()
-
-
-_BALANCED = ([3, 3, 3, 4], [2, 3, 4, 4], [2, 3, 3, 5])
-
-
-def _hcp(cards: Sequence[str]) -> int:
-    return sum(_POINTS.get(c[0], 0) for c in cards)

@@ -1,5 +1,6 @@
 //! Double-dummy bindings for Contract Bridge (`cardkit.bridge`): tables, the
-//! batch call, per-card solving of a position and par. Hands cross the boundary
+//! batch call, per-card solving of a position and par; and the deal sampler of
+//! the search agent's card play. Hands cross the boundary
 //! as four card-set integers (bit `i` = card index `i`), N, E, S, W; the work runs
 //! without the GIL on the engine's solver threads and stops on Ctrl-C between
 //! units of work (one strain of one deal).
@@ -10,6 +11,7 @@ use crate::interrupt;
 use crate::trick::{card_set, rule_error};
 use cardkit_engine::cards::Card;
 use cardkit_engine::cardset::CardSet;
+use cardkit_engine::trick::bridge_sample::{self, HandConstraint, HiddenSeat};
 use cardkit_engine::trick::dd::{self, DdTable, Position};
 use pyo3::prelude::*;
 
@@ -198,7 +200,74 @@ fn dd_par(
     Ok((par.score, contracts))
 }
 
+/// The most deals one `bridge_sample_deals` call draws.
+const MAX_SAMPLES: usize = 100_000;
+
+/// Deals of the unseen cards to a position's hidden seats, uniform over those that fit.
+///
+/// Each hidden seat `i` has played `played[i]` (a card-set int), shown out of the
+/// suits of `voids[i]` (bit 0 clubs .. bit 3 spades), and the auction showed
+/// `hcp[i]`, `lengths[i]` (clubs .. spades) and `balanced[i]` of its hand as dealt.
+/// `budget` tries per deal, then the point ranges go, then the shapes; the second
+/// value returned says how far (0, 1, 2). Runs without the GIL, stops on Ctrl-C.
+#[pyfunction]
+#[pyo3(signature = (unseen, played, voids, hcp, lengths, balanced, samples, seed, budget = 20_000))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn bridge_sample_deals(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] unseen: u64,
+    #[pyo3(from_py_with = arg)] played: Vec<u64>,
+    #[pyo3(from_py_with = arg)] voids: Vec<u8>,
+    #[pyo3(from_py_with = arg)] hcp: Vec<(u8, u8)>,
+    #[pyo3(from_py_with = arg)] lengths: Vec<[(u8, u8); 4]>,
+    #[pyo3(from_py_with = arg)] balanced: Vec<bool>,
+    #[pyo3(from_py_with = arg)] samples: usize,
+    #[pyo3(from_py_with = arg)] seed: u64,
+    #[pyo3(from_py_with = arg)] budget: u64,
+) -> PyResult<(Vec<Vec<u64>>, u8)> {
+    let n = played.len();
+    if voids.len() != n || hcp.len() != n || lengths.len() != n || balanced.len() != n {
+        return Err(rule_error(
+            py,
+            "played, voids, hcp, lengths and balanced must have one entry per hidden seat".into(),
+        ));
+    }
+    if !(1..=MAX_SAMPLES).contains(&samples) {
+        return Err(rule_error(
+            py,
+            format!("samples must be in 1..={MAX_SAMPLES}, got {samples}"),
+        ));
+    }
+    let unseen = card_set(py, "unseen", unseen)?;
+    let hidden = (0..n)
+        .map(|i| {
+            Ok(HiddenSeat {
+                played: card_set(py, "played", played[i])?,
+                voids: voids[i],
+                shows: HandConstraint {
+                    hcp: hcp[i],
+                    lengths: lengths[i],
+                    balanced: balanced[i],
+                },
+            })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    // Up to three levels of `budget` tries per deal, about a microsecond each.
+    let micros = budget.saturating_mul(3).saturating_mul(samples as u64);
+    let found = interrupt::run_sized(py, micros, |cancel| {
+        bridge_sample::sample_deals(unseen, &hidden, samples, seed, budget, cancel)
+    })?
+    .py_err(py)?;
+    let deals = found
+        .deals
+        .iter()
+        .map(|deal| deal.iter().map(|hand| hand.0).collect())
+        .collect();
+    Ok((deals, found.relaxed))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(bridge_sample_deals, m)?)?;
     m.add_function(wrap_pyfunction!(dd_table, m)?)?;
     m.add_function(wrap_pyfunction!(dd_tables, m)?)?;
     m.add_function(wrap_pyfunction!(dd_solve, m)?)?;

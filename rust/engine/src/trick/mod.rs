@@ -7,6 +7,7 @@
 //! `rank * 4 + suit`), aces high.
 
 pub mod bridge;
+pub mod bridge_sample;
 pub mod dd;
 pub mod endgame;
 pub mod hearts;
