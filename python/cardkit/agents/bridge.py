@@ -48,6 +48,8 @@ from cardkit.api import Action, Observation
 from cardkit.errors import RuleOptionError
 from cardkit.games.bridge import STRAINS, score
 
+from ._trickview import INDEX, mask_of_names
+
 __all__ = [
     "BridgeRuleAgent",
     "BridgeSearchAgent",
@@ -777,7 +779,7 @@ class BridgeSearchAgent:
         contract = obs["contract"]
         strain = STRAINS.index(contract["strain"])
         worlds, _ = self._worlds(obs)
-        trick = [_INDEX[c] for c in obs["trick"]]
+        trick = [INDEX[c] for c in obs["trick"]]
         solved = dd_solve_many(
             worlds,
             [strain] * len(worlds),
@@ -803,7 +805,7 @@ class BridgeSearchAgent:
             for card, taken in plays:
                 tricks[card] = tricks.get(card, 0) + taken
                 points[card] = points.get(card, 0) + values[taken]
-        by_card = {_INDEX[a.text[5:]]: a for a in legal_actions}
+        by_card = {INDEX[a.text[5:]]: a for a in legal_actions}
         if self._objective == "tricks":
             best = max(by_card, key=lambda c: (tricks.get(c, -1), points.get(c, 0), -c))
         else:
@@ -828,10 +830,10 @@ class BridgeSearchAgent:
         for cards, leader in zip(tricks, leaders, strict=True):
             for k, text in enumerate(cards):
                 who = (leader + k) % 4
-                played[who] |= 1 << _INDEX[text]
+                played[who] |= 1 << INDEX[text]
                 if text[1] != cards[0][1]:
                     voids[who] |= 1 << _SUITS.index(cards[0][1])
-        masks = [_mask(known[s]) if s in known else 0 for s in range(4)]
+        masks = [mask_of_names(known[s]) if s in known else 0 for s in range(4)]
         seen = 0
         for m in [*masks, *played]:
             seen |= m
@@ -874,17 +876,6 @@ def _equal_cards(obs: Observation, legal_actions: Sequence[Action]) -> Action | 
             return None
     low = _RANKS[ranks[0]] + suit
     return next(a for a in legal_actions if a.text[5:] == low)
-
-
-_INDEX = {r + s: 4 * _RANKS.index(r) + _SUITS.index(s) for s in _SUITS for r in _RANKS}
-
-
-def _mask(cards: Sequence[str]) -> int:
-    """The card-set int (bit = card index) of ``cards`` (texts like ``As``)."""
-    mask = 0
-    for c in cards:
-        mask |= 1 << _INDEX[c]
-    return mask
 
 
 def _own_hand(obs: Observation) -> list[str]:
