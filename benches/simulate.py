@@ -14,12 +14,19 @@ is two independent 1-worker processes side by side, the parallel speed the machi
 gives right now and so the ceiling of every 2-worker column (a machine shared with
 other work may not give two free cores).
 
+With ``--rounds K`` every parallel column is timed K times in rounds (1 worker, 2
+local, 2 procs, Ray, Dask, then again), and each speed-up is the median over the
+rounds of the ratio to that round's own 1-worker rate, with its range. On a host
+whose speed drifts (the same build's 1-worker rate moved by half between runs here),
+a ratio of two runs taken seconds apart is steadier than a ratio of two best-ofs
+taken minutes apart. A slow game (above) keeps its single timing per cell.
+
 The record overhead is measured in CPU time of this process, from interleaved pairs
 (a bare loop, then ``simulate(workers=1)`` with its records built, on the same
 games and seeds), so that load from other processes falls on both sides alike; the
 table gives the median of the pairs and their spread.
 
-Run: python benches/simulate.py [--game NAME|all] [--seconds S] [--option key=value]
+Run: python benches/simulate.py [--game NAME|all] [--seconds S] [--rounds K] [--option key=value]
 (needs ``pip install '.[sim,ray,dask]'``).
 """
 
@@ -108,19 +115,34 @@ def two_processes(name: str, options: dict[str, Any], games: int) -> float:
                 child.wait()
 
 
+#: The parallel columns, in the order a round times them.
+COLUMNS = ("two", "ceiling", "ray", "dask")
+
+
 @dataclass
 class Row:
-    """One game's figures: its count, games/s per column, and the overhead pairs."""
+    """One game's figures: its count, games/s per column (the best run, or with
+    rounds the median), each column's speed-ups over the 1-worker rate (one per
+    round), and the overhead pairs."""
 
     game: str
     games: int
     bare: float
     one: float
-    two: float
-    ceiling: float
-    ray: float
-    dask: float
+    rates: dict[str, float]
+    ratios: dict[str, list[float]]
     overheads: list[float]
+
+    def cell(self, column: str) -> str:
+        """A column's games/s with its speed-up: the ratio, or with rounds the
+        median ratio and its range."""
+        ratios = self.ratios[column]
+        if len(ratios) == 1:
+            return f"{self.rates[column]:,.0f} ({ratios[0]:.2f}x)"
+        return (
+            f"{self.rates[column]:,.0f} ({statistics.median(ratios):.2f}x; "
+            f"{min(ratios):.2f} .. {max(ratios):.2f})"
+        )
 
 
 def measure(
@@ -145,18 +167,29 @@ def measure(
     for pool in pools.values():
         simulate(name, 2 if slow else 16, options=options, executor=pool, workers=2)
 
-    def best(**kwargs: Any) -> float:
-        return max(rate(name, options, n, **kwargs) for _ in range(repeat))
+    def once(column: str) -> float:
+        if column == "one":
+            return rate(name, options, n, workers=1)
+        if column == "ceiling":
+            return two_processes(name, options, n)
+        pool = pools["local" if column == "two" else column]
+        return rate(name, options, n, executor=pool, workers=2)
 
     start = time.perf_counter()
     bare(name, options, n)
     plain = n / (time.perf_counter() - start)
-    one = best(workers=1)
-    ceiling = max(two_processes(name, options, n) for _ in range(repeat))
-    two = best(executor=pools["local"], workers=2)
-    ray = best(executor=pools["ray"], workers=2)
-    dask = best(executor=pools["dask"], workers=2)
-    return Row(name, n, plain, one, two, ceiling, ray, dask, overhead(name, options, small, pairs))
+    if args.rounds > 1 and not slow:
+        # each round times every column once, back to back, so that a drift of the
+        # host's speed between rounds falls on a round's 1-worker rate too
+        rounds = [{c: once(c) for c in ("one", *COLUMNS)} for _ in range(args.rounds)]
+        one = statistics.median(r["one"] for r in rounds)
+        rates = {c: statistics.median(r[c] for r in rounds) for c in COLUMNS}
+        ratios = {c: [r[c] / r["one"] for r in rounds] for c in COLUMNS}
+    else:
+        one = max(once("one") for _ in range(repeat))
+        rates = {c: max(once(c) for _ in range(repeat)) for c in COLUMNS}
+        ratios = {c: [rates[c] / one] for c in COLUMNS}
+    return Row(name, n, plain, one, rates, ratios, overhead(name, options, small, pairs))
 
 
 def main() -> None:
@@ -165,6 +198,9 @@ def main() -> None:
     parser.add_argument("--option", action="append", default=[], help="key=value (JSON)")
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per cell")
     parser.add_argument("--repeat", type=int, default=2, help="best of this many runs")
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="time the columns in this many rounds (medians)"
+    )
     parser.add_argument("--pairs", type=int, default=15, help="interleaved overhead pairs")
     args = parser.parse_args()
     # Started with `&` from a script (a shell without job control), this process
@@ -199,11 +235,9 @@ def main() -> None:
         for name in names:
             r = measure(name, options, args, pools)
             spread = f"{min(r.overheads):+.1%} .. {max(r.overheads):+.1%}"
+            cells = " | ".join(r.cell(c) for c in COLUMNS)
             print(
-                f"| {r.game} | {r.games:,} | {r.bare:,.0f} | {r.one:,.0f} "
-                f"| {r.two:,.0f} ({r.two / r.one:.2f}x) "
-                f"| {r.ceiling:,.0f} ({r.ceiling / r.one:.2f}x) "
-                f"| {r.ray:,.0f} ({r.ray / r.one:.2f}x) | {r.dask:,.0f} ({r.dask / r.one:.2f}x) "
+                f"| {r.game} | {r.games:,} | {r.bare:,.0f} | {r.one:,.0f} | {cells} "
                 f"| {statistics.median(r.overheads):+.1%} ({spread}) |",
                 flush=True,
             )
@@ -215,9 +249,16 @@ def main() -> None:
         pools["dask"].shutdown(cancel_futures=True)
         ray.shutdown()
     print()
-    print("games/s; (x) is the ratio to 1 worker. Targets: 2 local >= 1.8x, Ray and Dask")
+    what = (
+        f"the median of {args.rounds} rounds; (x) is the median ratio to the round's "
+        "1 worker, with its range"
+        if args.rounds > 1
+        else f"the best of {args.repeat} runs; (x) is the ratio to 1 worker"
+    )
+    print(f"games/s, {what}.")
+    print("Targets: 2 local >= 1.8x, Ray and Dask >= 1.6x, records <= 10% of a Dou Dizhu game.")
     print(
-        f">= 1.6x, records <= 10% of a Dou Dizhu game. Starting a local pool of 2 took "
+        f"Starting a local pool of 2 took "
         f"{pool_start:.2f} s (a cold workers=2 run pays it once). Load average at the "
         f"end: {os.getloadavg()[0]:.1f}."
     )
