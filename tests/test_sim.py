@@ -13,6 +13,7 @@ import sys
 import textwrap
 import threading
 import types
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from cardkit.errors import CardkitError, RuleOptionError
 from cardkit.play import play
 from cardkit.sim import (
     MAX_BLOCK,
+    THAW_EVERY,
     DaskExecutor,
     RayExecutor,
     SimulationResult,
@@ -515,6 +517,47 @@ def test_pool_workers_freeze_their_heap_and_the_caller_never_does() -> None:
     frozen = gc.get_freeze_count()
     simulate("holdem", 4, seed=3, workers=1)
     assert gc.get_freeze_count() == frozen
+
+
+class _Ring:
+    """One link of a reference cycle."""
+
+    other: _Ring
+
+
+#: In a worker: a weak reference to a cycle planted there (:func:`_plant_ring`).
+_ring: weakref.ref[_Ring] | None = None
+
+
+def _plant_ring() -> None:
+    """In a worker: a two-object cycle frozen alive, then dropped, as an object caught
+    in a cycle after a block's freeze would be."""
+    global _ring
+    first, second = _Ring(), _Ring()
+    first.other, second.other = second, first
+    _ring = weakref.ref(first)
+    gc.freeze()
+
+
+def _ring_alive() -> bool:
+    assert _ring is not None
+    return _ring() is not None
+
+
+def test_pool_workers_collect_cycles_that_died_frozen_within_thaw_every_blocks() -> None:
+    # What dies in a cycle after it was frozen is unreachable to a frozen collector;
+    # the worker thaws its heap every THAW_EVERY blocks, so such a leak is bounded.
+    block = _Block("holdem", {"players": 2}, (RandomAgent,) * 2, ((0, 1),), False, 3, 0, 1, True)
+    with _LocalPool(1) as pool:
+        # the worker settled its heap once at start; get it to just after a thaw
+        for _ in range(THAW_EVERY - 1):
+            pool.submit(_play_block, block).result()
+        pool.submit(_plant_ring).result()
+        for _ in range(THAW_EVERY - 1):
+            pool.submit(_play_block, block).result()
+        assert pool.submit(_ring_alive).result()  # ordinary settles keep it frozen
+        pool.submit(_play_block, block).result()
+        assert not pool.submit(_ring_alive).result()
 
 
 def _run_cli(argv: list[str], *, stderr_on_terminal: bool) -> tuple[str, str]:

@@ -430,9 +430,25 @@ def _settle_heap() -> None:
     first), and what is frozen alive and dies later (the pool's call item and this
     block) holds no cycle, so reference counting still frees it. Only the pool's
     own processes do this, never the caller's, whose collector a simulation must
-    not change."""
+    not change.
+
+    An object that dies after it was frozen inside a reference cycle would stay
+    unreachable for good, so every :data:`THAW_EVERY` blocks the frozen objects go
+    back to the collector for one full collection first: such a leak lasts at most
+    that many blocks, for one full walk of the heap in that many blocks."""
+    global _settled
+    _settled += 1
+    if _settled % THAW_EVERY == 0:
+        gc.unfreeze()
     gc.collect()
     gc.freeze()
+
+
+#: A local pool worker's frozen objects get one full collection every this many blocks.
+THAW_EVERY = 16
+
+#: In a local pool's worker: how many times its heap was settled (start and blocks).
+_settled = 0
 
 
 class _LocalPool(cf.ProcessPoolExecutor):
