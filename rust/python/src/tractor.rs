@@ -467,10 +467,13 @@ const TRACTOR_IDS: usize = (tr::NUM_ACTIONS - tr::PLAY_TRACTOR) as usize;
 pub struct PyTractorActions {
     make: Py<PyAny>,
     /// The ids below the tractors, per level (declarations name level cards).
-    low: Box<[OnceLock<Py<PyAny>>]>,
+    low: Slots,
     /// The tractor ids per level and trump state, each block made on first use.
-    tractors: Box<[OnceLock<Box<[OnceLock<Py<PyAny>>]>>]>,
+    tractors: Box<[OnceLock<Slots>]>,
 }
+
+/// Action objects by slot, each made on first use.
+type Slots = Box<[OnceLock<Py<PyAny>>]>;
 
 impl PyTractorActions {
     /// The action of `id` in `round`'s position (its level, and its trumps for a
