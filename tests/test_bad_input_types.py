@@ -148,6 +148,12 @@ def _tractor_round() -> _core.TractorRound:
     return _core.TractorRound(_core.deck("double108"), ["2", "2"], 0)
 
 
+def _tractor_listing_round() -> _core.TractorRound:
+    return _core.TractorRound(
+        _core.deck("double108"), ["2", "2"], 0, None, _core.TractorActions(Action)
+    )
+
+
 #: A Tractor trump: a suit letter or "nt" (None too), else ``RuleOptionError``.
 TRUMP = Kind((5, 1.5, ["s"], "Z"), RuleOptionError)
 
@@ -847,13 +853,21 @@ TABLE: dict[str, Entry] = {
             "levels": ["2", "2"],
             "first_speaker": 0,
             "dealer": None,
+            "actions": _core.TractorActions(Action),
         },
         {
             "order": CARDS,
             "levels": Kind(("x", 5, None, ["2"], ["2", 5], ["2", "2", "2"])),
             "first_speaker": UINT,
             "dealer": OPT_UINT,
+            "actions": OPT_OBJECT,
         },
+    ),
+    "TractorActions": Entry({"make": Action}, {"make": CALLABLE}),
+    "TractorRound.apply_action": Entry(
+        {"action": "pass", "history": []},
+        {"action": ANY, "history": Kind(("x", 5, None, (1,)))},
+        _tractor_listing_round,
     ),
     "tractor_declare_values": Entry(
         {

@@ -12,8 +12,10 @@ import pytest
 import cardkit
 from cardkit import IllegalActionError, InvalidCardError, games
 from cardkit._core import (
+    TractorActions,
     TractorDeal,
     TractorRound,
+    tractor_action_text,
     tractor_card_points,
     tractor_follow_cards,
     tractor_is_legal_follow,
@@ -22,6 +24,7 @@ from cardkit._core import (
     tractor_trick_winner,
 )
 from cardkit.agents import RandomAgent
+from cardkit.api import Action
 from cardkit.games import tractor
 from cardkit.games.tractor import Phase, TractorState, card_points, level_change
 
@@ -630,3 +633,59 @@ def test_card_errors_name_the_argument(call: object, argument: str, quoted: str)
     assert info.value.argument == argument
     assert str(info.value).startswith(f"{argument}: ")
     assert quoted in str(info.value)
+
+
+# -- the listing of the per-move path (TractorActions) ------------------------------------
+
+
+def _listing_round(seed: int) -> TractorRound:
+    order = [str(c) for c in cardkit.deck("double108")]
+    random.Random(seed).shuffle(order)
+    return TractorRound(order, ["2", "2"], seed % 4, None, TractorActions(Action))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_listed_action_plays_as_its_id_does(seed: int) -> None:
+    """The table names each listed id as ``tractor_action_text`` does, in ``legal_ids``
+    order, and ``apply_action`` (the object, or its text) plays exactly what
+    ``apply_id`` plays on a copy: the same trick, the same position after."""
+    rng = random.Random(seed)
+    listing, by_id = _listing_round(seed), _listing_round(seed)
+    history: list[Action] = []
+    while listing.to_act is not None:
+        ids = listing.legal_ids()
+        legal = listing.legal_actions()
+        trump = listing.trump if listing.phase == "play" else None
+        assert legal == [tractor_action_text(i, listing.level, trump) for i in ids]
+        k = rng.randrange(len(legal))
+        chosen = legal[k] if rng.random() < 0.5 else str(legal[k])
+        trick = listing.apply_action(chosen, history)
+        assert trick == (by_id.apply_id(ids[k]) or ())
+        assert history[-1] is legal[k]
+        assert listing.legal_ids() == by_id.legal_ids()
+        assert [listing.hand(s) for s in range(4)] == [by_id.hand(s) for s in range(4)]
+        assert listing.trick == by_id.trick
+    assert listing.outcome == by_id.outcome
+    assert listing.legal_actions() == []
+
+
+def test_apply_action_leaves_what_is_not_listed_to_the_caller() -> None:
+    """A text or object naming no listed action returns None and changes nothing."""
+    round_ = _listing_round(3)
+    before = round_.legal_ids()
+    history: list[Action] = []
+    for other in ("play 2c", "bury As", "pass ", 0, None, "declare RJRJRJ"):
+        assert round_.apply_action(other, history) is None
+    assert history == [] and round_.legal_ids() == before
+    copy = round_.copy()
+    assert copy.legal_actions() == round_.legal_actions()
+    assert copy.apply_action("pass", history) == ()
+    assert history == ["pass"] and round_.legal_ids() == before
+
+
+def test_a_round_without_a_table_lists_by_id_only() -> None:
+    round_ = TractorRound(PACK, ["2", "2"], 0)
+    assert round_.legal_ids()[0] == 0  # pass, listed by id
+    for call in (round_.legal_actions, lambda: round_.apply_action("pass", [])):
+        with pytest.raises(cardkit.RuleOptionError, match="no action table"):
+            call()

@@ -2579,6 +2579,7 @@ class BettingCore:
 # -- Tractor (rust/python/src/tractor.rs) -------------------------------------------
 
 __all__ += [
+    "TractorActions",
     "TractorDeal",
     "TractorRound",
     "tractor_action_index",
@@ -2692,6 +2693,19 @@ class TractorDeal:
         """
 
 @final
+class TractorActions:
+    """The shared action objects of Tractor: one per action id, level rank and trumps.
+
+    ``make(text)`` makes the action of an id's canonical text (``pass``,
+    ``declare 2s``, ``bury As``, ``play 7h7h8h8h``) the first time a round lists it;
+    every round given the table then hands out that object, so listing a turn builds
+    no strings and no objects. The table holds at most one entry per id and level
+    (per trumps too for tractor leads), made on first use.
+    """
+
+    def __new__(cls, make: Callable[[str], Action]) -> TractorActions: ...
+
+@final
 class TractorRound:
     """One whole Tractor deal, from declaring to the level change (docs/tractor.md).
 
@@ -2707,20 +2721,42 @@ class TractorRound:
             declares there.
         dealer: The deal's dealer, who speaks first; None in a first deal, where
             both teams are at one level and the first declarer deals.
+        actions: The shared action table of ``legal_actions`` and ``apply_action``.
 
     Raises:
         InvalidCardError: If ``order`` is not 108 cards with none more than twice.
         RuleOptionError: If a level is not a rank, a seat is not 0-3, or a first
             deal has teams at two levels.
+        InvalidArgumentError: If ``actions`` is not a ``TractorActions``.
     """
 
     def __new__(
-        cls, order: _Hand, levels: Sequence[str], first_speaker: int, dealer: int | None = None
+        cls,
+        order: _Hand,
+        levels: Sequence[str],
+        first_speaker: int,
+        dealer: int | None = None,
+        actions: TractorActions | None = None,
     ) -> TractorRound: ...
     def copy(self) -> TractorRound:
         """An independent copy."""
     def legal_ids(self) -> list[int]:
         """The legal action ids of the seat to act, ascending."""
+    def legal_actions(self) -> list[Action]:
+        """The legal actions as the table's shared objects, in ``legal_ids`` order.
+
+        Listed once per turn. Raises RuleOptionError when the round has no action table.
+        """
+    def apply_action(
+        self, action: object, history: list[Action]
+    ) -> _TractorTrick | tuple[()] | None:
+        """Play a listed action named by its shared action or its exact text.
+
+        Appends the listed action to ``history`` and returns the trick it completed, or
+        ``()`` when it completed none. Returns None, changing nothing, when ``action``
+        names no action of the turn's listing (other texts are the caller's to
+        parse). Raises RuleOptionError when the round has no action table.
+        """
     def apply_id(self, id: int) -> _TractorTrick | None:
         """Play action ``id`` for the seat to act; the trick it completed, if any.
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardkit._core import (
     Card,
+    TractorActions,
     TractorDeal,
     TractorRound,
     parse_cards,
@@ -49,6 +50,7 @@ from cardkit.games._base import (
     Emit,
     action_text,
     check_level,
+    holds_lock,
 )
 from cardkit.games._phase import StrEnum
 
@@ -111,7 +113,19 @@ _FIXED: list[Action | None] = [
         for i in range(_PLAY_TRACTOR)
     )
 ]
+#: The fixed actions by their text.
+_FIXED_BY_TEXT: dict[str, Action] = {a: a for a in _FIXED if a is not None}
 _USAGE = "use pass, declare <cards>, bury <card> or play <cards>"
+
+
+def _shared(text: str) -> Action:
+    """The action of an id's canonical text (the shared fixed one where there is one)."""
+    return _FIXED_BY_TEXT.get(text) or Action(text)
+
+
+#: The shared Action of each action id at each level (and trumps, for tractor leads),
+#: made on first listing: every deal's rounds list and apply these objects in Rust.
+_ACTIONS = TractorActions(_shared)
 
 
 class Phase(StrEnum):
@@ -324,10 +338,9 @@ class TractorState(BaseState):
         # The kitty in its dealt order, as an exposed kitty is shown.
         self._kitty = order[4 * HAND_SIZE :]
         levels = [LEVELS[t] for t in self._levels]
-        self._round = TractorRound(order, levels, self._game.first_speaker, dealer)
+        self._round = TractorRound(order, levels, self._game.first_speaker, dealer, _ACTIONS)
         self._rank: str = self._round.level
         self._tricks: list[dict[str, Any]] = []
-        self._turn: dict[Action, int] | None = None
 
     # -- the protocol ------------------------------------------------------------------
 
@@ -347,46 +360,46 @@ class TractorState(BaseState):
         return self._round.to_act is None
 
     def _turn_listing(self) -> dict[Action, int]:
-        """The legal actions of this turn with their ids, listed once per turn."""
-        turn = self._turn
-        if turn is None:
-            fixed, tractor = _FIXED, _PLAY_TRACTOR
-            turn = self._turn = {
-                (fixed[i] if i < tractor else None) or self._named(i): i
-                for i in self._round.legal_ids()
-            }
-        return turn
+        """The legal actions of this turn with their ids."""
+        return dict(zip(self._round.legal_actions(), self._round.legal_ids(), strict=True))
 
-    def _named(self, action_id: int) -> Action:
-        """The shared Action of a listed declaration or tractor id."""
-        found = self._id_action(action_id)
-        assert found is not None  # the engine lists ids it can name
-        return found
-
+    @holds_lock
     def apply(self, action: Action | str) -> None:
         """Play ``action`` for the current player; illegal -> IllegalActionError, no
-        change. A listed action (or its exact text) skips parsing and checking."""
-        turn = self._turn
-        if turn is not None and isinstance(action, str) and action in turn:
-            canonical = action if type(action) is Action else Action(action)
-            self._apply_listed(canonical, turn[canonical])
-            self._history.append(canonical)
-            return
-        BaseState.apply(self, action)
+        change. An action of this turn's listing (or its exact text) is played by the
+        engine in one call, without parsing or checking. Takes the state's lock
+        itself (see :func:`holds_lock`): one Python frame less per move."""
+        lock = self._lock
+        lock.acquire()
+        try:
+            trick = self._round.apply_action(action, self._history)
+            if trick is None:
+                BaseState.apply(self, action)  # not listed: parsed and checked
+            elif trick:
+                self._trick_done(trick)
+        finally:
+            lock.release()
 
+    @holds_lock
     def legal_actions(self) -> list[Action]:
         """The speeches, the cards to bury, or the leads (singles, pairs, tractors)
-        and, following, each card that keeps the follow completable."""
-        return list(self._turn_listing())
+        and, following, each card that keeps the follow completable. Takes the
+        state's lock itself (see :func:`holds_lock`)."""
+        lock = self._lock
+        lock.acquire()
+        try:
+            return self._round.legal_actions()
+        finally:
+            lock.release()
 
     def legal_action_ids(self) -> list[int]:
         """The ids of :meth:`legal_actions`, ascending."""
-        return sorted(self._turn_listing().values())
+        return sorted(self._round.legal_ids())
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None``: several cards to bury, or a
         whole follow, are checked by the engine as one action."""
-        if action in self._turn_listing():
+        if action in self._round.legal_actions():
             return None
         phase = self.phase
         if phase is Phase.DECLARE:
@@ -419,24 +432,27 @@ class TractorState(BaseState):
     def _apply_listed(self, action: Action, listed: int | None) -> None:
         """Play ``action``, whose id is ``listed`` when it is a listed action (else
         it is several cards to bury, or a whole follow)."""
-        self._turn = None
         if listed is not None:
             trick = self._round.apply_id(listed)
         else:
             trick = self._round.apply_ids(self._card_ids(action))
         if trick is not None:
-            leader, plays, winner, points, size = trick
-            self._last_trick = {
-                "leader": leader,
-                "cards": list(plays),
-                "winner": winner,
-                "points": points,
-                "size": size,
-            }
-            self._tricks.append(self._last_trick)
-            self._completed += 1
-            if self._round.to_act is None:
-                self._score_deal()
+            self._trick_done(trick)
+
+    def _trick_done(self, trick: tuple[int, list[str], int, int, int]) -> None:
+        """Record the trick a move completed, and score the deal after its last."""
+        leader, plays, winner, points, size = trick
+        self._last_trick = {
+            "leader": leader,
+            "cards": list(plays),
+            "winner": winner,
+            "points": points,
+            "size": size,
+        }
+        self._tricks.append(self._last_trick)
+        self._completed += 1
+        if self._round.to_act is None:
+            self._score_deal()
 
     def _action_id(self, action: Action) -> int | None:
         fixed = self._game._action_id(action)

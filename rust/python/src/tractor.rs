@@ -3,9 +3,9 @@
 //! playouts, and a whole deal from declaring to the level change (`TractorRound`),
 //! which the Python state steps.
 
-use crate::args::{arg, named, with_f32_exact, Cards};
+use crate::args::{arg, named, with_f32_exact, Callable, Cards};
 use crate::cards::{repr_of, PyCard};
-use crate::errors::{to_py, IntoPyResult};
+use crate::errors::{invalid_argument, to_py, IntoPyResult};
 use crate::interrupt;
 use cardkit_engine::trick::tractor::deal::{self, Deal, Trick, SEATS};
 use cardkit_engine::trick::tractor::declare::{
@@ -17,7 +17,8 @@ use cardkit_engine::trick::tractor::{
 };
 use cardkit_engine::EngineError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PySequence, PyString};
+use pyo3::types::{PyDict, PyList, PySequence, PyString, PyTuple};
+use std::sync::OnceLock;
 
 fn cards_of(hand: &Hand) -> Vec<PyCard> {
     hand.cards().into_iter().map(PyCard).collect()
@@ -448,25 +449,171 @@ fn level_index(py: Python<'_>, parameter: &str, text: &str) -> PyResult<u8> {
     named(py, parameter, parse_level(text).py_err(py))
 }
 
+/// The level ranks, times the trump states of a card play (four suits, no-trump).
+const LEVELS: usize = 13;
+const TRUMP_STATES: usize = 5;
+/// The ids below the tractor leads (pass, declarations, burials, singles, pairs).
+const LOW_IDS: usize = tr::PLAY_TRACTOR as usize;
+const TRACTOR_IDS: usize = (tr::NUM_ACTIONS - tr::PLAY_TRACTOR) as usize;
+
+/// The shared action objects of Tractor: one per action id, level rank and trumps.
+///
+/// `make(text)` makes the action of an id's canonical text (`pass`, `declare 2s`,
+/// `bury As`, `play 7h7h8h8h`) the first time a round lists it; every round given
+/// the table then hands out that object, so listing a turn builds no strings and no
+/// objects. The table holds at most one entry per id and level (per trumps too for
+/// tractor leads), made on first use.
+#[pyclass(frozen, module = "cardkit._core", name = "TractorActions")]
+pub struct PyTractorActions {
+    make: Py<PyAny>,
+    /// The ids below the tractors, per level (declarations name level cards).
+    low: Slots,
+    /// The tractor ids per level and trump state, each block made on first use.
+    tractors: Box<[OnceLock<Slots>]>,
+}
+
+/// Action objects by slot, each made on first use.
+type Slots = Box<[OnceLock<Py<PyAny>>]>;
+
+impl PyTractorActions {
+    /// The action of `id` in `round`'s position (its level, and its trumps for a
+    /// tractor lead), made on first use. `make` runs without any lock held; when
+    /// threads race, the first object kept is the one handed out.
+    fn object(&self, py: Python<'_>, round: &Round, id: u32) -> PyResult<Py<PyAny>> {
+        let level = usize::from(round.level());
+        let slot = match id.checked_sub(tr::PLAY_TRACTOR) {
+            None => &self.low[level * LOW_IDS + id as usize],
+            Some(k) => {
+                let state = match round.trump() {
+                    Some(Some(suit)) => usize::from(suit),
+                    _ => TRUMP_STATES - 1,
+                };
+                let block = self.tractors[level * TRUMP_STATES + state]
+                    .get_or_init(|| (0..TRACTOR_IDS).map(|_| OnceLock::new()).collect());
+                &block[k as usize]
+            }
+        };
+        if let Some(made) = slot.get() {
+            return Ok(made.clone_ref(py));
+        }
+        let text = match round.play() {
+            Some(deal) => tr::action_text(id, deal.trumps()),
+            None => tr::action_text(id, &Trumps::new(round.level(), None).py_err(py)?),
+        };
+        let Some(text) = text else {
+            return Err(to_py(
+                py,
+                EngineError::IllegalAction(format!("action id {id} names nothing here")),
+            ));
+        };
+        let made = self.make.bind(py).call1((text,))?.unbind();
+        Ok(slot.get_or_init(|| made).clone_ref(py))
+    }
+}
+
+#[pymethods]
+impl PyTractorActions {
+    /// `make(text)` returns the action of an action id's canonical text.
+    #[new]
+    fn new(#[pyo3(from_py_with = arg)] make: Callable) -> Self {
+        PyTractorActions {
+            make: make.0,
+            low: (0..LEVELS * LOW_IDS).map(|_| OnceLock::new()).collect(),
+            tractors: (0..LEVELS * TRUMP_STATES)
+                .map(|_| OnceLock::new())
+                .collect(),
+        }
+    }
+}
+
+/// The turn's legal actions as listed once: ids in listing order and their actions.
+struct Listed {
+    ids: Vec<u32>,
+    actions: Vec<Py<PyAny>>,
+}
+
 /// One whole Tractor deal, from declaring to the level change (docs/tractor.md).
 ///
 /// Declaring, burying and the card play by action id, then the attackers' points,
 /// the level change and the next dealer.
 #[pyclass(module = "cardkit._core", name = "TractorRound")]
-#[derive(Clone)]
-pub struct PyTractorRound(Round);
+pub struct PyTractorRound {
+    round: Round,
+    /// The shared action table of `legal_actions` and `apply_action`, if given.
+    actions: Option<Py<PyTractorActions>>,
+    /// The turn's listing, once `legal_actions` or `apply_action` made it.
+    listed: Option<Listed>,
+}
+
+impl PyTractorRound {
+    /// The turn's listing, made on first use.
+    fn listing(&mut self, py: Python<'_>) -> PyResult<&Listed> {
+        let Some(table) = &self.actions else {
+            return Err(to_py(
+                py,
+                EngineError::RuleOption(
+                    "this round has no action table: pass actions=TractorActions(...)".into(),
+                ),
+            ));
+        };
+        if self.listed.is_none() {
+            let table = table.get();
+            let mut ids = Vec::with_capacity(64);
+            self.round.legal_ids(&mut ids);
+            let actions = ids
+                .iter()
+                .map(|&id| table.object(py, &self.round, id))
+                .collect::<PyResult<Vec<_>>>()?;
+            self.listed = Some(Listed { ids, actions });
+        }
+        Ok(self.listed.as_ref().unwrap_or_else(|| unreachable!()))
+    }
+
+    /// The index in the listing of the action `action` names: the listed object
+    /// itself, or a text equal to one.
+    fn find(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+        let listed = self.listing(py)?;
+        if let Some(i) = listed.actions.iter().position(|o| o.is(action)) {
+            return Ok(Some(i));
+        }
+        let Ok(text) = action.cast::<PyString>() else {
+            return Ok(None);
+        };
+        let Ok(text) = text.to_str() else {
+            return Ok(None);
+        };
+        Ok(listed.actions.iter().position(|o| {
+            o.bind(py)
+                .cast::<PyString>()
+                .is_ok_and(|s| s.to_str().is_ok_and(|t| t == text))
+        }))
+    }
+}
 
 #[pymethods]
 impl PyTractorRound {
     #[new]
-    #[pyo3(signature = (order, levels, first_speaker, dealer = None))]
+    #[pyo3(signature = (order, levels, first_speaker, dealer = None, actions = None))]
     fn new(
         py: Python<'_>,
         #[pyo3(from_py_with = arg)] order: Cards,
         #[pyo3(from_py_with = arg)] levels: [String; 2],
         #[pyo3(from_py_with = arg)] first_speaker: u8,
         #[pyo3(from_py_with = arg)] dealer: Option<u8>,
+        actions: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let actions = actions
+            .map(|a| {
+                a.cast::<PyTractorActions>()
+                    .map(|t| t.clone().unbind())
+                    .map_err(|_| {
+                        invalid_argument(
+                            py,
+                            format!("actions must be a TractorActions, got {}", repr_of(a)),
+                        )
+                    })
+            })
+            .transpose()?;
         let levels = [
             level_index(py, "levels", &levels[0])?,
             level_index(py, "levels", &levels[1])?,
@@ -478,19 +625,62 @@ impl PyTractorRound {
             }
             other => other.py_err(py)?,
         };
-        Ok(PyTractorRound(round))
+        Ok(PyTractorRound {
+            round,
+            actions,
+            listed: None,
+        })
     }
 
     /// An independent copy.
-    fn copy(&self) -> Self {
-        self.clone()
+    fn copy(&self, py: Python<'_>) -> Self {
+        PyTractorRound {
+            round: self.round.clone(),
+            actions: self.actions.as_ref().map(|a| a.clone_ref(py)),
+            listed: None,
+        }
     }
 
     /// The legal action ids of the seat to act, ascending.
     fn legal_ids(&self) -> Vec<u32> {
+        if let Some(listed) = &self.listed {
+            return listed.ids.clone();
+        }
         let mut out = Vec::with_capacity(64);
-        self.0.legal_ids(&mut out);
+        self.round.legal_ids(&mut out);
         out
+    }
+
+    /// The legal actions as the table's shared objects, in `legal_ids` order.
+    ///
+    /// Listed once per turn. Raises RuleOptionError when the round has no action table.
+    fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let listed = self.listing(py)?;
+        PyList::new(py, listed.actions.iter().map(|o| o.bind(py)))
+    }
+
+    /// Play a listed action named by its shared action or its exact text.
+    ///
+    /// Appends the listed action to `history` and returns the trick it completed, or
+    /// `()` when it completed none. Returns None, changing nothing, when `action`
+    /// names no action of the turn's listing (other texts are the caller's to
+    /// parse). Raises RuleOptionError when the round has no action table.
+    fn apply_action<'py>(
+        &mut self,
+        py: Python<'py>,
+        action: &Bound<'py, PyAny>,
+        #[pyo3(from_py_with = arg)] history: Bound<'py, PyList>,
+    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let Some(i) = self.find(py, action)? else {
+            return Ok(None);
+        };
+        let listed = self.listed.take().unwrap_or_else(|| unreachable!());
+        let trick = self.round.apply(listed.ids[i]).py_err(py)?;
+        history.append(listed.actions[i].bind(py))?;
+        Ok(Some(match trick {
+            Some(t) => trick_tuple(&t).into_pyobject(py)?,
+            None => PyTuple::empty(py),
+        }))
     }
 
     /// Play action `id` for the seat to act; the trick it completed, if any.
@@ -503,7 +693,9 @@ impl PyTractorRound {
         py: Python<'_>,
         #[pyo3(from_py_with = arg)] id: u32,
     ) -> PyResult<Option<(u8, Vec<String>, u8, u32, u32)>> {
-        Ok(self.0.apply(id).py_err(py)?.as_ref().map(trick_tuple))
+        let trick = self.round.apply(id).py_err(py)?;
+        self.listed = None;
+        Ok(trick.as_ref().map(trick_tuple))
     }
 
     /// Play `ids` as one action of the seat to act, all or nothing; the trick it completed.
@@ -517,42 +709,48 @@ impl PyTractorRound {
         py: Python<'_>,
         #[pyo3(from_py_with = arg)] ids: Vec<u32>,
     ) -> PyResult<Option<(u8, Vec<String>, u8, u32, u32)>> {
-        Ok(self.0.apply_ids(&ids).py_err(py)?.as_ref().map(trick_tuple))
+        let trick = self.round.apply_ids(&ids).py_err(py)?;
+        self.listed = None;
+        Ok(trick.as_ref().map(trick_tuple))
     }
 
     /// Why `apply_ids(ids)` would be illegal now, or None when it is legal.
     fn why_illegal(&self, #[pyo3(from_py_with = arg)] ids: Vec<u32>) -> Option<String> {
-        self.0.clone().apply_ids(&ids).err().map(|e| e.to_string())
+        self.round
+            .clone()
+            .apply_ids(&ids)
+            .err()
+            .map(|e| e.to_string())
     }
 
     /// `declare`, `bury`, `play`, or `over` once scored.
     #[getter]
     fn phase(&self) -> &'static str {
-        self.0.phase().name()
+        self.round.phase().name()
     }
 
     /// The seat to act, or None once scored.
     #[getter]
     fn to_act(&self) -> Option<u8> {
-        self.0.to_act()
+        self.round.to_act()
     }
 
     /// The dealer, or None until declaring fixes it in a first deal.
     #[getter]
     fn dealer(&self) -> Option<u8> {
-        self.0.dealer()
+        self.round.dealer()
     }
 
     /// The deal's level rank (`"2"`..`"A"`): the dealer's team's level.
     #[getter]
     fn level(&self) -> char {
-        char::from(LEVEL_TEXT.as_bytes()[usize::from(self.0.level())])
+        char::from(LEVEL_TEXT.as_bytes()[usize::from(self.round.level())])
     }
 
     /// The trump suit letter, `"nt"` for no-trump, None until fixed.
     #[getter]
     fn trump(&self) -> Option<&'static str> {
-        self.0
+        self.round
             .trump()
             .map(|suit| suit.map_or("nt", |s| ["c", "d", "h", "s"][usize::from(s)]))
     }
@@ -560,24 +758,24 @@ impl PyTractorRound {
     /// True once nobody declared and the kitty was exposed (TRC-19).
     #[getter]
     fn exposed(&self) -> bool {
-        self.0.exposed()
+        self.round.exposed()
     }
 
     /// The declarations so far as `(seat, action id)`, the standing one last.
     #[getter]
     fn declarations(&self) -> Vec<(u8, u8)> {
-        self.0.declarations().to_vec()
+        self.round.declarations().to_vec()
     }
 
     /// The cards buried so far, in card-index order.
     #[getter]
     fn buried(&self) -> Vec<PyCard> {
-        cards_of(&self.0.buried())
+        cards_of(&self.round.buried())
     }
 
     /// `seat`'s cards in card-index order (a follow being chosen included).
     fn hand(&self, py: Python<'_>, #[pyo3(from_py_with = arg)] seat: i64) -> PyResult<Vec<PyCard>> {
-        Ok(cards_of(&self.0.hand(seat_of(py, seat)?)))
+        Ok(cards_of(&self.round.hand(seat_of(py, seat)?)))
     }
 
     /// The cards `seat` has played this deal.
@@ -588,7 +786,7 @@ impl PyTractorRound {
     ) -> PyResult<Vec<PyCard>> {
         let seat = seat_of(py, seat)?;
         Ok(self
-            .0
+            .round
             .play()
             .map_or_else(Vec::new, |d| cards_of(&d.played()[seat])))
     }
@@ -596,13 +794,13 @@ impl PyTractorRound {
     /// True while a trick is led and not complete.
     #[getter]
     fn following(&self) -> bool {
-        self.0.play().is_some_and(|d| d.lead().is_some())
+        self.round.play().is_some_and(|d| d.lead().is_some())
     }
 
     /// The cards the seat to act has chosen so far for its follow.
     #[getter]
     fn chosen(&self) -> Vec<PyCard> {
-        self.0
+        self.round
             .play()
             .map_or_else(Vec::new, |d| cards_of(&d.chosen()))
     }
@@ -610,7 +808,7 @@ impl PyTractorRound {
     /// This trick's plays so far, in play order: `(seat, cards text)`.
     #[getter]
     fn trick(&self) -> Vec<(u8, String)> {
-        self.0.play().map_or_else(Vec::new, |d| {
+        self.round.play().map_or_else(Vec::new, |d| {
             d.trick_plays()
                 .iter()
                 .map(|(s, h)| (*s, tr::cards_text(h)))
@@ -621,7 +819,7 @@ impl PyTractorRound {
     /// Card points each seat has won in tricks so far.
     #[getter]
     fn points(&self) -> [u32; SEATS] {
-        self.0.play().map_or([0; SEATS], Deal::points)
+        self.round.play().map_or([0; SEATS], Deal::points)
     }
 
     /// The scored deal as a dict, or None until every card is played.
@@ -630,7 +828,7 @@ impl PyTractorRound {
     /// `attacker_points`, `rising_team`, `rise`, `next_dealer`.
     #[getter]
     fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let Some(o) = self.0.outcome() else {
+        let Some(o) = self.round.outcome() else {
             return Ok(None);
         };
         let out = PyDict::new(py);
@@ -649,7 +847,7 @@ impl PyTractorRound {
     ///
     /// Zeros until scored.
     fn returns(&self) -> [f32; SEATS] {
-        self.0.returns()
+        self.round.returns()
     }
 
     /// Write `seat`'s whole observation tensor into `out` (docs/tractor.md).
@@ -663,7 +861,7 @@ impl PyTractorRound {
     ) -> PyResult<()> {
         let seat = seat_of(py, seat)?;
         with_f32_exact(out, observe::OBSERVATION_LEN, |slice| {
-            self.0.observe(seat, slice)
+            self.round.observe(seat, slice)
         })?
         .py_err(py)
     }
@@ -785,6 +983,7 @@ fn tractor_rule_burial(
 pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTractorDeal>()?;
     m.add_class::<PyTractorRound>()?;
+    m.add_class::<PyTractorActions>()?;
     bench.add_function(wrap_pyfunction!(bench_tractor_random_playouts, bench)?)?;
     m.add_function(wrap_pyfunction!(tractor_shape, m)?)?;
     m.add_function(wrap_pyfunction!(tractor_follow_cards, m)?)?;
