@@ -7,8 +7,8 @@
 //! as Zheng Shangyou maps it); partners sit opposite (0 & 2, 1 & 3).
 
 use super::{
-    action_index, leads, move_ids_into, random_move, responses, take, view_take_into, Hand, Parts,
-    Play, View, MAX_PLAY,
+    action_index, leads, move_ids_into, random_move, responses, take, view_take_into, BombCounts,
+    Hand, Parts, Play, View, MAX_PLAY,
 };
 use crate::error::{EngineError, Result};
 use crate::rng::CardRng;
@@ -416,13 +416,14 @@ impl Deal {
         // The shapes and floors a turn answers change only with the table: a play
         // sets it and the end of a round clears it; passes keep it.
         let mut parts = Parts::of(self.table.as_ref(), self.level);
+        let mut bombs: [BombCounts; SEATS] = [None; SEATS];
         while !self.over {
             // A move of `legal`, drawn as from its list (pass first when
             // following) but without listing: the seat's view serves the draw and
             // the cards the move takes.
             let seat = usize::from(self.to_move);
             let view = views[seat];
-            let mv = random_move(&view, self.level, &parts, rng);
+            let mv = random_move(&view, self.level, &parts, &mut bombs[seat], rng);
             // A listed move is legal, so it only needs its cards.
             let taken = match &mv {
                 None => 0,
@@ -433,6 +434,9 @@ impl Deal {
             };
             self.commit(mv.as_ref(), &cards[..taken]);
             views[seat].remove(&cards[..taken], self.level);
+            if mv.is_some() {
+                bombs[seat] = None;
+            }
             if mv.is_some() || self.table.is_none() {
                 parts = Parts::of(self.table.as_ref(), self.level);
             }

@@ -995,6 +995,7 @@ struct Parts {
 }
 
 impl Parts {
+    #[inline]
     fn of(table: Option<&Play>, level: u8) -> Parts {
         let mut parts = Parts {
             parts: [(Kind::Single, -1); KINDS.len()],
@@ -1012,7 +1013,7 @@ impl Parts {
                 if !table.is_bomb() {
                     push(table.kind, i16::from(table.rank_value(level)));
                 }
-                for kind in [Kind::Bomb, Kind::StraightFlush, Kind::JokerBomb] {
+                for kind in BOMB_KINDS {
                     push(kind, -1);
                 }
                 // Every bomb beats an ordinary play; a bomb only a stronger one.
@@ -1047,13 +1048,27 @@ fn list_moves(v: &View, level: u8, table: Option<&Play>, out: &mut Vec<Play>) {
 /// (full houses by arithmetic) and only the drawn shape is walked again to find the
 /// move, so a turn never builds its list of plays; the draw and the move are the
 /// listing's. `parts` are the table's ([`Parts::of`]), which a playout keeps while
-/// the table stands.
-fn random_move(v: &View, level: u8, parts: &Parts, rng: &mut CardRng) -> Option<Play> {
+/// the table stands; `bombs` the hand's [`BombCounts`], which it keeps while the
+/// hand stands.
+fn random_move(
+    v: &View,
+    level: u8,
+    parts: &Parts,
+    bombs: &mut BombCounts,
+    rng: &mut CardRng,
+) -> Option<Play> {
     let mut counts = [0usize; KINDS.len()];
     let pass = usize::from(parts.following);
     let mut total = pass;
     for (count, (kind, floor)) in counts.iter_mut().zip(parts.iter()) {
-        *count = count_plays(v, level, kind, floor, parts.power);
+        *count = match (parts.power, BOMB_KINDS.iter().position(|&k| k == kind)) {
+            // Any bomb counts (a lead, or an answer to an ordinary play): the
+            // hand's counts, whatever the table.
+            (None, Some(i)) => bombs.get_or_insert_with(|| {
+                BOMB_KINDS.map(|kind| count_plays(v, level, kind, -1, None))
+            })[i],
+            _ => count_plays(v, level, kind, floor, parts.power),
+        };
         total += *count;
     }
     let mut k = (rng.below(total as u64) as usize).checked_sub(pass)?;
@@ -1065,6 +1080,14 @@ fn random_move(v: &View, level: u8, parts: &Parts, rng: &mut CardRng) -> Option<
     }
     None
 }
+
+/// The shapes that answer any ordinary play, in listing order (GD-41..GD-44).
+const BOMB_KINDS: [Kind; 3] = [Kind::Bomb, Kind::StraightFlush, Kind::JokerBomb];
+
+/// A hand's bombs, straight flushes and joker bombs (any, floor -1), counted once
+/// and kept by a random playout until the hand plays: most turns are passes, and
+/// these counts are most of a turn's counting.
+type BombCounts = Option<[usize; 3]>;
 
 /// Whether `play` is a bomb stronger than bomb power `power`.
 #[inline]
