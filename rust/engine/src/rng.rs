@@ -50,13 +50,18 @@ impl CardRng {
     #[inline]
     pub fn below(&mut self, n: u64) -> u64 {
         debug_assert!(n > 0);
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let m = u128::from(self.next_u64()) * u128::from(n);
-            if (m as u64) >= threshold {
-                return (m >> 64) as u64;
+        let mut m = u128::from(self.next_u64()) * u128::from(n);
+        // The rejection threshold `2^64 mod n` is below `n`, so a low word of `n`
+        // or more is always kept: the division that finds the threshold is only
+        // needed (rarely) below that, and the draws are the same as with it
+        // computed first (Lemire's nearly divisionless method).
+        if (m as u64) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as u64) < threshold {
+                m = u128::from(self.next_u64()) * u128::from(n);
             }
         }
+        (m >> 64) as u64
     }
 
     /// A uniform float in `[0, 1)` from the top 53 bits.
@@ -104,6 +109,26 @@ mod tests {
         let mut sorted = v.clone();
         sorted.sort();
         assert_eq!(sorted, (0..10).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn below_draws_as_with_the_threshold_found_first() {
+        // The division is skipped when it cannot matter: the draws, and how many
+        // words they use, are those of finding the threshold first.
+        let (mut fast, mut plain) = (CardRng::new(3), CardRng::new(3));
+        let large = [u64::MAX, 1 << 63, (1 << 63) + 1, 3 << 62, (1 << 62) + 7];
+        for n in (1..3000u64).chain(large) {
+            for _ in 0..20 {
+                let threshold = n.wrapping_neg() % n;
+                let want = loop {
+                    let m = u128::from(plain.next_u64()) * u128::from(n);
+                    if (m as u64) >= threshold {
+                        break (m >> 64) as u64;
+                    }
+                };
+                assert_eq!(fast.below(n), want, "n = {n}");
+            }
+        }
     }
 
     #[test]

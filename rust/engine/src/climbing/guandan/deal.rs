@@ -7,8 +7,8 @@
 //! as Zheng Shangyou maps it); partners sit opposite (0 & 2, 1 & 3).
 
 use super::{
-    action_index, leads, move_ids_into, random_move, responses, take, view_take_into, Hand, Play,
-    View, MAX_PLAY,
+    action_index, leads, move_ids_into, random_move, responses, take, view_take_into, BombCounts,
+    Hand, Parts, Play, View, MAX_PLAY,
 };
 use crate::error::{EngineError, Result};
 use crate::rng::CardRng;
@@ -39,6 +39,9 @@ pub struct Deal {
     /// Seats in finishing order; `places_len` of them are set.
     places: [u8; SEATS],
     places_len: u8,
+    /// The seats in `places` (bit `s`), so that whether a seat is out, and who
+    /// still answers, is a bit test rather than a scan of the places.
+    out: u8,
     /// End the deal as soon as one team has finished first and second.
     double_win_ends: bool,
     over: bool,
@@ -138,6 +141,7 @@ impl Deal {
             passes: 0,
             places: [0; SEATS],
             places_len: 0,
+            out: 0,
             double_win_ends,
             over: false,
             played: [NO_CARDS; SEATS],
@@ -201,7 +205,7 @@ impl Deal {
 
     /// Whether `seat` has gone out.
     pub fn finished(&self, seat: u8) -> bool {
-        self.places().contains(&seat)
+        self.out >> seat & 1 != 0
     }
 
     /// The legal moves of the seat to act: `None` is pass (listed first when
@@ -367,6 +371,7 @@ impl Deal {
     fn push_place(&mut self, seat: u8) {
         self.places[usize::from(self.places_len)] = seat;
         self.places_len += 1;
+        self.out |= 1 << seat;
     }
 
     /// The next seat after `seat` still holding cards (finished players are
@@ -382,9 +387,8 @@ impl Deal {
     /// passed the last player leads again (GD-27); if it has gone out, its partner
     /// leads, or the next active player if the partner is out too (GD-29).
     fn advance(&mut self, seat: u8) {
-        let responders = (0..SEATS as u8)
-            .filter(|&s| s != self.owner && !self.finished(s))
-            .count() as u8;
+        const ALL: u8 = (1 << SEATS) - 1;
+        let responders = (ALL & !self.out & !(1 << self.owner)).count_ones() as u8;
         if self.table.is_some() && self.passes >= responders {
             self.table = None;
             self.table_cards = NO_CARDS;
@@ -409,13 +413,17 @@ impl Deal {
         let mut cards = [crate::cards::Card::RED_JOKER; MAX_PLAY];
         // Each seat's view of its hand, kept across its moves.
         let mut views: [View; SEATS] = std::array::from_fn(|s| self.hands[s].view(self.level));
+        // The shapes and floors a turn answers change only with the table: a play
+        // sets it and the end of a round clears it; passes keep it.
+        let mut parts = Parts::of(self.table.as_ref(), self.level);
+        let mut bombs: [BombCounts; SEATS] = [None; SEATS];
         while !self.over {
             // A move of `legal`, drawn as from its list (pass first when
             // following) but without listing: the seat's view serves the draw and
             // the cards the move takes.
             let seat = usize::from(self.to_move);
             let view = views[seat];
-            let mv = random_move(&view, self.level, self.table.as_ref(), rng);
+            let mv = random_move(&view, self.level, &parts, &mut bombs[seat], rng);
             // A listed move is legal, so it only needs its cards.
             let taken = match &mv {
                 None => 0,
@@ -426,6 +434,12 @@ impl Deal {
             };
             self.commit(mv.as_ref(), &cards[..taken]);
             views[seat].remove(&cards[..taken], self.level);
+            if mv.is_some() {
+                bombs[seat] = None;
+            }
+            if mv.is_some() || self.table.is_none() {
+                parts = Parts::of(self.table.as_ref(), self.level);
+            }
             moves += 1;
         }
         moves
@@ -436,10 +450,11 @@ impl Deal {
 /// `derive_seed(seed, i)`, leader `i % 4`), played out; returns the moves made.
 pub fn random_playouts(games: u64, seed: u64, level: u8, cancel: &crate::Cancel) -> Result<u64> {
     let pack = crate::deck::deck("double108")?;
+    let mut cards = pack.clone();
     let mut moves = 0u64;
     for i in 0..games {
         cancel.check()?;
-        let mut cards = pack.clone();
+        cards.copy_from_slice(&pack);
         let mut rng = CardRng::new(crate::rng::derive_seed(seed, i));
         rng.shuffle(&mut cards);
         let mut hands = [NO_CARDS; SEATS];

@@ -527,10 +527,10 @@ trait Sink {
     /// `naturals` natural cards of `rank` and `wilds` wilds standing for it: a
     /// single, pair, triple or bomb (wilds alone stand for the level rank).
     fn group(&mut self, kind: Kind, rank: u8, naturals: u8, wilds: u8);
-    /// The run window of `len` positions topped at run position `top`, `width`
-    /// cards a position, `wild_at[i]` of them wilds at its `i`-th position (a
-    /// straight flush's of `suit`, else [`NO_SUIT`]).
-    fn run(&mut self, kind: Kind, top: u8, suit: u8, len: u8, width: u8, wild_at: &[u8; 5]);
+    /// The runs of `kind` in the window topped at run position `top` (a straight
+    /// flush's of `suit`, else [`NO_SUIT`]), one per way to fill it: where its
+    /// wilds stand ([`Spots`]), in listing order.
+    fn window(&mut self, kind: Kind, top: u8, suit: u8, ways: &[Spots]);
     /// The joker bomb.
     fn joker_bomb(&mut self);
     /// Every full house of `v` above `floor`, in [`for_each_full_house`]'s order.
@@ -547,8 +547,10 @@ impl<F: FnMut(Play)> Sink for Plays<F> {
     }
 
     #[inline]
-    fn run(&mut self, kind: Kind, top: u8, suit: u8, len: u8, width: u8, wild_at: &[u8; 5]) {
-        (self.0)(run_play(kind, top, suit, len, width, wild_at));
+    fn window(&mut self, kind: Kind, top: u8, suit: u8, ways: &[Spots]) {
+        for &spots in ways {
+            (self.0)(run_play(kind, top, suit, spots));
+        }
     }
 
     #[inline]
@@ -857,44 +859,17 @@ fn nth_full_house(v: &View, level: u8, floor: i16, mut k: usize) -> Option<Play>
     None
 }
 
-/// Every way to fill one run window of `len` positions (at most five), `width`
-/// cards each, when position `i` has `have[i]` naturals and `wilds` wilds are
-/// held: `f(wilds per position)`. Positions short of naturals must take wilds;
-/// the wilds left over may replace naturals anywhere (each way is its own play).
+/// The run of `kind` topped at `top` (of `suit`, for a straight flush) whose wilds
+/// stand where `spots` says.
 #[inline]
-fn fill_window(len: usize, width: u8, have: &[u8; 5], wilds: u8, mut f: impl FnMut(&[u8; 5])) {
-    let mut base = [0u8; 5];
-    let mut needed = 0u8;
-    for i in 0..len {
-        base[i] = width - have[i].min(width);
-        needed += base[i];
-    }
-    if needed > wilds {
-        return;
-    }
-    f(&base);
-    let spare = wilds - needed;
-    for i in 0..len {
-        if spare >= 1 && base[i] < width {
-            let mut one = base;
-            one[i] += 1;
-            f(&one);
-            if spare >= 2 {
-                for j in i..len {
-                    if one[j] < width {
-                        let mut two = one;
-                        two[j] += 1;
-                        f(&two);
-                    }
-                }
-            }
+fn run_play(kind: Kind, top: u8, suit: u8, spots: Spots) -> Play {
+    let (len, width) = run_shape(kind);
+    let mut wild_at = [0u8; 5];
+    for spot in [spots / 6, spots % 6] {
+        if let Some(w) = wild_at.get_mut(usize::from(spot)) {
+            *w += 1;
         }
     }
-}
-
-/// The play of a run window filled as `wild_at` says.
-#[inline]
-fn run_play(kind: Kind, top: u8, suit: u8, len: u8, width: u8, wild_at: &[u8; 5]) -> Play {
     let mut key = 0u64;
     let mut stand_ins = [NONE; MAX_WILDS];
     let mut n = 0;
@@ -926,30 +901,14 @@ fn positions(ranks: u16) -> u32 {
 /// positions from the low ace to the high ace, `width` cards each.
 #[inline]
 fn runs(v: &View, kind: Kind, floor: i16, sink: &mut impl Sink) {
-    let (len, width) = run_shape(kind);
-    // Run positions holding a natural card: a position without one needs `width`
-    // wilds, which rules out most windows before they are filled.
-    let held = positions(v.at_least[0]);
+    let (len, _) = run_shape(kind);
+    let windows = run_windows(v, kind);
     for top in (len - 1..=TOP_POSITION).filter(|&t| i16::from(t) > floor) {
-        let window = ((1u32 << len) - 1) << (top + 1 - len);
-        let missing = u32::from(len) - (held & window).count_ones();
-        if missing * u32::from(width) <= u32::from(v.wilds) {
-            run_window(v, kind, top, sink);
+        let ways = windows.ways(len, top);
+        if !ways.is_empty() {
+            sink.window(kind, top, NO_SUIT, ways);
         }
     }
-}
-
-/// The straights, pair runs or plates of the run window topped at `top`.
-#[inline]
-fn run_window(v: &View, kind: Kind, top: u8, sink: &mut impl Sink) {
-    let (len, width) = run_shape(kind);
-    let mut have = [0u8; 5];
-    for (i, slot) in have.iter_mut().take(usize::from(len)).enumerate() {
-        *slot = v.nat[usize::from(position_rank(top + 1 - len + i as u8))];
-    }
-    fill_window(usize::from(len), width, &have, v.wilds, |wild_at| {
-        sink.run(kind, top, NO_SUIT, len, width, wild_at);
-    });
 }
 
 /// Five-card straights of one suit (GD-43); a wild stands for the missing card.
@@ -960,26 +919,14 @@ fn straight_flushes(v: &View, sink: &mut impl Sink) {
         if positions.count_ones() + u32::from(v.wilds) < 5 {
             continue;
         }
+        let windows = flush_windows(v, suit);
         for top in 4..=TOP_POSITION {
-            // Most windows lack the naturals: skip them before filling.
-            if (positions >> (top - 4) & 0x1F).count_ones() + u32::from(v.wilds) >= 5 {
-                flush_window(v, suit, top, sink);
+            let ways = windows.ways(5, top);
+            if !ways.is_empty() {
+                sink.window(Kind::StraightFlush, top, suit, ways);
             }
         }
     }
-}
-
-/// The straight flushes of `suit` in the run window topped at `top`.
-#[inline]
-fn flush_window(v: &View, suit: u8, top: u8, sink: &mut impl Sink) {
-    let mut have = [0u8; 5];
-    for (i, slot) in have.iter_mut().enumerate() {
-        let rank = position_rank(top - 4 + i as u8);
-        *slot = v.suited[usize::from(rank)][usize::from(suit)];
-    }
-    fill_window(5, 1, &have, v.wilds, |wild_at| {
-        sink.run(Kind::StraightFlush, top, suit, 5, 1, wild_at);
-    });
 }
 
 /// The ranks that make bombs: four cards or more with the wilds.
@@ -1038,18 +985,23 @@ pub fn responses_into(hand: &Hand, level: u8, table: &Play, out: &mut Vec<Play>)
 /// rank above, and the bomb power the bombs must beat (`None`: any bomb). Leads
 /// list every shape; answers to an ordinary play its shape and then the bombs,
 /// answers to a bomb only stronger bombs.
+#[derive(Clone, Copy)]
 struct Parts {
     parts: [(Kind, i16); KINDS.len()],
     len: usize,
     power: Option<u16>,
+    /// Whether the seat follows a play (and may pass).
+    following: bool,
 }
 
 impl Parts {
+    #[inline]
     fn of(table: Option<&Play>, level: u8) -> Parts {
         let mut parts = Parts {
             parts: [(Kind::Single, -1); KINDS.len()],
             len: 0,
             power: None,
+            following: table.is_some(),
         };
         let mut push = |kind: Kind, floor: i16| {
             parts.parts[parts.len] = (kind, floor);
@@ -1061,7 +1013,7 @@ impl Parts {
                 if !table.is_bomb() {
                     push(table.kind, i16::from(table.rank_value(level)));
                 }
-                for kind in [Kind::Bomb, Kind::StraightFlush, Kind::JokerBomb] {
+                for kind in BOMB_KINDS {
                     push(kind, -1);
                 }
                 // Every bomb beats an ordinary play; a bomb only a stronger one.
@@ -1095,14 +1047,28 @@ fn list_moves(v: &View, level: u8, table: Option<&Play>, out: &mut Vec<Play>) {
 /// the move at that index is returned (`None`: pass). Every shape is only counted
 /// (full houses by arithmetic) and only the drawn shape is walked again to find the
 /// move, so a turn never builds its list of plays; the draw and the move are the
-/// listing's.
-fn random_move(v: &View, level: u8, table: Option<&Play>, rng: &mut CardRng) -> Option<Play> {
-    let parts = Parts::of(table, level);
+/// listing's. `parts` are the table's ([`Parts::of`]), which a playout keeps while
+/// the table stands; `bombs` the hand's [`BombCounts`], which it keeps while the
+/// hand stands.
+fn random_move(
+    v: &View,
+    level: u8,
+    parts: &Parts,
+    bombs: &mut BombCounts,
+    rng: &mut CardRng,
+) -> Option<Play> {
     let mut counts = [0usize; KINDS.len()];
-    let pass = usize::from(table.is_some());
+    let pass = usize::from(parts.following);
     let mut total = pass;
     for (count, (kind, floor)) in counts.iter_mut().zip(parts.iter()) {
-        *count = count_plays(v, level, kind, floor, parts.power);
+        *count = match (parts.power, BOMB_KINDS.iter().position(|&k| k == kind)) {
+            // Any bomb counts (a lead, or an answer to an ordinary play): the
+            // hand's counts, whatever the table.
+            (None, Some(i)) => bombs.get_or_insert_with(|| {
+                BOMB_KINDS.map(|kind| count_plays(v, level, kind, -1, None))
+            })[i],
+            _ => count_plays(v, level, kind, floor, parts.power),
+        };
         total += *count;
     }
     let mut k = (rng.below(total as u64) as usize).checked_sub(pass)?;
@@ -1114,6 +1080,14 @@ fn random_move(v: &View, level: u8, table: Option<&Play>, rng: &mut CardRng) -> 
     }
     None
 }
+
+/// The shapes that answer any ordinary play, in listing order (GD-41..GD-44).
+const BOMB_KINDS: [Kind; 3] = [Kind::Bomb, Kind::StraightFlush, Kind::JokerBomb];
+
+/// A hand's bombs, straight flushes and joker bombs (any, floor -1), counted once
+/// and kept by a random playout until the hand plays: most turns are passes, and
+/// these counts are most of a turn's counting.
+type BombCounts = Option<[usize; 3]>;
 
 /// Whether `play` is a bomb stronger than bomb power `power`.
 #[inline]
@@ -1141,14 +1115,33 @@ fn count_plays(v: &View, level: u8, kind: Kind, floor: i16, power: Option<u16>) 
 // A random playout draws one move a turn from a count of every shape's plays, so
 // the counts are look-ups: how many plays a rank or a run window gives depends
 // only on its (clipped) natural cards and the wilds held, and the tables below
-// hold those numbers as [`groups`], [`bombs`] and [`fill_window`] list them; summed
-// over the ranks, a group or bomb count is a count of the ranks holding enough
-// naturals ([`View::at_least`]). `counts_match_the_listing` checks them against the
+// hold those numbers as [`groups`] and [`bombs`] list them; summed over the ranks, a
+// group or bomb count is a count of the ranks holding enough naturals
+// ([`View::at_least`]). A run window's table holds its plays themselves, as where
+// their wilds stand ([`window_fills`]): listing, counting and the k-th play of a
+// window are look-ups. `counts_match_the_listing` checks them against the
 // listing, and `kth_plays_are_the_listing_s` the k-th play each count finds.
 
-/// How many ways [`fill_window`] fills a window of `len` positions holding
-/// `have[i]` naturals, `width` cards each, with `wilds` wilds.
-const fn window_ways(len: usize, width: u8, have: [u8; 5], wilds: u8) -> u8 {
+/// Where the wilds of a run stand in its window: the window positions (0..=4) of
+/// the first and second wild in reading order, as `6 × first + second`, 5 for no
+/// wild ([`run_slot`]'s wild spots).
+type Spots = u8;
+
+/// The [`Spots`] of a run without wilds.
+const NO_SPOTS: Spots = 5 * 6 + 5;
+
+/// The most ways to fill one run window: a straight's with two spare wilds,
+/// 1 + 5 + 10.
+const MAX_WAYS: usize = 16;
+
+/// The ways to fill one run window of `len` positions (at most five), `width` cards
+/// each, when position `i` has `have[i]` naturals and `wilds` wilds are held, in
+/// listing order, and how many. Positions short of naturals must take wilds; the
+/// wilds left over may replace naturals anywhere (each way is its own play): one
+/// spare wild at each position `i` in turn, each followed by a second at each `j >= i`.
+const fn window_fills(len: usize, width: u8, have: [u8; 5], wilds: u8) -> ([Spots; MAX_WAYS], u8) {
+    let mut ways = [0u8; MAX_WAYS];
+    let mut n = 0;
     let mut base = [0u8; 5];
     let mut needed = 0u8;
     let mut i = 0;
@@ -1159,21 +1152,26 @@ const fn window_ways(len: usize, width: u8, have: [u8; 5], wilds: u8) -> u8 {
         i += 1;
     }
     if needed > wilds {
-        return 0;
+        return (ways, 0);
     }
+    ways[n] = spots_of(len, base);
+    n += 1;
     let spare = wilds - needed;
-    let mut ways = 1;
     i = 0;
     while i < len {
         if spare >= 1 && base[i] < width {
-            ways += 1;
+            let mut one = base;
+            one[i] += 1;
+            ways[n] = spots_of(len, one);
+            n += 1;
             if spare >= 2 {
-                // A second spare wild at `j >= i`, where `i` already took one.
                 let mut j = i;
                 while j < len {
-                    let taken = if j == i { base[j] + 1 } else { base[j] };
-                    if taken < width {
-                        ways += 1;
+                    if one[j] < width {
+                        let mut two = one;
+                        two[j] += 1;
+                        ways[n] = spots_of(len, two);
+                        n += 1;
                     }
                     j += 1;
                 }
@@ -1181,13 +1179,41 @@ const fn window_ways(len: usize, width: u8, have: [u8; 5], wilds: u8) -> u8 {
         }
         i += 1;
     }
-    ways
+    (ways, n as u8)
 }
 
-/// [`window_ways`] per wilds held (0..=2) and window code: `bits` bits per
-/// position, the first position lowest.
-const fn window_table<const N: usize>(len: usize, width: u8, bits: usize) -> [[u8; N]; 3] {
-    let mut table = [[0u8; N]; 3];
+/// The [`Spots`] of a window whose position `i` takes `wild_at[i]` wilds.
+const fn spots_of(len: usize, wild_at: [u8; 5]) -> Spots {
+    let mut spots = [5u8; MAX_WILDS];
+    let mut n = 0;
+    let mut i = 0;
+    while i < len {
+        let mut w = 0;
+        while w < wild_at[i] {
+            if n < MAX_WILDS {
+                spots[n] = i as u8;
+            }
+            n += 1;
+            w += 1;
+        }
+        i += 1;
+    }
+    spots[0] * 6 + spots[1]
+}
+
+/// [`window_fills`] for every wilds held (0..=2) and window code (`bits` bits a
+/// position, the first position lowest: naturals held, clipped): listing a run
+/// window, counting its plays and finding the `k`-th are look-ups.
+struct WindowTable<const N: usize> {
+    ways: [[[Spots; MAX_WAYS]; N]; 3],
+    counts: [[u8; N]; 3],
+}
+
+const fn window_table<const N: usize>(len: usize, width: u8, bits: usize) -> WindowTable<N> {
+    let mut table = WindowTable {
+        ways: [[[0u8; MAX_WAYS]; N]; 3],
+        counts: [[0u8; N]; 3],
+    };
     let mut wilds = 0;
     while wilds < 3 {
         let mut code = 0;
@@ -1198,7 +1224,9 @@ const fn window_table<const N: usize>(len: usize, width: u8, bits: usize) -> [[u
                 have[i] = ((code >> (bits * i)) & ((1 << bits) - 1)) as u8;
                 i += 1;
             }
-            table[wilds][code] = window_ways(len, width, have, wilds as u8);
+            let (ways, n) = window_fills(len, width, have, wilds as u8);
+            table.ways[wilds][code] = ways;
+            table.counts[wilds][code] = n;
             code += 1;
         }
         wilds += 1;
@@ -1207,11 +1235,48 @@ const fn window_table<const N: usize>(len: usize, width: u8, bits: usize) -> [[u
 }
 
 /// Straights (and straight flushes) per window, one bit a position: a natural held.
-const STRAIGHT_WAYS: [[u8; 32]; 3] = window_table(5, 1, 1);
+static STRAIGHT_WAYS: WindowTable<32> = window_table(5, 1, 1);
 /// Pair runs per window, two bits a position: naturals held, at most 3.
-const PAIR_RUN_WAYS: [[u8; 64]; 3] = window_table(3, 2, 2);
+static PAIR_RUN_WAYS: WindowTable<64> = window_table(3, 2, 2);
 /// Plates per window, two bits a position.
-const PLATE_WAYS: [[u8; 16]; 3] = window_table(2, 3, 2);
+static PLATE_WAYS: WindowTable<16> = window_table(2, 3, 2);
+
+/// One hand's run windows of one shape: its rows of a [`WindowTable`] at the wilds
+/// held, and its window code over every run position (`bits` bits a position).
+#[derive(Clone, Copy)]
+struct Windows {
+    ways: &'static [[Spots; MAX_WAYS]],
+    counts: &'static [u8],
+    code: u32,
+    bits: u32,
+}
+
+impl Windows {
+    /// Where the window of `len` positions topped at `top` sits in the tables.
+    #[inline]
+    fn at(&self, len: u8, top: u8) -> usize {
+        let mask = (1u32 << (self.bits * u32::from(len))) - 1;
+        ((self.code >> (self.bits * u32::from(top + 1 - len))) & mask) as usize
+    }
+
+    /// How many runs the window of `len` positions topped at `top` holds.
+    #[inline]
+    fn count(&self, len: u8, top: u8) -> usize {
+        self.counts
+            .get(self.at(len, top))
+            .map_or(0, |&n| usize::from(n))
+    }
+
+    /// The ways to fill the window of `len` positions topped at `top`, in listing order.
+    #[inline]
+    fn ways(&self, len: u8, top: u8) -> &'static [Spots] {
+        let at = self.at(len, top);
+        match (self.ways.get(at), self.counts.get(at)) {
+            (Some(ways), Some(&n)) => &ways[..usize::from(n)],
+            _ => &[],
+        }
+    }
+}
 
 /// Singles, pairs and triples of one rank ([`rank_groups`]) per width (1..=3),
 /// naturals held (at most 3 count) and wilds held.
@@ -1284,10 +1349,10 @@ fn count_listed(v: &View, level: u8, kind: Kind, floor: i16) -> usize {
         Kind::TriplePair => count_full_houses(v, level, floor),
         Kind::Straight | Kind::PairRun | Kind::Airplane => {
             let (len, _) = run_shape(kind);
-            let (table, code, bits) = run_windows(v, kind);
+            let windows = run_windows(v, kind);
             (len - 1..=TOP_POSITION)
                 .filter(|&top| i16::from(top) > floor)
-                .map(|top| window_count(table, code, bits, len, top))
+                .map(|top| windows.count(len, top))
                 .sum()
         }
         Kind::Bomb => v
@@ -1296,13 +1361,12 @@ fn count_listed(v: &View, level: u8, kind: Kind, floor: i16) -> usize {
             .zip(BOMBS_OF_NATURALS)
             .map(|(&ranks, ways)| ranks.count_ones() as usize * usize::from(ways[wilds]))
             .sum(),
-        Kind::StraightFlush => v
-            .suit_positions
-            .iter()
-            .filter(|p| p.count_ones() as usize + wilds >= 5)
-            .map(|&p| {
+        Kind::StraightFlush => (0..4u8)
+            .filter(|&suit| v.suit_positions[usize::from(suit)].count_ones() as usize + wilds >= 5)
+            .map(|suit| {
+                let windows = flush_windows(v, suit);
                 (4..=TOP_POSITION)
-                    .map(|top| window_count(&STRAIGHT_WAYS[wilds], u32::from(p), 1, 5, top))
+                    .map(|top| windows.count(5, top))
                     .sum::<usize>()
             })
             .sum(),
@@ -1311,15 +1375,47 @@ fn count_listed(v: &View, level: u8, kind: Kind, floor: i16) -> usize {
     }
 }
 
-/// The window table of a run shape (straight, pair run or plate) at the wilds `v`
-/// holds, the hand's window code over every run position and its bits a position.
+/// The run windows of a run shape (straight, pair run or plate) in `v`.
 #[inline]
-fn run_windows(v: &View, kind: Kind) -> (&'static [u8], u32, u32) {
+fn run_windows(v: &View, kind: Kind) -> Windows {
     let wilds = usize::from(v.wilds.min(2));
-    match kind {
-        Kind::PairRun => (&PAIR_RUN_WAYS[wilds], run_depths(v), 2),
-        Kind::Airplane => (&PLATE_WAYS[wilds], run_depths(v), 2),
-        _ => (&STRAIGHT_WAYS[wilds], positions(v.at_least[0]), 1),
+    let (ways, counts, code, bits): (&'static [_], &'static [u8], _, _) = match kind {
+        Kind::PairRun => (
+            &PAIR_RUN_WAYS.ways[wilds],
+            &PAIR_RUN_WAYS.counts[wilds],
+            run_depths(v),
+            2,
+        ),
+        Kind::Airplane => (
+            &PLATE_WAYS.ways[wilds],
+            &PLATE_WAYS.counts[wilds],
+            run_depths(v),
+            2,
+        ),
+        _ => (
+            &STRAIGHT_WAYS.ways[wilds],
+            &STRAIGHT_WAYS.counts[wilds],
+            positions(v.at_least[0]),
+            1,
+        ),
+    };
+    Windows {
+        ways,
+        counts,
+        code,
+        bits,
+    }
+}
+
+/// The straight-flush windows of `suit` in `v`.
+#[inline]
+fn flush_windows(v: &View, suit: u8) -> Windows {
+    let wilds = usize::from(v.wilds.min(2));
+    Windows {
+        ways: &STRAIGHT_WAYS.ways[wilds],
+        counts: &STRAIGHT_WAYS.counts[wilds],
+        code: u32::from(v.suit_positions[usize::from(suit)]),
+        bits: 1,
     }
 }
 
@@ -1336,15 +1432,6 @@ fn run_depths(v: &View) -> u32 {
         (x | x << 1) & 0x5555_5555
     };
     spread(v.at_least[0]) + spread(v.at_least[1]) + spread(v.at_least[2])
-}
-
-/// The plays of the run window of `len` positions topped at `top`, from `table` by
-/// window code (`bits` bits a position of `code`).
-#[inline]
-fn window_count(table: &[u8], code: u32, bits: u32, len: u8, top: u8) -> usize {
-    let mask = (1u32 << (bits * u32::from(len))) - 1;
-    let window = (code >> (bits * u32::from(top + 1 - len))) & mask;
-    table.get(window as usize).map_or(0, |&n| usize::from(n))
 }
 
 /// How many singles, pairs or triples above `floor` [`groups`] lists: [`GROUP_WAYS`]
@@ -1404,13 +1491,13 @@ fn nth_play(
         }
         Kind::Straight | Kind::PairRun | Kind::Airplane => {
             let (len, _) = run_shape(kind);
-            let (table, code, bits) = run_windows(v, kind);
+            let windows = run_windows(v, kind);
             for top in (len - 1..=TOP_POSITION).filter(|&t| i16::from(t) > floor) {
-                let n = window_count(table, code, bits, len, top);
-                if k < n {
-                    return kth_play(k, |sink| run_window(v, kind, top, sink));
+                let ways = windows.ways(len, top);
+                if let Some(&spots) = ways.get(k) {
+                    return Some(run_play(kind, top, NO_SUIT, spots));
                 }
-                k -= n;
+                k -= ways.len();
             }
             None
         }
@@ -1426,13 +1513,13 @@ fn nth_play(
         }
         Kind::StraightFlush => {
             for suit in 0..4u8 {
-                let held = u32::from(v.suit_positions[usize::from(suit)]);
+                let windows = flush_windows(v, suit);
                 for top in 4..=TOP_POSITION {
-                    let n = window_count(&STRAIGHT_WAYS[wilds], held, 1, 5, top);
-                    if k < n {
-                        return kth_play(k, |sink| flush_window(v, suit, top, sink));
+                    let ways = windows.ways(5, top);
+                    if let Some(&spots) = ways.get(k) {
+                        return Some(run_play(Kind::StraightFlush, top, suit, spots));
                     }
-                    k -= n;
+                    k -= ways.len();
                 }
             }
             None
@@ -1478,20 +1565,24 @@ impl<T: From<u16>> Sink for Ids<'_, T> {
     }
 
     #[inline]
-    fn run(&mut self, kind: Kind, top: u8, suit: u8, len: u8, width: u8, wild_at: &[u8; 5]) {
-        // Where the wilds stand in the window, in reading order (5: none).
-        let mut spots = [5u8; MAX_WILDS];
-        let mut n = 0;
-        for (i, &w) in wild_at.iter().take(usize::from(len)).enumerate() {
-            for _ in 0..w {
-                if let Some(spot) = spots.get_mut(n) {
-                    *spot = i as u8;
-                }
-                n += 1;
+    fn window(&mut self, kind: Kind, top: u8, suit: u8, ways: &[Spots]) {
+        // A run's bomb power (a straight flush's) is its shape's and top's alone, so
+        // one check serves the window.
+        let strong = |power| outbombs(&run_play(kind, top, suit, NO_SPOTS), self.level, power);
+        if !self.power.is_none_or(strong) {
+            return;
+        }
+        let row = run_slot(kind, suit, top, 0);
+        for &spots in ways {
+            if let Some(&id) = self
+                .index
+                .listed
+                .get(row + usize::from(spots))
+                .filter(|&&id| id != 0)
+            {
+                self.ids.push(T::from(id));
             }
         }
-        let slot = run_slot(kind, suit, top, spots);
-        self.push(slot, || run_play(kind, top, suit, len, width, wild_at));
     }
 
     #[inline]
@@ -2076,8 +2167,7 @@ pub struct ActionIndex {
 /// Run families of [`listed_slot`]: straights, pair runs, plates, then straight
 /// flushes of each suit.
 const RUN_FAMILIES: usize = 3 + 4;
-/// Where the wilds of a run stand: the first's window position (5: none) times 6,
-/// plus the second's.
+/// Where the wilds of a run stand ([`Spots`]).
 const WILD_SPOTS: usize = 36;
 /// [`listed_slot`]'s sections: singles, pairs and triples by rank and wilds; bombs
 /// by rank, naturals and wilds; the joker bomb; runs by family, top and wild spots.
@@ -2106,7 +2196,7 @@ fn listed_slot(p: &Play) -> Option<usize> {
                 NONE => 5,
                 _ => p.position_of(r).wrapping_sub(start).min(5),
             };
-            let spots = [spot(p.stand_ins[0]), spot(p.stand_ins[1])];
+            let spots = spot(p.stand_ins[0]) * 6 + spot(p.stand_ins[1]);
             Some(run_slot(p.kind, p.suit, p.main, spots))
         }
         _ => None,
@@ -2134,16 +2224,16 @@ fn bomb_slot(rank: u8, naturals: u8, wilds: u8) -> usize {
 const JOKER_BOMB_SLOT: usize = GROUP_SLOTS + BOMB_SLOTS;
 
 /// [`listed_slot`] of the run of `kind` (of `suit`, for a straight flush) topped
-/// at run position `top`, its wilds at window positions `spots` (5: none).
+/// at run position `top`, its wilds standing where `spots` says.
 #[inline]
-fn run_slot(kind: Kind, suit: u8, top: u8, spots: [u8; MAX_WILDS]) -> usize {
+fn run_slot(kind: Kind, suit: u8, top: u8, spots: Spots) -> usize {
     let family = match kind {
         Kind::Straight => 0,
         Kind::PairRun => 1,
         Kind::Airplane => 2,
         _ => 3 + usize::from(suit),
     };
-    let spots = usize::from(spots[0]) * 6 + usize::from(spots[1]);
+    let spots = usize::from(spots);
     JOKER_BOMB_SLOT
         + 1
         + (family * (TOP_POSITION as usize + 1) + usize::from(top)) * WILD_SPOTS
