@@ -323,6 +323,62 @@ mod tests {
         assert!(CardPlay::new(game, [set("3c"), set("3c"), set("")], 0, [0; 3]).is_err());
     }
 
+    /// Whole deals of both games, dealt from `seed`, played by random ids: at every
+    /// position `legal_ids` is the index ids of `legal()`, ascending and each once,
+    /// and `apply_id` plays what `apply` plays for the first listed move of the id.
+    #[test]
+    fn ids_list_and_play_as_the_legal_moves_do() {
+        use crate::deck::deck;
+        use crate::rng::{shuffle_seeded, CardRng};
+        for seed in 0..40u64 {
+            let ddz_game = seed % 2 == 0;
+            let (name, per, game) = if ddz_game {
+                let game = Game::DouDizhu {
+                    landlord: (seed % 3) as u8,
+                    bid: 2,
+                };
+                ("french54", 18, game)
+            } else {
+                ("zhengshangyou48", 16, Game::ZhengShangyou)
+            };
+            let mut order = deck(name).unwrap();
+            shuffle_seeded(&mut order, seed);
+            let hands = [0, 1, 2]
+                .map(|s| CardSet::from_cards(order[per * s..per * (s + 1)].iter().copied()));
+            let leader = (0..3u8).find(|&s| hands[usize::from(s)].contains(HEART_THREE));
+            let leader = if ddz_game { 0 } else { leader.unwrap_or(0) };
+            let mut by_id = CardPlay::new(game, hands, leader, [0; 3]).unwrap();
+            let mut by_move = by_id.clone();
+            let index = index_of(game);
+            let mut rng = CardRng::new(seed);
+            while !by_move.deal().is_over() {
+                let legal = by_move.legal().to_vec();
+                let mut want: Vec<u32> = legal.iter().filter_map(|m| index.move_id(m)).collect();
+                want.sort_unstable();
+                want.dedup();
+                let ids: Vec<u32> = by_id.legal_ids().collect();
+                assert_eq!(ids, want, "seed {seed}");
+                let id = ids[rng.below(ids.len() as u64) as usize];
+                let first = legal.iter().find(|m| index.move_id(m) == Some(id)).copied();
+                by_move.apply(first.unwrap()).unwrap();
+                by_id.apply_id(id).unwrap();
+                assert_eq!(
+                    format!("{:?}", by_id.deal()),
+                    format!("{:?}", by_move.deal())
+                );
+                assert_eq!(by_id.log(), by_move.log());
+                for s in 0..3 {
+                    assert_eq!(by_id.played(s), by_move.played(s));
+                    let ranks = Ranks::from_cards(by_id.played(s).iter().copied());
+                    assert_eq!(by_id.played_ranks()[s], ranks);
+                }
+            }
+            assert_eq!(by_id.legal_ids().len(), 0);
+            // An id that is not legal changes nothing.
+            assert!(by_id.apply_id(0).is_err());
+        }
+    }
+
     #[test]
     fn settled_bombs_are_logged() {
         // ZSY-28: an unbeaten response bomb earns its bonus when the round ends.

@@ -119,6 +119,11 @@ mod tests {
         assert_eq!(&out[..8], &[1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
         assert_eq!(&out[8..12], &[1.0, 0.0, 0.0, 0.0]);
         assert_eq!(out.iter().sum::<f32>(), 5.0);
+        // A plane overwrites whatever was there: zeros included.
+        let mut stale = [7.0f32; PLANE + 1];
+        write_plane(&Ranks::parse("3335R").unwrap(), &mut stale);
+        assert_eq!(&stale[..PLANE], &out[..]);
+        assert_eq!(stale[PLANE], 7.0);
         let mut rng = CardRng::new(3);
         for is_ddz in [true, false] {
             let deal = random_deal(is_ddz, &mut rng);
@@ -126,6 +131,10 @@ mod tests {
             let mut obs = vec![0.0f32; len];
             let played = [Ranks::default(); 3];
             assert_eq!(write_card_play(&deal, &played, 1, &mut obs), len);
+            // The part is written whole over stale values.
+            let mut stale = vec![9.0f32; len];
+            write_card_play(&deal, &played, 1, &mut stale);
+            assert_eq!(stale, obs);
             // Own hand plus unseen cards are the whole pack.
             let cards: f32 = obs[..2 * PLANE].iter().sum();
             assert_eq!(cards as usize, pack(is_ddz).len());
