@@ -170,7 +170,7 @@ impl CardPlay {
             };
             // A play outside the index (none of a dealt hand's) has no id.
             if let Some(id) = id {
-                order.push(u64::from(id) << 32 | moves.len() as u64);
+                order.push((u64::from(id) << 32) | moves.len() as u64);
                 moves.push(mv);
             }
         });
