@@ -184,8 +184,8 @@ impl<G: Episodes> Single<G> {
             // above before these references were taken), both are contiguous,
             // and no Python code runs while the slices live.
             let out = unsafe { tensor.as_slice_mut() }?;
-            // A rewritten tensor starts as a new one does, whatever the writer assumes.
-            out.fill(0.0);
+            // `observe` writes every float (the vector env reuses its rows unzeroed
+            // too), so a rewritten tensor needs no clearing first.
             self.game.observe(episode, seat, out).py_err(py)?;
             let bits = unsafe { mask.as_slice_mut() }?;
             for &id in &handed.set {

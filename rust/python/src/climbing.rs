@@ -1042,10 +1042,9 @@ impl PyClimbingDeal {
                     )),
                 ));
             }
-            let played = [0, 1, 2].map(|s| Ranks::from_cards(self.play.played(s).iter().copied()));
             Ok(observe::write_card_play(
                 deal,
-                &played,
+                self.play.played_ranks(),
                 seat as u8,
                 &mut slice[..need],
             ))

@@ -6,7 +6,9 @@
 //! per-move loop they step (list the legal moves once per turn, apply one), so that a
 //! game played through the Python State API costs one engine call per move.
 
+use super::index::{ActionIndex, PASS_ID};
 use super::playout::{Deal, Game, Move};
+use super::{doudizhu as ddz, zhengshangyou as zsy};
 use super::{Combination, Kind, Ranks, NUM_RANKS, THREE, TWO};
 use crate::cards::{Card, HEARTS};
 use crate::cardset::CardSet;
@@ -37,6 +39,30 @@ pub struct CardPlay {
     bonus_log: Vec<(u8, Combination)>,
     /// The legal moves of the seat to act, listed once per turn.
     legal: Option<Vec<Move>>,
+    /// The ranks each seat has played (the observation tensors' planes).
+    played_ranks: [Ranks; 3],
+    /// The legal moves by action-index id, listed once per turn (see
+    /// [`CardPlay::legal_ids`]); kept apart from `legal`, which it never builds.
+    by_id: IdListing,
+}
+
+/// A position's legal moves by action-index id: `moves` in the generator's order,
+/// and `order` one entry per id, ascending, `(id << 32) | i` naming `moves[i]`,
+/// the first listed reading of the id's ranks. Buffers reused from turn to turn.
+#[derive(Clone, Debug, Default)]
+struct IdListing {
+    /// Whether the lists are the current position's.
+    fresh: bool,
+    moves: Vec<Move>,
+    order: Vec<u64>,
+}
+
+/// The action index of `game`'s ids.
+fn index_of(game: Game) -> &'static ActionIndex {
+    match game {
+        Game::DouDizhu { .. } => ddz::action_index(),
+        Game::ZhengShangyou => zsy::action_index(),
+    }
 }
 
 impl CardPlay {
@@ -67,6 +93,8 @@ impl CardPlay {
             log: Vec::new(),
             bonus_log: Vec::new(),
             legal: None,
+            played_ranks: [Ranks::default(); 3],
+            by_id: IdListing::default(),
         })
     }
 
@@ -90,6 +118,11 @@ impl CardPlay {
         &self.played[seat % 3]
     }
 
+    /// The ranks each seat has played, by seat.
+    pub fn played_ranks(&self) -> &[Ranks; 3] {
+        &self.played_ranks
+    }
+
     /// Rockets played (Dou Dizhu); [`Deal::bombs`] counts bombs and rockets together.
     pub fn rockets(&self) -> u8 {
         self.rockets
@@ -111,6 +144,59 @@ impl CardPlay {
         self.legal.get_or_insert_with(|| deal.legal())
     }
 
+    /// The game's action-index ids of the legal moves of the seat to act,
+    /// ascending and each once (none once over), listed once per turn straight
+    /// from the move generator: learning loops step by id, and this spares them
+    /// the list of moves and its second walk to find ids.
+    pub fn legal_ids(&mut self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        self.list_by_id();
+        self.by_id.order.iter().map(|&k| (k >> 32) as u32)
+    }
+
+    /// Fill `by_id` for the position unless it is already.
+    fn list_by_id(&mut self) {
+        if self.by_id.fresh {
+            return;
+        }
+        let IdListing { moves, order, .. } = &mut self.by_id;
+        moves.clear();
+        order.clear();
+        let index = index_of(self.deal.game);
+        self.deal.each_legal(|mv, key| {
+            let id = if mv.is_none() {
+                Some(PASS_ID)
+            } else {
+                index.key_id(key)
+            };
+            // A play outside the index (none of a dealt hand's) has no id.
+            if let Some(id) = id {
+                order.push((u64::from(id) << 32) | moves.len() as u64);
+                moves.push(mv);
+            }
+        });
+        // Listed by type, length and main rank, which the index orders by too, so
+        // this is nearly sorted already; each id keeps its first reading.
+        order.sort_unstable();
+        order.dedup_by_key(|k| *k >> 32);
+        self.by_id.fresh = true;
+    }
+
+    /// Play the legal move of action-index id `id` for the seat to act: the first
+    /// reading of its ranks that [`CardPlay::legal`] lists, as the game API
+    /// picks. An id that is not legal now is an error and changes nothing.
+    pub fn apply_id(&mut self, id: u32) -> Result<()> {
+        self.list_by_id();
+        let order = &self.by_id.order;
+        let Ok(at) = order.binary_search_by_key(&id, |&k| (k >> 32) as u32) else {
+            return Err(EngineError::IllegalAction(format!(
+                "id {id} is not legal now"
+            )));
+        };
+        let mv = self.by_id.moves[order[at] as u32 as usize];
+        self.play(mv);
+        Ok(())
+    }
+
     /// Play `mv` for the seat to act; an illegal move is an error and changes nothing.
     pub fn apply(&mut self, mv: Move) -> Result<()> {
         if !self.legal().contains(&mv) {
@@ -119,6 +205,12 @@ impl CardPlay {
                 "{what} is not a legal move now"
             )));
         }
+        self.play(mv);
+        Ok(())
+    }
+
+    /// Play `mv`, a legal move of the seat to act.
+    fn play(&mut self, mv: Move) {
         let seat = self.deal.to_move;
         let before = (self.deal.bonus, self.deal.table);
         if let Some(c) = mv {
@@ -138,7 +230,7 @@ impl CardPlay {
         }
         self.log.push((seat, mv));
         self.legal = None;
-        Ok(())
+        self.by_id.fresh = false;
     }
 
     /// Move the cards of `ranks` from `seat`'s hand to its played pile: the lowest
@@ -151,6 +243,7 @@ impl CardPlay {
         if self.deal.opening && need.count(THREE) > 0 && hand.contains(HEART_THREE) {
             hand.remove(HEART_THREE);
             pile.push(HEART_THREE);
+            self.played_ranks[seat].0[usize::from(THREE)] += 1;
             need.0[THREE as usize] -= 1;
         }
         for rank in 0..NUM_RANKS as u8 {
@@ -162,6 +255,7 @@ impl CardPlay {
                 let card = Card::from_index_unchecked(bits.trailing_zeros() as u8);
                 hand.remove(card);
                 pile.push(card);
+                self.played_ranks[seat].0[usize::from(rank)] += 1;
             }
         }
     }
@@ -227,6 +321,62 @@ mod tests {
         play.apply(Some(rocket)).unwrap();
         assert_eq!((play.rockets(), play.deal().bombs), (1, 1));
         assert!(CardPlay::new(game, [set("3c"), set("3c"), set("")], 0, [0; 3]).is_err());
+    }
+
+    /// Whole deals of both games, dealt from `seed`, played by random ids: at every
+    /// position `legal_ids` is the index ids of `legal()`, ascending and each once,
+    /// and `apply_id` plays what `apply` plays for the first listed move of the id.
+    #[test]
+    fn ids_list_and_play_as_the_legal_moves_do() {
+        use crate::deck::deck;
+        use crate::rng::{shuffle_seeded, CardRng};
+        for seed in 0..40u64 {
+            let ddz_game = seed % 2 == 0;
+            let (name, per, game) = if ddz_game {
+                let game = Game::DouDizhu {
+                    landlord: (seed % 3) as u8,
+                    bid: 2,
+                };
+                ("french54", 18, game)
+            } else {
+                ("zhengshangyou48", 16, Game::ZhengShangyou)
+            };
+            let mut order = deck(name).unwrap();
+            shuffle_seeded(&mut order, seed);
+            let hands = [0, 1, 2]
+                .map(|s| CardSet::from_cards(order[per * s..per * (s + 1)].iter().copied()));
+            let leader = (0..3u8).find(|&s| hands[usize::from(s)].contains(HEART_THREE));
+            let leader = if ddz_game { 0 } else { leader.unwrap_or(0) };
+            let mut by_id = CardPlay::new(game, hands, leader, [0; 3]).unwrap();
+            let mut by_move = by_id.clone();
+            let index = index_of(game);
+            let mut rng = CardRng::new(seed);
+            while !by_move.deal().is_over() {
+                let legal = by_move.legal().to_vec();
+                let mut want: Vec<u32> = legal.iter().filter_map(|m| index.move_id(m)).collect();
+                want.sort_unstable();
+                want.dedup();
+                let ids: Vec<u32> = by_id.legal_ids().collect();
+                assert_eq!(ids, want, "seed {seed}");
+                let id = ids[rng.below(ids.len() as u64) as usize];
+                let first = legal.iter().find(|m| index.move_id(m) == Some(id)).copied();
+                by_move.apply(first.unwrap()).unwrap();
+                by_id.apply_id(id).unwrap();
+                assert_eq!(
+                    format!("{:?}", by_id.deal()),
+                    format!("{:?}", by_move.deal())
+                );
+                assert_eq!(by_id.log(), by_move.log());
+                for s in 0..3 {
+                    assert_eq!(by_id.played(s), by_move.played(s));
+                    let ranks = Ranks::from_cards(by_id.played(s).iter().copied());
+                    assert_eq!(by_id.played_ranks()[s], ranks);
+                }
+            }
+            assert_eq!(by_id.legal_ids().len(), 0);
+            // An id that is not legal changes nothing.
+            assert!(by_id.apply_id(0).is_err());
+        }
     }
 
     #[test]

@@ -146,6 +146,20 @@ fn each_response(hand: &Ranks, table: &Combination, emit: &mut impl FnMut(Kind, 
     generate(hand, Kind::Rocket, 1..=1, None, emit);
 }
 
+/// Every legal play from `hand`, leads when `table` is `None` else answers to it
+/// (pass not included), as `emit(kind, main, length, key)` in the order of
+/// [`leads`] and [`responses`]: listing by id without building the list.
+pub fn each_play(
+    hand: &Ranks,
+    table: Option<&Combination>,
+    emit: &mut impl FnMut(Kind, u8, u8, u64),
+) {
+    match table {
+        None => each_lead(hand, emit),
+        Some(t) => each_response(hand, t, emit),
+    }
+}
+
 /// A sink for [`each_lead`]/[`each_response`] that builds combinations.
 fn push_into(out: &mut Vec<Combination>) -> impl FnMut(Kind, u8, u8, u64) + '_ {
     |kind, main, length, key| out.push(Combination::new(kind, main, length, Ranks::from_key(key)))

@@ -43,18 +43,28 @@ pub fn card_play_len(max_hand: usize) -> usize {
     6 * PLANE + 3 + 3 * (max_hand + 1) + 3 + MAX_BOMBS
 }
 
-/// Write `ranks` as a plane into `out` (at least [`PLANE`] long, zeros).
+/// The four entries of a rank in a plane, by its count (counts above four read as four).
+const THERMOMETER: [[f32; 4]; 5] = [
+    [0.0, 0.0, 0.0, 0.0],
+    [1.0, 0.0, 0.0, 0.0],
+    [1.0, 1.0, 0.0, 0.0],
+    [1.0, 1.0, 1.0, 0.0],
+    [1.0, 1.0, 1.0, 1.0],
+];
+
+/// Write `ranks` as a plane into `out` (at least [`PLANE`] long), every one of its
+/// [`PLANE`] floats, zeros included: each rank is one copy of four floats, so an
+/// observation written every step costs no per-card loop and no zeroing first.
 pub fn write_plane(ranks: &Ranks, out: &mut [f32]) {
-    for (rank, &count) in ranks.0.iter().enumerate() {
-        for slot in &mut out[4 * rank..4 * rank + usize::from(count.min(4))] {
-            *slot = 1.0;
-        }
+    for (cell, &count) in out[..PLANE].chunks_exact_mut(4).zip(&ranks.0) {
+        cell.copy_from_slice(&THERMOMETER[usize::from(count.min(4))]);
     }
 }
 
 /// Write the card-play part of `seat`'s observation of `deal` into the front of
-/// `out` (zeros, at least [`card_play_len`] long); `played` holds the ranks each
-/// seat has played. Returns the length written.
+/// `out` (at least [`card_play_len`] long): every float of the part, whatever
+/// `out` held before. `played` holds the ranks each seat has played. Returns the
+/// length written.
 pub fn write_card_play(deal: &Deal, played: &[Ranks; 3], seat: u8, out: &mut [f32]) -> usize {
     let seat = usize::from(seat % 3);
     let rel = |r: usize| (seat + r) % 3;
@@ -71,9 +81,15 @@ pub fn write_card_play(deal: &Deal, played: &[Ranks; 3], seat: u8, out: &mut [f3
         write_plane(&played[rel(r)], &mut out[at..at + PLANE]);
     }
     let mut at = 5 * PLANE;
-    if let Some(table) = &deal.table {
-        write_plane(&table.cards, &mut out[at..at + PLANE]);
-        out[at + PLANE + (usize::from(deal.table_owner) + 3 - seat) % 3] = 1.0;
+    let end = card_play_len(hand_max);
+    // The one-hot and flag entries after the planes: cleared, then set.
+    out[at + PLANE..end].fill(0.0);
+    match &deal.table {
+        Some(table) => {
+            write_plane(&table.cards, &mut out[at..at + PLANE]);
+            out[at + PLANE + (usize::from(deal.table_owner) + 3 - seat) % 3] = 1.0;
+        }
+        None => out[at..at + PLANE].fill(0.0),
     }
     at += PLANE + 3;
     for r in 0..3 {
@@ -103,6 +119,11 @@ mod tests {
         assert_eq!(&out[..8], &[1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
         assert_eq!(&out[8..12], &[1.0, 0.0, 0.0, 0.0]);
         assert_eq!(out.iter().sum::<f32>(), 5.0);
+        // A plane overwrites whatever was there: zeros included.
+        let mut stale = [7.0f32; PLANE + 1];
+        write_plane(&Ranks::parse("3335R").unwrap(), &mut stale);
+        assert_eq!(&stale[..PLANE], &out[..]);
+        assert_eq!(stale[PLANE], 7.0);
         let mut rng = CardRng::new(3);
         for is_ddz in [true, false] {
             let deal = random_deal(is_ddz, &mut rng);
@@ -110,6 +131,10 @@ mod tests {
             let mut obs = vec![0.0f32; len];
             let played = [Ranks::default(); 3];
             assert_eq!(write_card_play(&deal, &played, 1, &mut obs), len);
+            // The part is written whole over stale values.
+            let mut stale = vec![9.0f32; len];
+            write_card_play(&deal, &played, 1, &mut stale);
+            assert_eq!(stale, obs);
             // Own hand plus unseen cards are the whole pack.
             let cards: f32 = obs[..2 * PLANE].iter().sum();
             assert_eq!(cards as usize, pack(is_ddz).len());

@@ -15,6 +15,7 @@ use super::{ACE, BLACK_JOKER, NUM_RANKS, RED_JOKER, THREE, TWO};
 use crate::cancel::Cancel;
 use crate::error::Result;
 use crate::rng::CardRng;
+use std::sync::OnceLock;
 
 /// Which game a [`Deal`] plays, with what bidding settled.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -89,15 +90,44 @@ impl Deal {
 
     /// Every legal move of the seat to act, plays first, pass last.
     pub fn legal(&self) -> Vec<Move> {
-        let plays = self.plays();
-        // DDZ-13: followers may pass; ZSY-13, ZSY-14: only when nothing beats the table.
-        let pass =
-            self.table.is_some() && !self.is_over() && (plays.is_empty() || is_ddz(self.game));
-        let mut out: Vec<Move> = plays.into_iter().map(Some).collect();
-        if pass {
-            out.push(None);
-        }
+        // A 20-card hand averages some 80 leads; answers are a handful.
+        let mut out = Vec::with_capacity(64);
+        self.each_legal(|mv, _| out.push(mv));
         out
+    }
+
+    /// [`Deal::legal`] without the list: `f(mv, key)` for each legal move in the
+    /// same order, `key` being the play's [`Ranks::key`] (0 for pass). Dou Dizhu's
+    /// plays come straight from the move generator.
+    pub fn each_legal(&self, mut f: impl FnMut(Move, u64)) {
+        if self.is_over() {
+            return;
+        }
+        let hand = &self.hands[self.to_move as usize];
+        let mut any = false;
+        let mut play = |kind, main, length, key| {
+            any = true;
+            f(
+                Some(Combination::new(kind, main, length, Ranks::from_key(key))),
+                key,
+            );
+        };
+        match (&self.game, &self.table) {
+            (Game::DouDizhu { .. }, table) => ddz::each_play(hand, table.as_ref(), &mut play),
+            (Game::ZhengShangyou, table) => {
+                let plays = match table {
+                    None => zsy::leads(hand, self.opening),
+                    Some(t) => zsy::responses(hand, t),
+                };
+                for c in plays {
+                    play(c.kind, c.main, c.length, c.cards.key());
+                }
+            }
+        }
+        // DDZ-13: followers may pass; ZSY-13, ZSY-14: only when nothing beats the table.
+        if self.table.is_some() && (!any || is_ddz(self.game)) {
+            f(None, 0);
+        }
     }
 
     /// Play `mv` for the seat to act; the caller passes a legal move.
@@ -866,13 +896,20 @@ fn pack_ranks(game_is_ddz: bool) -> Vec<u8> {
     ranks
 }
 
-/// The rank counts of a game's whole pack.
+/// The rank counts of a game's whole pack (counted once: every observation
+/// tensor's unseen-cards plane starts from it).
 pub fn pack(game_is_ddz: bool) -> Ranks {
-    let mut out = Ranks::default();
-    for r in pack_ranks(game_is_ddz) {
-        out.0[r as usize] += 1;
-    }
-    out
+    static PACKS: OnceLock<[Ranks; 2]> = OnceLock::new();
+    let packs = PACKS.get_or_init(|| {
+        [false, true].map(|ddz| {
+            let mut out = Ranks::default();
+            for r in pack_ranks(ddz) {
+                out.0[r as usize] += 1;
+            }
+            out
+        })
+    });
+    packs[usize::from(game_is_ddz)]
 }
 
 /// A fresh random Dou Dizhu card play (bidding skipped: a random landlord bids 1)

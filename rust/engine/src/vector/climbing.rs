@@ -13,7 +13,6 @@ use crate::cards::Card;
 use crate::cardset::CardSet;
 use crate::climbing::cardplay::{CardPlay, HEART_THREE};
 use crate::climbing::doudizhu::action_index;
-use crate::climbing::index::ActionIndex;
 use crate::climbing::observe::{card_play_len, max_hand, write_card_play, write_plane, PLANE};
 use crate::climbing::playout::Game;
 use crate::climbing::zhengshangyou as zsy;
@@ -57,6 +56,8 @@ pub struct DouDizhuEpisode {
     /// Each seat's last call this deal (index into the calls block).
     calls: [u8; 3],
     bottom: CardSet,
+    /// The bottom cards' ranks (the tensor's last plane once they are shown).
+    bottom_ranks: Ranks,
     play: CardPlay,
     playing: bool,
     abandoned: bool,
@@ -92,6 +93,7 @@ impl DouDizhuEpisode {
             bid_turns: 0,
             calls: [0; 3],
             bottom,
+            bottom_ranks: Ranks::from_cards(bottom.iter()),
             play,
             playing: false,
             abandoned: false,
@@ -114,7 +116,7 @@ impl DouDizhuEpisode {
             self.ids.extend(u32::from(self.bid) + 1..=3);
             return;
         }
-        list_play_ids(&mut self.play, action_index(), &mut self.ids);
+        list_play_ids(&mut self.play, &mut self.ids);
     }
 
     fn hands(&self) -> [CardSet; 3] {
@@ -163,39 +165,21 @@ impl DouDizhuEpisode {
 }
 
 /// Push the index ids of `play`'s legal moves onto `ids` (cleared by the caller),
-/// ascending: the engine lists by type, and a rank multiset read two ways is one id.
-fn list_play_ids(play: &mut CardPlay, index: &ActionIndex, ids: &mut Vec<u32>) {
-    ids.extend(play.legal().iter().filter_map(|mv| index.move_id(mv)));
-    ids.sort_unstable();
-    ids.dedup();
+/// ascending: the engine lists them by id (a rank multiset read two ways is one id).
+fn list_play_ids(play: &mut CardPlay, ids: &mut Vec<u32>) {
+    ids.extend(play.legal_ids());
 }
 
-/// Play index id `id` in `play`: the first listed reading of its ranks, as the
-/// Python state picks.
-fn apply_play_id(play: &mut CardPlay, index: &ActionIndex, id: usize) -> Result<()> {
-    let chosen = play
-        .legal()
-        .iter()
-        .find(|mv| index.move_id(mv) == Some(id as u32))
-        .copied();
-    let Some(mv) = chosen else {
-        return Err(EngineError::IllegalAction(format!(
-            "id {id} is not legal now"
-        )));
-    };
-    play.apply(mv)
-}
-
-/// Write the card-play part of `seat`'s tensor (zeros in `out`), then whose turn
-/// it is relative to `seat` (3 floats); returns the offset after them.
+/// Write the card-play part of `seat`'s tensor, then whose turn it is relative to
+/// `seat` (3 floats), over whatever `out` held; returns the offset after them.
 fn write_play_and_turn(
     play: &CardPlay,
     seat: usize,
     to_act: Option<usize>,
     out: &mut [f32],
 ) -> usize {
-    let played = [0, 1, 2].map(|s| Ranks::from_cards(play.played(s).iter().copied()));
-    let at = write_card_play(play.deal(), &played, seat as u8, out);
+    let at = write_card_play(play.deal(), play.played_ranks(), seat as u8, out);
+    out[at..at + 3].fill(0.0);
     if let Some(p) = to_act {
         out[at + (p + 3 - seat) % 3] = 1.0;
     }
@@ -240,7 +224,7 @@ impl Episodes for DouDizhuEpisodes {
         if !e.playing {
             e.call(self.single_round, id as u8)?;
         } else {
-            apply_play_id(&mut e.play, action_index(), id)?;
+            e.play.apply_id(id as u32)?;
         }
         e.list_ids();
         Ok(())
@@ -250,9 +234,11 @@ impl Episodes for DouDizhuEpisodes {
         out.extend_from_slice(&e.ids);
     }
 
+    /// Every float of `out` is written (the vector env does not zero its rows):
+    /// the card play's planes whole, the tail cleared and then set.
     fn observe(&self, e: &DouDizhuEpisode, seat: usize, out: &mut [f32]) -> Result<()> {
-        out.fill(0.0);
         let mut at = write_play_and_turn(&e.play, seat, self.to_act(e), out);
+        out[at..].fill(0.0);
         let rel = |p: usize| (p + 3 - seat) % 3;
         out[at] = f32::from(u8::from(!e.playing && !e.abandoned));
         out[at + 1 + usize::from(e.bid)] = 1.0;
@@ -267,10 +253,7 @@ impl Episodes for DouDizhuEpisodes {
         }
         at += 3 * CALLS;
         if e.playing {
-            write_plane(
-                &Ranks::from_cards(e.bottom.iter()),
-                &mut out[at..at + PLANE],
-            );
+            write_plane(&e.bottom_ranks, &mut out[at..at + PLANE]);
         }
         Ok(())
     }
@@ -301,7 +284,7 @@ pub struct ZhengShangyouEpisode {
 impl ZhengShangyouEpisode {
     fn list_ids(&mut self) {
         self.ids.clear();
-        list_play_ids(&mut self.play, zsy::action_index(), &mut self.ids);
+        list_play_ids(&mut self.play, &mut self.ids);
     }
 }
 
@@ -352,7 +335,7 @@ impl Episodes for ZhengShangyouEpisodes {
     }
 
     fn apply(&self, e: &mut ZhengShangyouEpisode, id: usize) -> Result<()> {
-        apply_play_id(&mut e.play, zsy::action_index(), id)?;
+        e.play.apply_id(id as u32)?;
         e.list_ids();
         Ok(())
     }
@@ -361,8 +344,8 @@ impl Episodes for ZhengShangyouEpisodes {
         out.extend_from_slice(&e.ids);
     }
 
+    /// Every float of `out` is written (the vector env does not zero its rows).
     fn observe(&self, e: &ZhengShangyouEpisode, seat: usize, out: &mut [f32]) -> Result<()> {
-        out.fill(0.0);
         let at = write_play_and_turn(&e.play, seat, self.to_act(e), out);
         let deal = e.play.deal();
         out[at] = f32::from(u8::from(deal.opening));

@@ -56,7 +56,8 @@ pub trait Episodes: Sync {
     fn apply(&self, episode: &mut Self::Episode, id: usize) -> Result<()>;
     /// Push the legal ids of the seat to act onto `out`, ascending and each once.
     fn legal_ids(&self, episode: &Self::Episode, out: &mut Vec<u32>);
-    /// Write `seat`'s observation tensor into `out`.
+    /// Write `seat`'s observation tensor into `out`: every float of it, whatever
+    /// `out` held (rows are reused from step to step without zeroing).
     fn observe(&self, episode: &Self::Episode, seat: usize, out: &mut [f32]) -> Result<()>;
     /// Each seat's return of a finished episode into `out` (one per seat).
     fn returns(&self, episode: &Self::Episode, out: &mut [f32]);
