@@ -18,6 +18,9 @@ dealing). Each deal is bid once by the natural system (both agents bid it), then
 Each deal's results go to one JSON line of ``--out`` as soon as it is done; a run
 that stops (Ctrl-C, the machine) resumes where it left off with the same command,
 and ``--report`` prints the table of the file's deals without playing any.
+``--against OTHER`` adds the paired comparison with another setting's file: the
+mean difference of the tricks lost over the deals both have played (the same
+seeds give the same auction and contract, so the difference is the card play's).
 ``--declarer-only`` plays only the declarer measure (about half the time; the
 search agent's IMPs are then left out); ``--objective`` and ``--threads`` are the
 search agent's (``BridgeSearchAgent``), and so is ``--max-samples`` (the most
@@ -29,7 +32,7 @@ one ``--out`` file per setting.
 
 Run: python benches/bridge_agents.py [--deals N] [--samples S] [--seed K]
 [--max-samples M] [--objective tricks|score] [--threads T] [--declarer-only]
-[--out FILE] [--report]
+[--out FILE] [--report] [--against OTHER]
 """
 
 from __future__ import annotations
@@ -200,6 +203,30 @@ def report(rows: list[dict[str, Any]], samples: int) -> str:
     return "\n".join(lines)
 
 
+def _read(path: Path) -> dict[int, dict[str, Any]]:
+    """The rows of a results file by seed."""
+    rows: dict[int, dict[str, Any]] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                rows[row["seed"]] = row
+    return rows
+
+
+def paired(rows: dict[int, dict[str, Any]], other: dict[int, dict[str, Any]], name: str) -> str:
+    """The mean per-deal difference of the tricks lost, ``rows`` minus ``other``,
+    over the deals both played."""
+    both = sorted(s for s in rows if "lost" in rows[s] and "lost" in other.get(s, {}))
+    diffs = [rows[s]["lost"] - other[s]["lost"] for s in both]
+    mine = _mean_ci([rows[s]["lost"] for s in both])
+    theirs = _mean_ci([other[s]["lost"] for s in both])
+    return (
+        f"paired over {len(both)} deals: this file {mine}, {name} {theirs}, "
+        f"difference {_mean_ci(diffs)}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--deals", type=int, default=200)
@@ -211,13 +238,9 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None, help="solver threads (all cores)")
     parser.add_argument("--declarer-only", action="store_true", help="skip the search IMPs")
     parser.add_argument("--report", action="store_true", help="only print the file's table")
+    parser.add_argument("--against", type=Path, help="another setting's --out file to pair with")
     args = parser.parse_args()
-    done: dict[int, dict[str, Any]] = {}
-    if args.out.exists():
-        for line in args.out.read_text().splitlines():
-            if line.strip():
-                row = json.loads(line)
-                done[row["seed"]] = row
+    done = _read(args.out)
     if not args.report:
         start = time.perf_counter()
         played = 0
@@ -240,6 +263,9 @@ def main() -> None:
             print(f"{(time.perf_counter() - start) / played:.2f} s per deal")
     wanted = [done[s] for s in range(args.seed, args.seed + args.deals) if s in done]
     print(report(wanted, args.samples))
+    if args.against is not None:
+        other = _read(args.against)
+        print(paired({r["seed"]: r for r in wanted}, other, str(args.against)))
 
 
 if __name__ == "__main__":
