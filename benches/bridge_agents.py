@@ -18,12 +18,21 @@ dealing). Each deal is bid once by the natural system (both agents bid it), then
 Each deal's results go to one JSON line of ``--out`` as soon as it is done; a run
 that stops (Ctrl-C, the machine) resumes where it left off with the same command,
 and ``--report`` prints the table of the file's deals without playing any.
+``--against OTHER`` adds the paired comparison with another setting's file: the
+mean difference of the tricks lost over the deals both have played (the same
+seeds give the same auction and contract, so the difference is the card play's).
 ``--declarer-only`` plays only the declarer measure (about half the time; the
 search agent's IMPs are then left out); ``--objective`` and ``--threads`` are the
-search agent's (``BridgeSearchAgent``). Use one ``--out`` file per setting.
+search agent's (``BridgeSearchAgent``), and so is ``--max-samples`` (the most
+deals a close decision may draw; equal to ``--samples``: one draw only). Each
+deal's row also counts the search declarer's decisions, the deals it solved and
+the decisions whose deals had to drop the auction's point ranges or shapes (the
+sampler's relaxation, ``BridgeSearchAgent.stats``); the report sums them. Use
+one ``--out`` file per setting.
 
 Run: python benches/bridge_agents.py [--deals N] [--samples S] [--seed K]
-[--objective tricks|score] [--threads T] [--declarer-only] [--out FILE] [--report]
+[--max-samples M] [--objective tricks|score] [--threads T] [--declarer-only]
+[--out FILE] [--report] [--against OTHER]
 """
 
 from __future__ import annotations
@@ -98,6 +107,7 @@ def deal(
     objective: str = "tricks",
     threads: int | None = None,
     declarer_only: bool = False,
+    max_samples: int | None = None,
 ) -> dict[str, Any]:
     """One deal's results (see the module docstring)."""
     game = make("bridge")
@@ -116,7 +126,13 @@ def deal(
     _play_out(rule, [BridgeRuleAgent()] * 4)
     row["imps_rule"] = imps(rule.side_scores()[0] - par_ns)
     search = [
-        BridgeSearchAgent(seed=4 * seed + s, samples=samples, threads=threads, objective=objective)
+        BridgeSearchAgent(
+            seed=4 * seed + s,
+            samples=samples,
+            threads=threads,
+            objective=objective,
+            max_samples=max_samples,
+        )
         for s in range(4)
     ]
     if not declarer_only:
@@ -129,9 +145,17 @@ def deal(
         declarer, dummy = contract["declarer"], contract["dummy"]
         dd = table.tricks(declarer, STRAINS.index(contract["strain"]))
         seats: list[Agent | None] = [None] * 4
-        seats[declarer] = seats[dummy] = search[declarer]
+        agent = BridgeSearchAgent(
+            seed=4 * seed + declarer,
+            samples=samples,
+            threads=threads,
+            objective=objective,
+            max_samples=max_samples,
+        )  # a fresh one, so its stats are this play's alone
+        seats[declarer] = seats[dummy] = agent
         _play_out(state, seats)
         row["lost"] = dd - state.declarer_tricks()
+        row["stats"] = dict(agent.stats)
     return row
 
 
@@ -164,7 +188,43 @@ def report(rows: list[dict[str, Any]], samples: int) -> str:
         signed = [r[key] for r in rows if key in r]
         lines.append(f"| IMPs vs par, {name} | {_mean_ci(signed)} |")
         lines.append(f"| abs IMPs vs par, {name} | {_mean_ci([abs(v) for v in signed])} |")
+    stats = [r["stats"] for r in rows if "stats" in r]
+    if stats:
+        total = {k: sum(s[k] for s in stats) for k in stats[0]}
+        searched = max(1, total["decisions"])
+        lines += [
+            "",
+            f"search declarer: {total['decisions']} decisions searched, "
+            f"{total['deals'] / searched:.1f} deals each, {total['equal']} settled as equal "
+            f"cards; relaxed: {total['relaxed_points']} dropped the point ranges, "
+            f"{total['relaxed_shapes']} the shapes too "
+            f"({(total['relaxed_points'] + total['relaxed_shapes']) / searched:.1%})",
+        ]
     return "\n".join(lines)
+
+
+def _read(path: Path) -> dict[int, dict[str, Any]]:
+    """The rows of a results file by seed."""
+    rows: dict[int, dict[str, Any]] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                rows[row["seed"]] = row
+    return rows
+
+
+def paired(rows: dict[int, dict[str, Any]], other: dict[int, dict[str, Any]], name: str) -> str:
+    """The mean per-deal difference of the tricks lost, ``rows`` minus ``other``,
+    over the deals both played."""
+    both = sorted(s for s in rows if "lost" in rows[s] and "lost" in other.get(s, {}))
+    diffs = [rows[s]["lost"] - other[s]["lost"] for s in both]
+    mine = _mean_ci([rows[s]["lost"] for s in both])
+    theirs = _mean_ci([other[s]["lost"] for s in both])
+    return (
+        f"paired over {len(both)} deals: this file {mine}, {name} {theirs}, "
+        f"difference {_mean_ci(diffs)}"
+    )
 
 
 def main() -> None:
@@ -173,17 +233,14 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=16)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("bridge_agents.jsonl"))
+    parser.add_argument("--max-samples", type=int, default=None, help="most deals a decision")
     parser.add_argument("--objective", choices=["tricks", "score"], default="tricks")
     parser.add_argument("--threads", type=int, default=None, help="solver threads (all cores)")
     parser.add_argument("--declarer-only", action="store_true", help="skip the search IMPs")
     parser.add_argument("--report", action="store_true", help="only print the file's table")
+    parser.add_argument("--against", type=Path, help="another setting's --out file to pair with")
     args = parser.parse_args()
-    done: dict[int, dict[str, Any]] = {}
-    if args.out.exists():
-        for line in args.out.read_text().splitlines():
-            if line.strip():
-                row = json.loads(line)
-                done[row["seed"]] = row
+    done = _read(args.out)
     if not args.report:
         start = time.perf_counter()
         played = 0
@@ -192,7 +249,12 @@ def main() -> None:
                 if seed in done:
                     continue
                 done[seed] = deal(
-                    seed, args.samples, args.objective, args.threads, args.declarer_only
+                    seed,
+                    args.samples,
+                    args.objective,
+                    args.threads,
+                    args.declarer_only,
+                    args.max_samples,
                 )
                 out.write(json.dumps(done[seed]) + "\n")
                 out.flush()
@@ -201,6 +263,9 @@ def main() -> None:
             print(f"{(time.perf_counter() - start) / played:.2f} s per deal")
     wanted = [done[s] for s in range(args.seed, args.seed + args.deals) if s in done]
     print(report(wanted, args.samples))
+    if args.against is not None:
+        other = _read(args.against)
+        print(paired({r["seed"]: r for r in wanted}, other, str(args.against)))
 
 
 if __name__ == "__main__":

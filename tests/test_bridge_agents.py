@@ -14,6 +14,8 @@ from cardkit.agents.bridge import (
     BridgeRuleAgent,
     BridgeSearchAgent,
     HandConstraint,
+    _clear,
+    _equal_cards,
     auction_constraints,
     hand_shape,
     natural_call,
@@ -300,6 +302,166 @@ def test_search_agent_is_registered_and_reproducible() -> None:
         BridgeSearchAgent(0, samples=0)
     with pytest.raises(cardkit.RuleOptionError):
         BridgeSearchAgent(0, objective="imps")
+    with pytest.raises(cardkit.RuleOptionError, match="max_samples"):
+        BridgeSearchAgent(0, samples=8, max_samples=4)
+
+
+def _first_search(seed: int) -> tuple[Any, Any, list[Any]]:
+    """The state, declarer's observation and legal actions at declarer's first
+    card decision that :class:`BridgeSearchAgent` searches (rule auction and
+    play up to there)."""
+    game = cardkit.games.make("bridge")
+    state = game.new_state(seed=seed)
+    rule = BridgeRuleAgent()
+    while True:
+        seat = state.current_player
+        assert seat is not None
+        obs, legal = state.observation(seat), state.legal_actions()
+        play = obs["phase"] == "play" and len(legal) > 1
+        if play and seat == obs["contract"]["declarer"] and _equal_cards(obs, legal) is None:
+            return state, obs, legal
+        state.apply(rule.act(obs, legal))
+
+
+def test_search_agent_decisions_depend_only_on_seed_and_observation() -> None:
+    # Each decision draws its deals from a seed of its own: an agent that has
+    # played the deal so far and a fresh one choose the same card.
+    game = cardkit.games.make("bridge")
+    state = game.new_state(seed=5)
+    played = BridgeSearchAgent(9, samples=4)
+    checked = 0
+    while not state.is_terminal:
+        seat = state.current_player
+        assert seat is not None
+        obs, legal = state.observation(seat), state.legal_actions()
+        action = played.act(obs, legal)
+        if obs["phase"] == "play" and len(legal) > 1:
+            assert BridgeSearchAgent(9, samples=4).act(obs, legal) == action
+            checked += 1
+        state.apply(action)
+    assert checked > 20
+
+
+def test_close_decisions_draw_more_deals() -> None:
+    # One draw only when max_samples == samples; by default a close decision
+    # draws again (up to four times samples), a clear one does not.
+    game = cardkit.games.make("bridge")
+    once = [BridgeSearchAgent(s, samples=4, max_samples=4) for s in range(4)]
+    cardkit.play(game, once, seed=2)
+    for agent in once:
+        assert agent.stats["deals"] == 4 * agent.stats["decisions"]
+    adaptive = [BridgeSearchAgent(s, samples=4) for s in range(4)]
+    cardkit.play(game, adaptive, seed=2)
+    deals = sum(a.stats["deals"] for a in adaptive)
+    decisions = sum(a.stats["decisions"] for a in adaptive)
+    assert 4 * decisions < deals < 16 * decisions
+    for agent in adaptive:
+        assert agent.stats["deals"] % 4 == 0
+        assert agent.stats["deals"] <= 16 * agent.stats["decisions"]
+    # The rule: a lead of two root mean squares (paired), or no difference at all.
+    assert _clear([1, 1, 1, 1], [0, 0, 0, 0])
+    assert _clear([3, 2], [3, 2])
+    assert not _clear([1, 0, 0, 0], [0, 0, 0, 0])
+    assert not _clear([2, 1, 1], [1, 1, 2])
+    assert _clear([2, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 1]) is False
+    assert _clear([1] * 4 + [0], [0] * 5)
+
+
+def test_search_agent_counts_relaxed_decisions() -> None:
+    # East "opened 2C" (22+) but declarer and dummy hold 19+ of the 40 points:
+    # no deal fits, the sampler drops the point ranges and the agent counts it.
+    for seed in range(40):
+        _, obs, legal = _first_search(seed)
+        seen = obs["hand"] + obs["dummy_hand"]
+        if obs["contract"]["declarer"] % 2 == 0 and hand_shape(seen)[0] >= 19:
+            break
+    else:
+        pytest.fail("no deal with 19+ points for North-South")
+    agent = BridgeSearchAgent(1, samples=4)
+    agent.act({**obs, "auction": []}, legal)  # no evidence: nothing to drop
+    assert agent.stats["decisions"] == 1 and agent.relaxed_decisions == 0
+    agent.act({**obs, "auction": [bid(1, 2, "C")]}, legal)
+    assert agent.stats["decisions"] == 2
+    assert agent.stats["relaxed_points"] == agent.relaxed_decisions == 1
+    assert agent.stats["relaxed_shapes"] == 0
+
+
+def _between(obs: dict[str, Any], legal: list[Any]) -> bool:
+    """Whether a card of the trick in progress lies between two legal cards."""
+    ranks = sorted("23456789TJQKA".index(a.text[5]) for a in legal)
+    suit = legal[0].text[6]
+    return any(
+        c[1] == suit and ranks[0] < "23456789TJQKA".index(c[0]) < ranks[-1] for c in obs["trick"]
+    )
+
+
+def test_equal_cards_take_the_same_tricks_in_every_deal() -> None:
+    # Every position of 30 deals played by the rule agent where the shortcut
+    # fires: every legal card takes the same tricks double dummy in the real deal
+    # and in three deals the search agent samples. It fires at about one decision
+    # in ten (160 times), 21 of them only through the cards of the trick in progress.
+    from cardkit._core import dd_solve_many
+
+    game = cardkit.games.make("bridge")
+    rule = BridgeRuleAgent()
+    fired = through_trick = 0
+    for seed in range(30):
+        state = game.new_state(seed=seed)
+        searcher = BridgeSearchAgent(seed, samples=3)
+        while not state.is_terminal:
+            seat = state.current_player
+            assert seat is not None
+            obs, legal = state.observation(seat), state.legal_actions()
+            equal = _equal_cards(obs, legal) if obs["phase"] == "play" else None
+            if equal is not None and len(legal) > 1:
+                fired += 1
+                through_trick += _between(obs, legal)
+                truth = state.play_position()
+                assert truth is not None
+                hands, strain, leader, trick = truth
+                worlds = [hands, *searcher._worlds(obs)[0]]
+                solved = dd_solve_many(worlds, [strain] * 4, [leader] * 4, [trick] * 4, 1)
+                for plays in solved:
+                    assert len({taken for _, taken in plays}) == 1, (seed, obs["trick"], legal)
+                assert equal.text[5:] == min(
+                    (a.text[5:] for a in legal), key=lambda c: Card(c).index
+                )
+            state.apply(rule.act(obs, legal))
+    assert fired > 100 and through_trick > 10
+
+
+def _position(trick: list[str], strain: str = "NT") -> dict[str, Any]:
+    return {"tricks": [], "trick": trick, "contract": {"strain": strain}}
+
+
+def _plays(cards: str) -> list[Any]:
+    from cardkit.api import Action
+
+    return [Action(f"play {c}") for c in cards.split()]
+
+
+def test_equal_cards_through_the_trick_in_progress() -> None:
+    # Kh and Jh with the Qh played: alike when the trick is already won above
+    # them (the Ah), not when the Kh would win it and the Jh would not.
+    assert _equal_cards(_position(["Qh", "Ah"]), _plays("Kh Jh")) == _plays("Jh")[0]
+    assert _equal_cards(_position(["Qh"]), _plays("Kh Jh")) is None
+    assert _equal_cards(_position(["2s", "Qh"], "H"), _plays("Kh Jh")) is None
+    # Ruffed above: the hearts followed are all losers.
+    assert _equal_cards(_position(["Qs", "2h"], "H"), _plays("Ks Js")) == _plays("Js")[0]
+
+
+def test_equal_cards_refuse_a_partners_card_between() -> None:
+    # South holds Kh Jh, dummy (North) the singleton Qh and two spade winners
+    # without another entry; East has led the 2h. The Jh lets the Qh win and
+    # North cash the spades (3 tricks), the Kh blocks the suit (2): a card of
+    # declarer's own side between two cards divides them too.
+    from cardkit._core import dd_solve_many
+
+    north, east, south, west = (_mask(h) for h in ("Qh As Ks", "3d 4d", "Kh Jh 2d", "3h 5d 6d"))
+    (plays,) = dd_solve_many([[north, east, south, west]], [4], [1], [[Card("2h").index]])
+    taken = {str(Card.from_index(c)): t for c, t in plays}
+    assert taken == {"Kh": 2, "Jh": 3}
+    assert _equal_cards(_position(["2h"]), _plays("Kh Jh")) is None
 
 
 def test_search_objectives_play_legal_cards() -> None:

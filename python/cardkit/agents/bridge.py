@@ -43,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from cardkit._core import bridge_sample_deals, dd_solve_many, derive_seed
 from cardkit._validate import check_agent_seed, check_count, check_legal_actions
 from cardkit.api import Action, Observation
 from cardkit.errors import RuleOptionError
@@ -746,8 +747,26 @@ class BridgeSearchAgent:
     (``dd_solve_many`` on ``threads`` threads, None: every core) and plays the card
     that is best over the deals: with ``objective="tricks"`` the most tricks for
     its side in total, ties broken by the expected score of the contract; with
-    ``"score"`` the other way round; remaining ties the lowest card. Reproducible
-    from ``seed`` whatever ``threads`` is."""
+    ``"score"`` the other way round; remaining ties the lowest card.
+
+    A close decision gets more deals: while the best card's lead over the next
+    best (by the objective, paired deal by deal) is under twice the root mean
+    square of the per-deal differences, another ``samples`` deals are drawn and
+    solved, up to ``max_samples`` in all (None: four times ``samples``; equal to
+    ``samples``: one draw only). A decision where the two lead on every deal alike
+    stops at once. Cards of one suit with nothing left in play between them are
+    played low without a search (they take the same tricks in every deal).
+
+    Each decision's deals come from a seed derived from ``seed`` and the number
+    of cards played, so the card chosen depends only on ``seed`` and the
+    observation, never on ``threads`` or the decisions before it.
+
+    ``stats`` counts, over the agent's life, the card ``decisions`` searched, the
+    ``deals`` solved for them, the decisions settled as ``equal`` cards without a
+    search, and the searched decisions whose deals had to drop the auction's
+    point ranges (``relaxed_points``) or its shapes too (``relaxed_shapes``): the
+    sampler found no deal fitting all the evidence within its budget (a player
+    left the system); :attr:`relaxed_decisions` is their sum."""
 
     def __init__(
         self,
@@ -755,14 +774,29 @@ class BridgeSearchAgent:
         samples: int = 16,
         threads: int | None = None,
         objective: str = "tricks",
+        max_samples: int | None = None,
     ) -> None:
-        self._rng = random.Random(check_agent_seed(seed))
+        self._key = random.Random(check_agent_seed(seed)).getrandbits(64)
         self._samples = check_count("samples", samples, 1, 1000)
+        self._max_samples = (
+            4 * self._samples
+            if max_samples is None
+            else check_count("max_samples", max_samples, self._samples, 4000)
+        )
         self._threads = None if threads is None else check_count("threads", threads, 1, 256)
         if objective not in ("tricks", "score"):
             raise RuleOptionError(f"objective must be 'tricks' or 'score', got {objective!r}")
         self._objective = objective
         self._rule = BridgeRuleAgent()
+        self.stats: dict[str, int] = dict.fromkeys(
+            ("decisions", "deals", "equal", "relaxed_points", "relaxed_shapes"), 0
+        )
+
+    @property
+    def relaxed_decisions(self) -> int:
+        """The searched decisions whose deals dropped some of the auction's
+        evidence (``stats``: point ranges only, or shapes too)."""
+        return self.stats["relaxed_points"] + self.stats["relaxed_shapes"]
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The rule call in the auction; else the card best over sampled deals
@@ -772,21 +806,12 @@ class BridgeSearchAgent:
             return self._rule.act(observation, legal_actions)
         equal = _equal_cards(observation, legal_actions)
         if equal is not None:
+            self.stats["equal"] += 1
             return equal
-        from cardkit._core import dd_solve_many
-
         obs = observation
         contract = obs["contract"]
         strain = STRAINS.index(contract["strain"])
-        worlds, _ = self._worlds(obs)
         trick = [INDEX[c] for c in obs["trick"]]
-        solved = dd_solve_many(
-            worlds,
-            [strain] * len(worlds),
-            [obs["leader"]] * len(worlds),
-            [trick] * len(worlds),
-            self._threads,
-        )
         # The contract's score for declarer's side by the tricks its side takes
         # from here on, seen from the side to play.
         declarer = contract["declarer"]
@@ -799,23 +824,53 @@ class BridgeSearchAgent:
             total = obs["declarer_tricks"] + (taken if ours else left - taken)
             value = score(contract["level"], strain, doubling, vulnerable, total)["total"]
             values.append(value if ours else -value)
-        tricks: dict[int, int] = {}
-        points: dict[int, int] = {}
-        for plays in solved:
-            for card, taken in plays:
-                tricks[card] = tricks.get(card, 0) + taken
-                points[card] = points.get(card, 0) + values[taken]
         by_card = {INDEX[a.text[5:]]: a for a in legal_actions}
-        if self._objective == "tricks":
-            best = max(by_card, key=lambda c: (tricks.get(c, -1), points.get(c, 0), -c))
-        else:
-            best = max(by_card, key=lambda c: (points.get(c, -(10**9)), tricks.get(c, 0), -c))
-        return by_card[best]
+        # Per card, the tricks it keeps in each deal solved so far, in deal order.
+        taken_in: dict[int, list[int]] = {c: [] for c in by_card}
+        relaxed = 0
+        while True:
+            worlds, level = self._worlds(obs, len(taken_in[next(iter(by_card))]))
+            relaxed = max(relaxed, level)
+            solved = dd_solve_many(
+                worlds,
+                [strain] * len(worlds),
+                [obs["leader"]] * len(worlds),
+                [trick] * len(worlds),
+                self._threads,
+            )
+            for plays in solved:
+                found = dict(plays)
+                for c in by_card:
+                    taken_in[c].append(found[c])
+            ranked = sorted(by_card, key=lambda c: self._merit(taken_in[c], values, c))
+            if len(taken_in[ranked[-1]]) >= self._max_samples or _clear(
+                self._primary(taken_in[ranked[-1]], values),
+                self._primary(taken_in[ranked[-2]], values),
+            ):
+                break
+        self.stats["decisions"] += 1
+        self.stats["deals"] += len(taken_in[ranked[-1]])
+        if relaxed:
+            self.stats["relaxed_points" if relaxed == 1 else "relaxed_shapes"] += 1
+        return by_card[ranked[-1]]
 
-    def _worlds(self, obs: Observation) -> tuple[list[list[int]], int]:
+    def _primary(self, taken: list[int], values: list[int]) -> list[int]:
+        """Per deal, what the objective ranks first: tricks or the score."""
+        return taken if self._objective == "tricks" else [values[t] for t in taken]
+
+    def _merit(self, taken: list[int], values: list[int], card: int) -> tuple[int, int, int]:
+        """The sort key of a card over the deals: the objective, the other
+        measure, then the lower card."""
+        tricks, points = sum(taken), sum(values[t] for t in taken)
+        if self._objective == "tricks":
+            return tricks, points, -card
+        return points, tricks, -card
+
+    def _worlds(self, obs: Observation, drawn: int = 0) -> tuple[list[list[int]], int]:
         """``samples`` deals of the position, each as the four remaining hands
         (card-set ints, N, E, S, W), and how far the auction's evidence had to be
-        relaxed for them (0 none, 1 points, 2 shapes)."""
+        relaxed for them (0 none, 1 points, 2 shapes). ``drawn``: the deals this
+        decision already has; each draw of the decision gets its own seed."""
         seat, to_play = obs["seat"], obs["hand_to_play"]
         dummy = obs["contract"]["dummy"]
         known: dict[int, list[str]] = {to_play: _own_hand(obs)}
@@ -839,8 +894,8 @@ class BridgeSearchAgent:
             seen |= m
         hidden = [s for s in range(4) if s not in known]
         shows = auction_constraints(obs["auction"])
-        from cardkit._core import bridge_sample_deals
-
+        # One stream per decision (the cards played so far name it) and draw.
+        stream = 52 * (drawn // self._samples) + 4 * len(obs["tricks"]) + len(obs["trick"])
         deals, relaxed = bridge_sample_deals(
             ((1 << 52) - 1) & ~seen,
             [played[s] for s in hidden],
@@ -849,7 +904,7 @@ class BridgeSearchAgent:
             [list(shows[s].lengths) for s in hidden],
             [shows[s].balanced for s in hidden],
             self._samples,
-            self._rng.getrandbits(64),
+            derive_seed(self._key, stream),
         )
         worlds = []
         for dealt in deals:
@@ -860,16 +915,45 @@ class BridgeSearchAgent:
         return worlds, relaxed
 
 
+def _clear(best: list[int], second: list[int]) -> bool:
+    """Whether ``best`` leads ``second`` clearly over the same deals: by at least
+    twice the root mean square of the per-deal differences times the square root
+    of their number (a paired z of 2, on the safe side), or not at all on any deal
+    (more deals would seldom part them)."""
+    diffs = [b - s for b, s in zip(best, second, strict=True)]
+    squares = sum(d * d for d in diffs)
+    lead = sum(diffs)
+    return squares == 0 or (lead > 0 and lead * lead >= 4 * squares)
+
+
 def _equal_cards(obs: Observation, legal_actions: Sequence[Action]) -> Action | None:
     """The lowest legal card when every legal card is of one suit with no card
-    between them but those gone in completed tricks: such cards take the same
-    tricks in every deal, so the search would play the lowest anyway."""
+    still in play between them: such cards take the same tricks in every deal,
+    so the search would play the lowest anyway.
+
+    Gone from play are the cards of completed tricks, and those of the trick in
+    progress when its winning card so far beats every legal card (none of them
+    can win it, so which is played decides nothing now, and a card of the trick
+    between two of them can never divide them later). A card still held by any
+    other hand, partner's or dummy's included, divides them: playing the higher
+    one can block the suit (overtake partner's card, or leave the lower one to
+    be forced under it), so the two are not alike."""
     cards = [a.text[5:] for a in legal_actions]
     if len({c[1] for c in cards}) != 1:
         return None
     suit = cards[0][1]
-    gone = {c for t in obs["tricks"] for c in t if c[1] == suit}
     ranks = sorted(_RANKS.index(c[0]) for c in cards)
+    gone = {c for t in obs["tricks"] for c in t if c[1] == suit}
+    trick: list[str] = obs["trick"]
+    if trick:
+        contract = obs["contract"]
+        trump = None if contract["strain"] == "NT" else contract["strain"].lower()
+        best = trick[0]
+        for c in trick[1:]:
+            if _beats(c, best, trump):
+                best = c
+        if not any(_beats(c, best, trump) for c in cards):
+            gone.update(c for c in trick if c[1] == suit)
     held = set(ranks)
     for r in range(ranks[0], ranks[-1] + 1):
         if r not in held and _RANKS[r] + suit not in gone:
