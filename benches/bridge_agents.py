@@ -110,11 +110,12 @@ def deal(
     max_samples: int | None = None,
 ) -> dict[str, Any]:
     """One deal's results (see the module docstring)."""
+    settings = _settings(samples, objective, declarer_only, max_samples)
     game = make("bridge")
     state = game.new_state(seed=seed)
     table = dd_table([state.private_cards(s) for s in range(4)], threads=1)
     par_ns = par(table, "none", "S").score
-    row: dict[str, Any] = {"seed": seed, "par": par_ns}
+    row: dict[str, Any] = {"seed": seed, "par": par_ns, "settings": settings}
 
     floor = state.clone()
     _auction(floor, [RandomAgent(seed=4 * seed + s) for s in range(4)])
@@ -159,6 +160,19 @@ def deal(
     return row
 
 
+def _settings(
+    samples: int, objective: str, declarer_only: bool, max_samples: int | None
+) -> dict[str, Any]:
+    """What a row was played with, kept in the row: a file resumed with other flags
+    would otherwise mix two settings under one report."""
+    return {
+        "samples": samples,
+        "max_samples": max_samples,
+        "objective": objective,
+        "declarer_only": declarer_only,
+    }
+
+
 def _mean_ci(values: list[int]) -> str:
     """Mean ± the half-width of its 95% confidence interval (normal)."""
     if not values:
@@ -168,11 +182,14 @@ def _mean_ci(values: list[int]) -> str:
     return f"{m:+.3f} ± {1.96 * math.sqrt(var / len(values)):.3f}"
 
 
-def report(rows: list[dict[str, Any]], samples: int) -> str:
-    """The markdown table of finished deals."""
+def report(rows: list[dict[str, Any]]) -> str:
+    """The markdown table of finished deals, with the settings its rows were played
+    with (rows from files written before rows kept them say "not recorded")."""
     lost = [r["lost"] for r in rows if "lost" in r]
+    kept = sorted({json.dumps(r.get("settings"), sort_keys=True) for r in rows})
+    settings = "; ".join("not recorded" if k == "null" else k for k in kept)
     lines = [
-        f"{len(rows)} deals, {len(lost)} played (the rest passed out), samples={samples}",
+        f"{len(rows)} deals, {len(lost)} played (the rest passed out); settings: {settings}",
         "",
         "| measure | mean ± 95% CI |",
         "| --- | ---: |",
@@ -242,6 +259,16 @@ def main() -> None:
     args = parser.parse_args()
     done = _read(args.out)
     if not args.report:
+        wanted_settings = _settings(
+            args.samples, args.objective, args.declarer_only, args.max_samples
+        )
+        other_settings = {
+            json.dumps(r["settings"], sort_keys=True)
+            for r in done.values()
+            if r.get("settings", wanted_settings) != wanted_settings
+        }
+        if other_settings:
+            parser.error(f"{args.out} holds deals played with other settings: {other_settings}")
         start = time.perf_counter()
         played = 0
         with args.out.open("a") as out:
@@ -262,7 +289,7 @@ def main() -> None:
         if played:
             print(f"{(time.perf_counter() - start) / played:.2f} s per deal")
     wanted = [done[s] for s in range(args.seed, args.seed + args.deals) if s in done]
-    print(report(wanted, args.samples))
+    print(report(wanted))
     if args.against is not None:
         other = _read(args.against)
         print(paired({r["seed"]: r for r in wanted}, other, str(args.against)))
