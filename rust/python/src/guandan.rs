@@ -5,6 +5,7 @@ use crate::args::{arg, named, with_f32_exact, Callable};
 use crate::cards::{extract_card, extract_cards, repr_of, PyCard};
 use crate::errors::{invalid_argument, to_py, IntoPyResult};
 use crate::interrupt;
+use crate::listing::Listed;
 use cardkit_engine::cards::Card;
 use cardkit_engine::cards::SUIT_CHARS;
 use cardkit_engine::climbing::guandan::deal::{self, Deal, SEATS};
@@ -465,12 +466,6 @@ impl PyGuandanActions {
     }
 }
 
-/// The turn's legal moves as listed once: ids in listing order and their actions.
-struct Listed {
-    ids: Vec<u32>,
-    actions: Vec<Py<PyAny>>,
-}
-
 /// The card play of one Guandan deal: turns, table, passes, jiefeng and places.
 ///
 /// Seats 0-3 act in seat order, partners opposite; `None` is a pass. The Python
@@ -511,11 +506,7 @@ impl PyGuandanDeal {
             let table = self.action_table(py)?;
             let mut ids = Vec::new();
             self.deal.legal_ids(&mut ids);
-            let actions = ids
-                .iter()
-                .map(|&id| table.object(py, id))
-                .collect::<PyResult<Vec<_>>>()?;
-            self.listed = Some(Listed { ids, actions });
+            self.listed = Some(Listed::new(ids, |id| table.object(py, id))?);
         }
         Ok(self.listed.as_ref().unwrap_or_else(|| unreachable!()))
     }
@@ -525,7 +516,7 @@ impl PyGuandanDeal {
     fn find(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
         let level = self.deal.level();
         let listed = self.listing(py)?;
-        if let Some(i) = listed.actions.iter().position(|o| o.is(action)) {
+        if let Some(i) = listed.position_of(action) {
             return Ok(Some(listed.ids[i]));
         }
         let Ok(text) = action.cast::<PyString>() else {
@@ -720,8 +711,7 @@ impl PyGuandanDeal {
     ///
     /// Listed once per turn. Raises RuleOptionError when the deal has no action table.
     fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let listed = self.listing(py)?;
-        PyList::new(py, listed.actions.iter().map(|o| o.bind(py)))
+        self.listing(py)?.to_list(py)
     }
 
     /// Apply a listed move named by its shared action or its exact text.
@@ -892,10 +882,7 @@ impl PyGuandanDeal {
         PyGuandanDeal {
             deal: self.deal.clone(),
             actions: self.actions.as_ref().map(|a| a.clone_ref(py)),
-            listed: self.listed.as_ref().map(|l| Listed {
-                ids: l.ids.clone(),
-                actions: l.actions.iter().map(|o| o.clone_ref(py)).collect(),
-            }),
+            listed: self.listed.as_ref().map(|l| l.clone_ref(py)),
         }
     }
 

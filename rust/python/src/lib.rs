@@ -15,6 +15,7 @@ mod climbing;
 mod errors;
 mod guandan;
 mod interrupt;
+mod listing;
 mod poker;
 mod testing;
 mod tractor;

@@ -7,6 +7,7 @@ use crate::args::{arg, named, with_f32_exact, Callable, Cards};
 use crate::cards::{repr_of, PyCard};
 use crate::errors::{invalid_argument, to_py, IntoPyResult};
 use crate::interrupt;
+use crate::listing::Listed;
 use cardkit_engine::trick::tractor::deal::{self, Deal, Trick, SEATS};
 use cardkit_engine::trick::tractor::declare::{
     declare_values, rule_burial, rule_declare, DeclareQuery,
@@ -526,12 +527,6 @@ impl PyTractorActions {
     }
 }
 
-/// The turn's legal actions as listed once: ids in listing order and their actions.
-struct Listed {
-    ids: Vec<u32>,
-    actions: Vec<Py<PyAny>>,
-}
-
 /// One whole Tractor deal, from declaring to the level change (docs/tractor.md).
 ///
 /// Declaring, burying and the card play by action id, then the attackers' points,
@@ -560,11 +555,8 @@ impl PyTractorRound {
             let table = table.get();
             let mut ids = Vec::with_capacity(64);
             self.round.legal_ids(&mut ids);
-            let actions = ids
-                .iter()
-                .map(|&id| table.object(py, &self.round, id))
-                .collect::<PyResult<Vec<_>>>()?;
-            self.listed = Some(Listed { ids, actions });
+            let round = &self.round;
+            self.listed = Some(Listed::new(ids, |id| table.object(py, round, id))?);
         }
         Ok(self.listed.as_ref().unwrap_or_else(|| unreachable!()))
     }
@@ -573,7 +565,7 @@ impl PyTractorRound {
     /// itself, or a text equal to one.
     fn find(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
         let listed = self.listing(py)?;
-        if let Some(i) = listed.actions.iter().position(|o| o.is(action)) {
+        if let Some(i) = listed.position_of(action) {
             return Ok(Some(i));
         }
         let Ok(text) = action.cast::<PyString>() else {
@@ -655,8 +647,7 @@ impl PyTractorRound {
     ///
     /// Listed once per turn. Raises RuleOptionError when the round has no action table.
     fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let listed = self.listing(py)?;
-        PyList::new(py, listed.actions.iter().map(|o| o.bind(py)))
+        self.listing(py)?.to_list(py)
     }
 
     /// Play a listed action named by its shared action or its exact text.
