@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import concurrent.futures as cf
+import dataclasses
 import enum
 import gc
 import os
@@ -20,7 +21,7 @@ from typing import Any
 import pyarrow.parquet as pq
 import pytest
 
-from cardkit import derive_seed, games
+from cardkit import derive_seed, games, sim
 from cardkit.agents import RandomAgent, agent_factory
 from cardkit.cli import main
 from cardkit.errors import CardkitError, RuleOptionError
@@ -110,7 +111,9 @@ def test_ray_runs_the_same_games(reference: SimulationResult) -> None:
     assert not ray.is_initialized()  # the executor stops the Ray it started
 
 
-def test_dask_runs_the_same_games(reference: SimulationResult, tmp_path: Path) -> None:
+def test_dask_runs_the_same_games(
+    reference: SimulationResult, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import dask
 
     executor = DaskExecutor(workers=2)
@@ -121,7 +124,13 @@ def test_dask_runs_the_same_games(reference: SimulationResult, tmp_path: Path) -
         key = "distributed.worker.profile.enabled"
         sampling = executor.client.run(lambda: dask.config.get(key))
         assert list(sampling.values()) == [False, False]
+        collectors = executor.client.run(lambda: (gc.get_threshold(), gc.get_freeze_count()))
+        marked = _spy_on_blocks(monkeypatch)
         _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, executor=executor))
+        # the blocks quieted the workers' collectors while they ran, and only then
+        assert marked and all(marked)
+        after = executor.client.run(lambda: (gc.get_threshold(), gc.get_freeze_count()))
+        assert after == collectors
         # Dask cannot interrupt a running task: the block itself stops before its next
         # game once it sees the run's stop flag raised (as cancel raises it on Ctrl-C)
         halt = executor.halt
@@ -502,6 +511,68 @@ def _thaw() -> tuple[int, int]:
     frozen = gc.get_freeze_count()
     gc.unfreeze()
     return frozen, gc.collect()
+
+
+def _spy_on_blocks(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each block a run sends is marked as played on a cluster's worker."""
+    marked: list[bool] = []
+    run_blocks = sim._run_blocks
+
+    def spy(runner: Any, blocks: Any, window: int, collect: Any) -> Any:
+        def seen() -> Any:
+            for block in blocks:
+                marked.append(block.cluster)
+                yield block
+
+        return run_blocks(runner, seen(), window, collect)
+
+    monkeypatch.setattr(sim, "_run_blocks", spy)
+    return marked
+
+
+def test_blocks_are_marked_for_clusters_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    marked = _spy_on_blocks(monkeypatch)
+    with cf.ThreadPoolExecutor(2) as pool:
+        simulate("holdem", 8, seed=3, workers=2, executor=pool)
+    simulate("holdem", 8, seed=3, workers=2)
+    assert marked and not any(marked)
+
+
+def _collector_seen() -> tuple[tuple[int, ...], int]:
+    return gc.get_threshold(), gc.get_freeze_count()
+
+
+def test_a_cluster_block_quiets_the_collector_while_it_runs_and_puts_it_back() -> None:
+    # A cluster's worker is not ours: a block there freezes what the worker holds
+    # and raises the young threshold for its own games only.
+    seen: list[tuple[tuple[int, ...], int]] = []
+
+    def recording(seed: int) -> RandomAgent:
+        seen.append(_collector_seen())
+        return RandomAgent(seed)
+
+    block = _Block("holdem", {"players": 2}, (recording,) * 2, ((0, 1),), False, 3, 0, 2, True)
+    before = _collector_seen()
+    plain = _play_block(block)
+    assert seen and all(s == before for s in seen)
+    seen.clear()
+    quiet = _play_block(dataclasses.replace(block, cluster=True))
+    assert _collector_seen() == before
+    assert all(t[0] == 10_000 and t[1:] == before[0][1:] and frozen > 0 for t, frozen in seen)
+    assert quiet["returns"].tolist() == plain["returns"].tolist()
+    # nested blocks (a worker of several threads): the last to leave puts it back;
+    # objects someone else froze stay frozen
+    gc.freeze()
+    try:
+        threshold = gc.get_threshold()
+        with sim._quiet_collector():
+            with sim._quiet_collector():
+                assert gc.get_threshold()[0] == 10_000
+            assert gc.get_threshold()[0] == 10_000
+        assert gc.get_threshold() == threshold
+        assert gc.get_freeze_count() > 0  # what dies meanwhile leaves the count
+    finally:
+        gc.unfreeze()
 
 
 def test_pool_workers_freeze_their_heap_and_the_caller_never_does() -> None:
