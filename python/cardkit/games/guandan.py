@@ -142,6 +142,10 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+# The phases as module names: reading a member off the enum class goes through
+# its descriptor (about ten times a global's cost), twice a move on the hot path.
+_PLAY = Phase.PLAY
+_RETURN = Phase.RETURN
 _OVER = Phase.OVER
 
 
@@ -470,7 +474,7 @@ class GuandanState(BaseState):
         """The seat to return a card or to play; ``None`` when over."""
         if self._phase is _OVER:
             return None
-        if self._phase is Phase.RETURN:
+        if self._phase is _RETURN:
             return self._due[0][0]
         return self._live.to_move
 
@@ -487,9 +491,9 @@ class GuandanState(BaseState):
         lock.acquire()
         try:
             deal = self._play
-            if deal is not None and self._phase is Phase.PLAY:
+            if deal is not None and self._phase is _PLAY:
                 return deal.legal_actions()
-            if self._phase is Phase.RETURN:
+            if self._phase is _RETURN:
                 return list(self._return_ids())
             return []
         finally:
@@ -501,7 +505,7 @@ class GuandanState(BaseState):
         """The ids of :meth:`legal_actions`, ascending (the engine lists them)."""
         if self._phase is _OVER:
             return []
-        if self._phase is Phase.RETURN:
+        if self._phase is _RETURN:
             return sorted(self._return_ids().values())
         return sorted(self._live.legal_ids())
 
@@ -516,7 +520,7 @@ class GuandanState(BaseState):
         lock.acquire()
         try:
             deal = self._play
-            if deal is not None and self._phase is Phase.PLAY:
+            if deal is not None and self._phase is _PLAY:
                 # A listed move, or its exact text, is applied by the engine unparsed.
                 moved = deal.apply_action(action)
                 if moved is not None:
@@ -551,7 +555,7 @@ class GuandanState(BaseState):
 
     def illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or ``None``."""
-        if self._phase is Phase.RETURN:
+        if self._phase is _RETURN:
             return None if action in self._return_ids() else self._return_reason(action)
         deal = self._live
         if action in deal.legal_actions():
@@ -603,7 +607,7 @@ class GuandanState(BaseState):
     def _apply(self, action: Action) -> None:
         """Make the checked ``action`` and log it, in the history too (the engine's
         deal hands back the listed action, which the history keeps)."""
-        if self._phase is Phase.RETURN:
+        if self._phase is _RETURN:
             self._jiefeng = None
             self._return(_RETURN_CARD[action])
             self._history.append(action)
@@ -839,7 +843,7 @@ class GuandanState(BaseState):
         return [self._sorted(h) for h in hands]
 
     def _emit_leader(self, emit: Emit) -> None:
-        if self._phase is Phase.PLAY and not self._plays:
+        if self._phase is _PLAY and not self._plays:
             emit({"type": "leader", "seat": self._leader})
 
     def _event_start(self, emit: Emit) -> None:
@@ -849,7 +853,7 @@ class GuandanState(BaseState):
         seat = self.current_player
         deal = self._deal_number
         finished = len(self.order)
-        returning = self._phase is Phase.RETURN
+        returning = self._phase is _RETURN
         payer = self._due[0][1] if returning else None
         self.apply(action)
         assert seat is not None  # the replica replays legal moves of a live state
@@ -943,7 +947,7 @@ class GuandanState(BaseState):
         out[at["team_levels"] + self._team_levels[team]] = 1.0
         out[at["team_levels"] + len(LEVELS) + self._team_levels[1 - team]] = 1.0
         if self._phase is not _OVER:
-            out[at["phase"] + (0 if self._phase is Phase.RETURN else 1)] = 1.0
+            out[at["phase"] + (0 if self._phase is _RETURN else 1)] = 1.0
         for payer, receiver, _ in self._tribute:
             out[at["tribute"] + 2 * ((payer - seat) % 4)] = 1.0
             out[at["tribute"] + 2 * ((receiver - seat) % 4) + 1] = 1.0

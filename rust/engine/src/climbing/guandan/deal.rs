@@ -32,6 +32,9 @@ pub fn partner(seat: u8) -> u8 {
 pub struct Deal {
     level: u8,
     hands: [Hand; SEATS],
+    /// Cards each seat holds, kept with `hands` so that whether a play went out
+    /// is not a scan of the hand.
+    left: [u8; SEATS],
     to_move: u8,
     table: Option<Play>,
     owner: u8,
@@ -134,6 +137,7 @@ impl Deal {
     fn new_unchecked(hands: [Hand; SEATS], level: u8, leader: u8, double_win_ends: bool) -> Deal {
         Deal {
             level,
+            left: hands.map(|h| h.len() as u8),
             hands,
             to_move: leader,
             table: None,
@@ -151,6 +155,7 @@ impl Deal {
 
     /// Replace the hands of the seats other than `seat` (a determinization).
     pub fn set_hand(&mut self, seat: usize, hand: Hand) {
+        self.left[seat % SEATS] = hand.len() as u8;
         self.hands[seat % SEATS] = hand;
     }
 
@@ -331,7 +336,9 @@ impl Deal {
             Some(play) => {
                 let hand = &mut self.hands[usize::from(seat)];
                 hand.remove(cards);
-                let done = hand.is_empty();
+                let left = &mut self.left[usize::from(seat)];
+                *left = left.saturating_sub(cards.len() as u8);
+                let done = *left == 0;
                 self.table_cards = NO_CARDS;
                 for c in cards {
                     let i = usize::from(c.index());

@@ -814,7 +814,7 @@ fn full_house_blocks(
 /// of one natural `left`, of none `left - 1`, a joker pair one; the triples of
 /// `3 - wt` naturals or more each carry all of those but their own rank's.
 fn count_full_houses(v: &View, level: u8, floor: i16) -> usize {
-    let count = |ranks: u16| ranks.count_ones() as usize;
+    let count = |ranks: u16| ones(u32::from(ranks));
     let wilds = usize::from(v.wilds.min(2));
     let (one_up, two_up) = (count(v.at_least[0]), count(v.at_least[1]));
     let joker_pairs = usize::from(v.nat[usize::from(BLACK_JOKER)] >= 2)
@@ -984,7 +984,8 @@ pub fn responses_into(hand: &Hand, level: u8, table: &Play, out: &mut Vec<Play>)
 /// The parts of a listing in its order: each shape with the floor its plays must
 /// rank above, and the bomb power the bombs must beat (`None`: any bomb). Leads
 /// list every shape; answers to an ordinary play its shape and then the bombs,
-/// answers to a bomb only stronger bombs.
+/// answers to a bomb only stronger bombs. Without a bomb to beat, the bomb shapes
+/// ([`BOMB_KINDS`]) are the last parts.
 #[derive(Clone, Copy)]
 struct Parts {
     parts: [(Kind, i16); KINDS.len()],
@@ -995,31 +996,45 @@ struct Parts {
 }
 
 impl Parts {
+    /// A lead's parts: every shape, at any rank (a playout leads every round).
+    const LEAD: Parts = {
+        let mut parts = [(Kind::Single, -1); KINDS.len()];
+        let mut i = 0;
+        while i < KINDS.len() {
+            parts[i] = (KINDS[i], -1);
+            i += 1;
+        }
+        Parts {
+            parts,
+            len: KINDS.len(),
+            power: None,
+            following: false,
+        }
+    };
+
     #[inline]
     fn of(table: Option<&Play>, level: u8) -> Parts {
+        let Some(table) = table else {
+            return Parts::LEAD;
+        };
         let mut parts = Parts {
             parts: [(Kind::Single, -1); KINDS.len()],
             len: 0,
             power: None,
-            following: table.is_some(),
+            following: true,
         };
         let mut push = |kind: Kind, floor: i16| {
             parts.parts[parts.len] = (kind, floor);
             parts.len += 1;
         };
-        match table {
-            None => KINDS.into_iter().for_each(|kind| push(kind, -1)),
-            Some(table) => {
-                if !table.is_bomb() {
-                    push(table.kind, i16::from(table.rank_value(level)));
-                }
-                for kind in BOMB_KINDS {
-                    push(kind, -1);
-                }
-                // Every bomb beats an ordinary play; a bomb only a stronger one.
-                parts.power = table.bomb_power(level);
-            }
+        if !table.is_bomb() {
+            push(table.kind, i16::from(table.rank_value(level)));
         }
+        for kind in BOMB_KINDS {
+            push(kind, -1);
+        }
+        // Every bomb beats an ordinary play; a bomb only a stronger one.
+        parts.power = table.bomb_power(level);
         parts
     }
 
@@ -1060,16 +1075,27 @@ fn random_move(
     let mut counts = [0usize; KINDS.len()];
     let pass = usize::from(parts.following);
     let mut total = pass;
-    for (count, (kind, floor)) in counts.iter_mut().zip(parts.iter()) {
-        *count = match (parts.power, BOMB_KINDS.iter().position(|&k| k == kind)) {
-            // Any bomb counts (a lead, or an answer to an ordinary play): the
-            // hand's counts, whatever the table.
-            (None, Some(i)) => bombs.get_or_insert_with(|| {
-                BOMB_KINDS.map(|kind| count_plays(v, level, kind, -1, None))
-            })[i],
-            _ => count_plays(v, level, kind, floor, parts.power),
-        };
-        total += *count;
+    match parts.power {
+        // Any bomb counts (a lead, or an answer to an ordinary play): the last
+        // parts are the bomb shapes ([`Parts::of`]), whose counts are the hand's,
+        // whatever the table.
+        None => {
+            let plain = parts.len - BOMB_KINDS.len();
+            for (count, &(kind, floor)) in counts.iter_mut().zip(&parts.parts[..plain]) {
+                *count = count_listed(v, level, kind, floor);
+                total += *count;
+            }
+            let hand = bombs
+                .get_or_insert_with(|| BOMB_KINDS.map(|kind| count_listed(v, level, kind, -1)));
+            counts[plain..parts.len].copy_from_slice(hand);
+            total += hand.iter().sum::<usize>();
+        }
+        Some(power) => {
+            for (count, (kind, floor)) in counts.iter_mut().zip(parts.iter()) {
+                *count = count_plays(v, level, kind, floor, Some(power));
+                total += *count;
+            }
+        }
     }
     let mut k = (rng.below(total as u64) as usize).checked_sub(pass)?;
     for (&count, (kind, floor)) in counts.iter().zip(parts.iter()) {
@@ -1347,7 +1373,8 @@ fn count_listed(v: &View, level: u8, kind: Kind, floor: i16) -> usize {
     match kind {
         Kind::Single | Kind::Pair | Kind::Triple => count_groups(v, level, kind, floor),
         Kind::TriplePair => count_full_houses(v, level, floor),
-        Kind::Straight | Kind::PairRun | Kind::Airplane => {
+        Kind::Straight => count_straights(positions(v.at_least[0]), wilds, floor),
+        Kind::PairRun | Kind::Airplane => {
             let (len, _) = run_shape(kind);
             let windows = run_windows(v, kind);
             (len - 1..=TOP_POSITION)
@@ -1359,21 +1386,66 @@ fn count_listed(v: &View, level: u8, kind: Kind, floor: i16) -> usize {
             .at_least
             .iter()
             .zip(BOMBS_OF_NATURALS)
-            .map(|(&ranks, ways)| ranks.count_ones() as usize * usize::from(ways[wilds]))
+            .map(|(&ranks, ways)| ones(u32::from(ranks)) * usize::from(ways[wilds]))
             .sum(),
-        Kind::StraightFlush => (0..4u8)
-            .filter(|&suit| v.suit_positions[usize::from(suit)].count_ones() as usize + wilds >= 5)
-            .map(|suit| {
-                let windows = flush_windows(v, suit);
-                (4..=TOP_POSITION)
-                    .map(|top| windows.count(5, top))
-                    .sum::<usize>()
-            })
+        Kind::StraightFlush => v
+            .suit_positions
+            .iter()
+            .map(|&held| count_straights(u32::from(held), wilds, -1))
             .sum(),
         Kind::JokerBomb => usize::from(has_joker_bomb(v)),
         _ => 0,
     }
 }
+
+/// How many five-card runs topped above `floor` the run positions `held` (bit `p`:
+/// a natural card at position `p`) give with `wilds` wilds: [`STRAIGHT_WAYS`]'
+/// counts summed over the windows, without visiting them. The plays of a window
+/// depend only on how many of its five positions are held (3, 4 or 5 with two
+/// wilds: 1, 5 or 16 ways; 4 or 5 with one: 1 or 6; 5 with none: 1), so the
+/// windows' sums, added bit-parallel (bit `t` the window from position `t`),
+/// count every window at once: straights on every lead, straight flushes whenever
+/// a hand's bombs are counted.
+#[inline]
+fn count_straights(held: u32, wilds: usize, floor: i16) -> usize {
+    // A full adder of three bit-planes: (sum, carry).
+    let add = |a: u32, b: u32, c: u32| (a ^ b ^ c, (a & b) | (c & (a ^ b)));
+    let (low, carry_a) = add(held, held >> 1, held >> 2);
+    let (units, carry_b) = add(low, held >> 3, held >> 4);
+    // The windows start at positions 0..=9 (tops 4..=13) and top above `floor`.
+    let first = u32::try_from(floor - 3).unwrap_or(0).min(10);
+    let windows = 0x3FF & !((1u32 << first) - 1);
+    // A window holds `units + 2 × carries` (at most five): both carries make 4 or 5,
+    // one makes 2 or 3.
+    let fours = carry_a & carry_b & windows;
+    let twos = (carry_a ^ carry_b) & windows;
+    let five = ones(fours & units);
+    match wilds {
+        0 => five,
+        1 => 6 * five + ones(fours & !units),
+        _ => 16 * five + 5 * ones(fours & !units) + ones(twos & units),
+    }
+}
+
+/// Set bits of a word of at most 16 bits, by two look-ups in [`BYTE_ONES`]. The
+/// portable x86-64 target has no popcnt instruction, so `count_ones` is a dozen
+/// arithmetic steps, and bit counts were a sixth of a random playout's work.
+#[inline]
+fn ones(bits: u32) -> usize {
+    debug_assert!(bits < 1 << 16, "{bits:#x} is wider than 16 bits");
+    usize::from(BYTE_ONES[(bits & 0xFF) as usize] + BYTE_ONES[(bits >> 8 & 0xFF) as usize])
+}
+
+/// Set bits of each byte.
+static BYTE_ONES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    table
+};
 
 /// The run windows of a run shape (straight, pair run or plate) in `v`.
 #[inline]
@@ -1441,7 +1513,7 @@ fn count_groups(v: &View, level: u8, kind: Kind, floor: i16) -> usize {
     let width = group_width(kind);
     let above = ranks_above(level, floor);
     let mut n: usize = (width.saturating_sub(v.wilds).max(1)..=width)
-        .map(|k| (v.at_least[usize::from(k - 1)] & above).count_ones() as usize)
+        .map(|k| ones(u32::from(v.at_least[usize::from(k - 1)] & above)))
         .sum();
     if width <= 2 {
         let above = |rank: u8| i16::from(strength(rank, level)) > floor;
@@ -2072,9 +2144,13 @@ fn view_take_into(v: &View, level: u8, play: &Play, cards: &mut [Card; MAX_PLAY]
         return Err(lacks());
     }
     let mut len = 0;
+    // Card by card: a fill of a slice of unknown length calls memset, for one or
+    // two cards most moves.
     let mut push = |card: Card, n: u8| {
-        cards[len..len + usize::from(n)].fill(card);
-        len += usize::from(n);
+        for _ in 0..n {
+            cards[len] = card;
+            len += 1;
+        }
     };
     // Only the ranks the play holds: one nibble each in its naturals.
     let mut ranks = play.naturals;
@@ -2475,6 +2551,40 @@ mod tests {
             check(level, &hand);
         }
         each_random_hand(23, 150, &[27, 12, 6], check);
+    }
+
+    #[test]
+    fn ones_counts_the_bits_of_16_bit_words() {
+        for bits in 0..1u32 << 16 {
+            assert_eq!(ones(bits), bits.count_ones() as usize);
+        }
+    }
+
+    #[test]
+    fn straight_counts_are_the_window_tables() {
+        // The bit-parallel count of five-card runs against the window table it
+        // stands in for, window by window: every set of held positions, wilds and floor.
+        for held in 0..1u32 << 14 {
+            for wilds in 0..=2usize {
+                let windows = Windows {
+                    ways: &STRAIGHT_WAYS.ways[wilds],
+                    counts: &STRAIGHT_WAYS.counts[wilds],
+                    code: held,
+                    bits: 1,
+                };
+                for floor in -1..=TOP_POSITION as i16 {
+                    let by_window: usize = (4..=TOP_POSITION)
+                        .filter(|&top| i16::from(top) > floor)
+                        .map(|top| windows.count(5, top))
+                        .sum();
+                    assert_eq!(
+                        count_straights(held, wilds, floor),
+                        by_window,
+                        "{held:014b} {wilds} {floor}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
