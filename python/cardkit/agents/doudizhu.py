@@ -138,8 +138,9 @@ class DouDizhuSearchAgent(ClimbingSearch):
         bid_samples: int = 256,
         bid_thresholds: Sequence[float] = BID_THRESHOLDS,
         halving: bool = False,
+        evidence: bool = True,
     ) -> None:
-        super().__init__(seed, samples, endgame, endgame_nodes, halving)
+        super().__init__(seed, samples, endgame, endgame_nodes, halving, evidence)
         self.bidding = check_choice("bidding", bidding, BIDDINGS)
         self.bid_samples = check_count("bid_samples", bid_samples, 1, 1_000_000)
         self.bid_thresholds = _check_thresholds(bid_thresholds)
