@@ -162,11 +162,10 @@ impl Evidence {
                 }
             }
             if let [a, b] = others[..] {
-                for r in 0..NUM_RANKS {
-                    let k = unknown.0[r];
-                    let (ca, cb) = (cap[usize::from(a)][r], cap[usize::from(b)][r]);
-                    forced[usize::from(a)].0[r] = k.saturating_sub(cb).min(k);
-                    forced[usize::from(b)].0[r] = k.saturating_sub(ca).min(k);
+                let (a, b) = (usize::from(a), usize::from(b));
+                for (r, &k) in unknown.0.iter().enumerate() {
+                    forced[a].0[r] = k.saturating_sub(cap[b][r]);
+                    forced[b].0[r] = k.saturating_sub(cap[a][r]);
                 }
             }
         }
