@@ -99,10 +99,10 @@ class ClimbingSearch:
     ``halving``, the same playouts (``samples`` per candidate move) go to the
     candidates by successive halving: each round plays the moves still in the race
     on fresh deals and drops the worse half, so the contending moves get several
-    times the deals at the same cost. With ``evidence`` (the default), the unseen
-    cards are dealt to fit the other seats' passes so far (a Zheng Shangyou pass
-    means nothing in that hand beat the table; a Dou Dizhu pass on an opponent
-    makes hands the rule policy would have answered with less likely);
+    times the deals at the same cost. With ``evidence`` (Zheng Shangyou's default),
+    the unseen cards are dealt to fit the other seats' passes so far (a Zheng
+    Shangyou pass means nothing in that hand beat the table; a Dou Dizhu pass on an
+    opponent makes hands the rule policy would have answered with less likely);
     ``evidence=False`` deals them uniformly, as the search did before."""
 
     def __init__(
