@@ -11,6 +11,10 @@ farmer (partnered with a weaker agent).
 Run: python benches/climbing_agents.py [--deals N] [--samples S]  (issue target: N=10000)
      [--endgame CARDS] [--halving] [--only-endgame]: the search with the endgame
      solver, or by successive halving (halving=True), vs the plain search
+     [--evidence]: the search dealing the unseen cards to fit the passes so far
+     (evidence=True, Zheng Shangyou's default) vs the same search dealing them
+     uniformly (evidence=False, the search before and Dou Dizhu's default), with
+     both agents' time per searched move on the same positions
 """
 
 from __future__ import annotations
@@ -36,6 +40,9 @@ def _agents(game: str, samples: int, endgame: int) -> dict[str, Factory]:
         "random": lambda s: RandomAgent(s),
         "rule": lambda s: rule(),
         "search": lambda s: search(s, samples),
+        # the search dealing the unseen cards to fit the passes so far, or uniformly
+        "evidence": lambda s: search(s, samples, evidence=True),
+        "uniform": lambda s: search(s, samples, evidence=False),
         # the same search, solving sampled deals exactly from `endgame` cards left
         "endgame": lambda s: search(s, samples, endgame=endgame),
         # the same playouts, spent by successive halving of the candidate moves
@@ -59,6 +66,32 @@ def matchup(game_name: str, strong: Factory, weak: Factory, deals: int) -> dict[
     return out
 
 
+def time_per_move(game_name: str, agents: dict[str, Factory], deals: int) -> dict[str, float]:
+    """Microseconds per card-play move of the ``evidence`` and ``uniform`` agents,
+    both asked on the same positions (a uniform-search game's turns with a choice)."""
+    game = cardkit.games.make(game_name)
+    spent = {"evidence": 0.0, "uniform": 0.0}
+    moves = 0
+    for seed in range(deals):
+        state = game.new_state(seed=seed)
+        players = {name: [agents[name](seed * 3 + s) for s in range(3)] for name in spent}
+        while not state.is_terminal:
+            seat = state.current_player
+            assert seat is not None
+            obs, legal = state.observation(seat), state.legal_actions()
+            choice = legal[0]
+            if len(legal) > 1 and obs.get("phase", "play") == "play":
+                moves += 1
+                for name in spent:
+                    start = time.perf_counter()
+                    choice = players[name][seat].act(obs, legal)
+                    spent[name] += time.perf_counter() - start
+            else:
+                choice = players["uniform"][seat].act(obs, legal)
+            state.apply(choice)
+    return {name: 1e6 * total / max(moves, 1) for name, total in spent.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--deals", type=int, default=10_000)
@@ -77,13 +110,18 @@ def main() -> None:
         help="also pit the search by successive halving against the plain search",
     )
     parser.add_argument(
+        "--evidence",
+        action="store_true",
+        help="also pit the search against the same search dealing uniformly",
+    )
+    parser.add_argument(
         "--only-endgame",
         action="store_true",
-        help="run only the --endgame and --halving matchups",
+        help="run only the --endgame, --halving and --evidence matchups",
     )
     args = parser.parse_args()
     print(f"deals per matchup: {args.deals} (x3 seat rotations); search samples {args.samples}")
-    print(f"{'game':<14} {'matchup':<18} {'as':<9} {'n':>6} {'gap':>8} {'95% CI':>18} gap>0")
+    print(f"{'game':<14} {'matchup':<20} {'as':<9} {'n':>6} {'gap':>8} {'95% CI':>18} gap>0")
     for name in args.games:
         agents = _agents(name, args.samples, args.endgame)
         pairs = [] if args.only_endgame else [("rule", "random"), ("search", "rule")]
@@ -91,6 +129,13 @@ def main() -> None:
             pairs.append(("endgame", "search"))
         if args.halving:
             pairs.append(("halving", "search"))
+        if args.evidence:
+            pairs.append(("evidence", "uniform"))
+            micros = time_per_move(name, agents, max(1, min(args.deals, 50)))
+            print(
+                f"{name:<14} us per searched move (same positions, 50 deals at most): "
+                f"evidence {micros['evidence']:.0f}, uniform {micros['uniform']:.0f}"
+            )
         for strong, weak in pairs:
             start = time.perf_counter()
             results = matchup(name, agents[strong], agents[weak], args.deals)
@@ -102,7 +147,7 @@ def main() -> None:
                 ci = f"[{mean - half:+.2f}, {mean + half:+.2f}]"
                 label = f"{strong} vs {weak}"
                 print(
-                    f"{name:<14} {label:<18} {role:<9} {len(values):>6} {mean:>+8.2f} {ci:>18} {ok}"
+                    f"{name:<14} {label:<20} {role:<9} {len(values):>6} {mean:>+8.2f} {ci:>18} {ok}"
                 )
             print(f"{'':<14} ({time.perf_counter() - start:.0f} s)")
 

@@ -308,6 +308,7 @@ TABLE: dict[str, Entry] = {
             "opening": False,
             "pending_bomb": False,
             "pinned": None,
+            "history": [(0, "3")],
         },
         {
             "game": STR,
@@ -325,6 +326,7 @@ TABLE: dict[str, Entry] = {
             "opening": BOOL,
             "pending_bomb": BOOL,
             "pinned": OPT_LIST,
+            "history": OPT_LIST,
         },
     ),
     "ClimbingView.search_move": Entry(

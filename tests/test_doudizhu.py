@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import cardkit
+from cardkit._core import ClimbingView
 from cardkit.agents import RandomAgent
 from cardkit.agents.doudizhu import DouDizhuRuleAgent, DouDizhuSearchAgent, bid_strength
 from cardkit.games import doudizhu
@@ -273,6 +274,28 @@ def test_search_by_successive_halving_plays_legal_replayable_games() -> None:
     for value in (1, "yes", None, 1.0):
         with pytest.raises(cardkit.RuleOptionError, match="halving must be a bool"):
             DouDizhuSearchAgent(0, halving=value)  # type: ignore[arg-type]
+
+
+def test_search_dealing_to_fit_the_passes_plays_legal_replayable_games() -> None:
+    # Rust tests check that the deals fit the passes; here every position of real
+    # games reads back through the play history, with the option on and off.
+    for evidence in (True, False):
+        for seed in range(3):
+            agents = [DouDizhuSearchAgent(seed + s, samples=4, evidence=evidence) for s in range(3)]
+            state = cardkit.play(GAME, agents, seed=seed)
+            assert state.is_terminal and sum(state.returns()) == 0
+            again = [DouDizhuSearchAgent(seed + s, samples=4, evidence=evidence) for s in range(3)]
+            assert cardkit.play(GAME, again, seed=seed).history == state.history
+    for value in (1, "yes", None):
+        with pytest.raises(cardkit.RuleOptionError, match="evidence must be a bool"):
+            DouDizhuSearchAgent(0, evidence=value)  # type: ignore[arg-type]
+
+
+def test_a_play_history_that_does_not_fit_is_an_illegal_action() -> None:
+    with pytest.raises(cardkit.IllegalActionError, match="out of turn"):
+        ClimbingView("doudizhu", 0, "3", [1, 1, 1], "44", history=[(1, "5"), (1, "4")])
+    with pytest.raises(cardkit.IllegalActionError, match="empty table"):
+        ClimbingView("doudizhu", 0, "3", [1, 1, 1], "44", history=[(0, None)])
 
 
 def test_rule_agent_beats_random() -> None:

@@ -8,6 +8,7 @@ import pytest
 import cardkit
 from cardkit._core import (
     ClimbingDeal,
+    ClimbingView,
     climbing_card_play_size,
     zhengshangyou_action_space_size,
 )
@@ -198,6 +199,31 @@ def test_search_by_successive_halving_plays_legal_replayable_games() -> None:
         assert state.is_terminal
         again = [ZhengShangyouSearchAgent(seed + s, samples=8, halving=True) for s in range(3)]
         assert cardkit.play(GAME, again, seed=seed).history == state.history
+
+
+def _searchers(seed: int, evidence: bool) -> list[ZhengShangyouSearchAgent]:
+    return [ZhengShangyouSearchAgent(seed + s, samples=4, evidence=evidence) for s in range(3)]
+
+
+def test_search_dealing_to_fit_the_passes_plays_legal_replayable_games() -> None:
+    # Rust tests check that the deals fit the passes; here every position of real
+    # games reads back through the play history, with the option on and off.
+    for evidence in (True, False):
+        for seed in range(3):
+            state = cardkit.play(GAME, _searchers(seed, evidence), seed=seed)
+            assert state.is_terminal
+            again = cardkit.play(GAME, _searchers(seed, evidence), seed=seed)
+            assert again.history == state.history
+    for value in (1, "yes", None):
+        with pytest.raises(cardkit.RuleOptionError, match="evidence must be a bool"):
+            ZhengShangyouSearchAgent(0, evidence=value)  # type: ignore[arg-type]
+
+
+def test_a_play_history_that_does_not_fit_is_an_illegal_action() -> None:
+    with pytest.raises(cardkit.IllegalActionError, match="out of turn"):
+        ClimbingView("zhengshangyou", 0, "3", [1, 1, 1], "44", history=[(1, "5"), (1, "4")])
+    with pytest.raises(cardkit.IllegalActionError, match="empty table"):
+        ClimbingView("zhengshangyou", 0, "3", [1, 1, 1], "44", history=[(0, None)])
 
 
 def test_rule_agent_beats_random() -> None:

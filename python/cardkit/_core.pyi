@@ -694,12 +694,19 @@ class ClimbingView:
         opening: Zheng Shangyou: the next play is the deal's opening play.
         pending_bomb: Zheng Shangyou: ``table`` is a response bomb not yet settled.
         pinned: Per seat, rank text of cards known to be in that hand, or ``None``.
+        history: The card play so far as (seat, rank text, or ``None`` for a pass),
+            oldest first, or ``None``. With it, the search deals the unseen cards to
+            fit the other seats' passes (Zheng Shangyou: nothing in the passer's
+            hand beat the table; Dou Dizhu: hands the rule policy would have
+            answered an opponent with are less likely).
 
     Raises:
         RuleOptionError: If ``game`` is unknown or a Dou Dizhu ``bid`` is not 1..=3.
-        IllegalActionError: If a seat is not 0..=2 or ``hand`` and ``unknown`` do not
-            match ``counts``.
-        InvalidCardError: If ``hand``, ``unknown`` or ``pinned`` does not read as ranks.
+        IllegalActionError: If a seat is not 0..=2, ``hand`` and ``unknown`` do not
+            match ``counts``, or a move of ``history`` is out of turn, a pass on an
+            empty table or a play that does not fit the table of its turn.
+        InvalidCardError: If ``hand``, ``unknown``, ``pinned`` or a play of ``history``
+            does not read as ranks.
     """
 
     def __new__(
@@ -719,6 +726,7 @@ class ClimbingView:
         opening: bool = False,
         pending_bomb: bool = False,
         pinned: Sequence[str] | None = None,
+        history: Sequence[tuple[int, str | None]] | None = None,
     ) -> ClimbingView: ...
     def rule_move(self) -> str | None:
         """The rule-based policy's move: rank text, or None to pass.
@@ -737,7 +745,8 @@ class ClimbingView:
         """The search's move after ``samples`` determinized deals (seeded): rank text or None.
 
         Each sample deals ``unknown`` to the other seats (``pinned`` cards stay with
-        their seat), plays each candidate move and finishes the deal with the rule
+        their seat; with a ``history``, redrawn up to 8 times to fit its passes),
+        plays each candidate move and finishes the deal with the rule
         policy (a random move one time in 32); the move with the best total score
         for the seat wins. With ``endgame_cards`` > 0, a sample is solved exactly
         (alpha-beta, every hand known) once at most that many cards are left in all

@@ -33,8 +33,19 @@ def _table(game: str, obs: Observation) -> Combination | None:
     raise IllegalActionError(f"observation table {table!r} is not a {game} combination")
 
 
-def view_of(game: str, obs: Observation) -> ClimbingView:
-    """The card-play position ``obs`` describes, as the seat to act sees it."""
+def _history(obs: Observation) -> list[tuple[int, str | None]]:
+    """The card play so far, as (seat, rank text or ``None`` for a pass)."""
+    out: list[tuple[int, str | None]] = []
+    for seat, action in obs["play_history"]:
+        text = str(action)
+        out.append((int(seat), text.removeprefix("play ") if text != "pass" else None))
+    return out
+
+
+def view_of(game: str, obs: Observation, evidence: bool = False) -> ClimbingView:
+    """The card-play position ``obs`` describes, as the seat to act sees it; with
+    ``evidence``, carrying the card play so far, whose passes the search's deals
+    of the hidden cards then fit."""
     seat = int(obs["seat"])
     hand = str(obs["hand_ranks"])
     seen = Counter(hand)
@@ -67,6 +78,7 @@ def view_of(game: str, obs: Observation) -> ClimbingView:
         opening=bool(obs.get("opening", False)),
         pending_bomb=bool(obs.get("pending_bomb", False)),
         pinned=pinned,
+        history=_history(obs) if evidence else None,
     )
 
 
@@ -87,7 +99,11 @@ class ClimbingSearch:
     ``halving``, the same playouts (``samples`` per candidate move) go to the
     candidates by successive halving: each round plays the moves still in the race
     on fresh deals and drops the worse half, so the contending moves get several
-    times the deals at the same cost."""
+    times the deals at the same cost. With ``evidence`` (Zheng Shangyou's default),
+    the unseen cards are dealt to fit the other seats' passes so far (a Zheng
+    Shangyou pass means nothing in that hand beat the table; a Dou Dizhu pass on an
+    opponent makes hands the rule policy would have answered with less likely);
+    ``evidence=False`` deals them uniformly, as the search did before."""
 
     def __init__(
         self,
@@ -96,18 +112,20 @@ class ClimbingSearch:
         endgame: int = 0,
         endgame_nodes: int = 20_000,
         halving: bool = False,
+        evidence: bool = True,
     ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self.samples = check_count("samples", samples, 1, 1_000_000)
         self.endgame = check_count("endgame", endgame, 0, 54)
         self.endgame_nodes = check_count("endgame_nodes", endgame_nodes, 1, 100_000_000)
         self.halving = check_flag("halving", halving)
+        self.evidence = check_flag("evidence", evidence)
 
     def _search(
         self, game: str, observation: Observation, legal_actions: Sequence[Action]
     ) -> Action:
         """The searched card-play move among ``legal_actions``."""
-        view = view_of(game, observation)
+        view = view_of(game, observation, self.evidence)
         seed = self._rng.getrandbits(64)
         move = view.search_move(
             self.samples, seed, self.endgame, self.endgame_nodes, halving=self.halving

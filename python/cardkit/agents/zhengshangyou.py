@@ -41,7 +41,10 @@ class ZhengShangyouSearchAgent(ClimbingSearch):
     ``endgame_nodes`` nodes (past that, the sample is played out as without it).
     Zheng Shangyou has three sides: the solver assumes both other players play
     against this one, the score it can guarantee. ``halving=True`` spends the same
-    playouts by successive halving of the candidate moves.
+    playouts by successive halving of the candidate moves. ``evidence=True`` (the
+    default) deals the unseen cards to fit the passes so far: a seat passes only
+    when nothing in its hand beats the table, so a seat that passed on a single
+    king holds no ace, no two and no bomb. ``evidence=False`` deals them uniformly.
     """
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:

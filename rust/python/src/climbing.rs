@@ -9,6 +9,7 @@ use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
 use cardkit_engine::climbing::cardplay::CardPlay;
 use cardkit_engine::climbing::endgame::Endgame;
+use cardkit_engine::climbing::evidence::Evidence;
 use cardkit_engine::climbing::index::{ActionIndex, KeyHasher};
 use cardkit_engine::climbing::observe;
 use cardkit_engine::climbing::playout::{self, Deal, Game, Move, Policy};
@@ -622,6 +623,7 @@ pub struct PyClimbingView {
     deal: Deal,
     unknown: Ranks,
     pinned: [Ranks; 3],
+    evidence: Option<Evidence>,
 }
 
 /// The card-play game of `rules`, with Dou Dizhu's settled bidding checked (the
@@ -649,11 +651,13 @@ impl PyClimbingView {
     /// every card `seat` cannot see (split among the others by the search);
     /// `table` with its `table_owner` and `passes`; `plays` per seat; Dou Dizhu's
     /// `landlord`, `bid` and `bombs`; Zheng Shangyou's `opening` and `pending_bomb`;
-    /// `pinned`: per seat, rank text of cards known to be in that hand.
+    /// `pinned`: per seat, rank text of cards known to be in that hand; `history`:
+    /// the card play so far as (seat, rank text or None for a pass), oldest first,
+    /// whose passes the search then deals the hidden cards to fit.
     #[new]
     #[pyo3(signature = (game, seat, hand, counts, unknown, table=None, table_owner=0,
         passes=0, plays=[0, 0, 0], landlord=0, bid=1, bombs=0, opening=false,
-        pending_bomb=false, pinned=None))]
+        pending_bomb=false, pinned=None, history=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -672,6 +676,7 @@ impl PyClimbingView {
         #[pyo3(from_py_with = arg)] opening: bool,
         #[pyo3(from_py_with = arg)] pending_bomb: bool,
         #[pyo3(from_py_with = arg)] pinned: Option<[String; 3]>,
+        #[pyo3(from_py_with = arg)] history: Option<Vec<(u8, Option<String>)>>,
     ) -> PyResult<Self> {
         let rules = rules(py, game)?;
         if seat > 2 || table_owner > 2 || landlord > 2 {
@@ -720,10 +725,22 @@ impl PyClimbingView {
                 *slot = Ranks::parse(text).py_err(py)?;
             }
         }
+        let mut moves = Vec::new();
+        for (s, text) in history.unwrap_or_default() {
+            let cards = text.map(|t| Ranks::parse(&t)).transpose().py_err(py)?;
+            moves.push((s, cards));
+        }
+        let evidence = match moves.first() {
+            Some(&(first, _)) => {
+                Some(Evidence::new(&deal, seat, first, &moves, &unknown).py_err(py)?)
+            }
+            None => None,
+        };
         Ok(PyClimbingView {
             deal,
             unknown,
             pinned: pinned_ranks,
+            evidence,
         })
     }
 
@@ -767,7 +784,15 @@ impl PyClimbingView {
         let mv = interrupt::run_sized(py, micros, |cancel| {
             let mut rng = CardRng::new(seed);
             playout::search_move(
-                deal, unknown, pinned, samples, endgame, halving, &mut rng, cancel,
+                deal,
+                unknown,
+                pinned,
+                samples,
+                endgame,
+                halving,
+                self.evidence.as_ref(),
+                &mut rng,
+                cancel,
             )
         })?
         .py_err(py)?;

@@ -11,6 +11,7 @@
 pub mod cardplay;
 pub mod doudizhu;
 pub mod endgame;
+pub mod evidence;
 pub mod guandan;
 pub mod index;
 pub mod observe;

@@ -10,6 +10,7 @@
 //! +10 per bomb still held) and settles unbeaten response bombs at 20.
 
 use super::endgame::{cards_left, Endgame, Solver};
+use super::evidence::Evidence;
 use super::{doudizhu as ddz, zhengshangyou as zsy, Combination, Kind, Ranks};
 use super::{ACE, BLACK_JOKER, NUM_RANKS, RED_JOKER, THREE, TWO};
 use crate::cancel::Cancel;
@@ -660,6 +661,9 @@ pub const SEARCH_PLAYOUT: Policy = Policy::Rule {
 /// samples buy, at the same cost. Every candidate still in the race has been
 /// played on the same worlds, so their totals compare like for like.
 ///
+/// With `evidence` (the card play so far), each world is dealt to fit the other
+/// seats' passes ([`Evidence::sample`]) instead of uniformly.
+///
 /// With `endgame` on and at most `endgame.cards` cards left in the deal, each
 /// candidate in each sampled world is solved exactly instead
 /// ([`super::endgame::Solver`]): the value of best play in that world, or a rule
@@ -674,6 +678,7 @@ pub fn search_move(
     samples: u32,
     endgame: Endgame,
     halving: bool,
+    evidence: Option<&Evidence>,
     rng: &mut CardRng,
     cancel: &Cancel,
 ) -> Result<Move> {
@@ -688,7 +693,10 @@ pub fn search_move(
     let schedule = Schedule::new(moves.len(), samples, halving);
     for round in 0..schedule.rounds {
         for _ in 0..schedule.worlds(alive.len()) {
-            let world = determinize(deal, seat, unknown, pinned, rng);
+            let world = match evidence {
+                Some(e) => e.sample(deal, seat, unknown, pinned, rng),
+                None => determinize(deal, seat, unknown, pinned, rng),
+            };
             for &i in &alive {
                 cancel.check()?;
                 let mut trial = world.clone();
@@ -1104,6 +1112,7 @@ mod tests {
             u32::MAX,
             Endgame::OFF,
             false,
+            None,
             &mut rng,
             &cancel,
         );
@@ -1157,6 +1166,7 @@ mod tests {
                             8,
                             Endgame::OFF,
                             halving,
+                            None,
                             &mut r,
                             &NEVER,
                         )
@@ -1205,6 +1215,7 @@ mod tests {
                         2,
                         endgame,
                         i % 3 == 0,
+                        None,
                         &mut rng,
                         &NEVER,
                     )
