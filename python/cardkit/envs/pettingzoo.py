@@ -67,7 +67,6 @@ import numpy.typing as npt
 
 from cardkit._core import AecCore, derive_seed
 from cardkit.api import Game, State
-from cardkit.errors import RuleOptionError
 from cardkit.envs._common import (
     RENDER_MODES,
     DealRewards,
@@ -80,6 +79,7 @@ from cardkit.envs._common import (
     render_table,
     resolve_game,
 )
+from cardkit.errors import RuleOptionError
 from cardkit.games._base import _check_seed as check_seed
 
 try:
@@ -258,7 +258,7 @@ class raw_env(AECEnv):
         except AttributeError:  # free on CPython 3.11+ when nothing is raised
             raise _not_reset("last()") from None
         if core is not None:
-            return core.last(observe)  # type: ignore[return-value]
+            return core.last(observe)
         agent = self.agent_selection
         return (
             self.observe(agent) if observe else None,
@@ -414,6 +414,4 @@ def env(
     **options: Any,
 ) -> raw_env:
     """The AEC environment of ``game`` with rule ``options`` (see the module docs)."""
-    return raw_env(
-        game, render_mode=render_mode, copy_observations=copy_observations, **options
-    )
+    return raw_env(game, render_mode=render_mode, copy_observations=copy_observations, **options)
