@@ -6,9 +6,11 @@ tensor and legal-action mask; RLCard's encoded state and legal actions), pick a
 uniformly random legal action (from the mask's nonzero ids for both AEC libraries,
 from RLCard's list of legal ids), step. Dou Dizhu has a second row, the ids loop:
 cardkit draws from ``info["legal_actions"]`` (its legal ids, as RLCard draws from
-its own list) instead of scanning the 24,643-id mask; RLCard's row is the same
-measurement in both. Episodes restart as they end; only actions
-are counted (not PettingZoo's ``step(None)`` for finished agents).
+its own list; the way docs/learning.md shows to sample a random legal action)
+instead of scanning the 24,643-id mask, whose observation and mask it still
+receives from ``last()`` every step; RLCard's row is the same measurement in
+both. Episodes restart as they end; only actions are counted (not PettingZoo's
+``step(None)`` for finished agents).
 
 - Hold'em: heads-up no-limit, one hand per episode, 50 big blinds deep as in both
   peers: cardkit ``env("holdem", players=2, match=False)`` (stacks 1000, blinds

@@ -69,6 +69,7 @@ CHIPS = Kind(("7", 1.5, None, -1, 2**70, True), RuleOptionError)
 CHIP_LIST = Kind(("x", 5, None, ["x"], [-1, 1], [2**70, 1]), RuleOptionError)
 #: Any object: the binding reads it itself (an unknown action is just not listed).
 ANY = Kind(())
+DICT = Kind(("x", 5, None, [1]))
 
 
 @dataclass(frozen=True)
@@ -93,9 +94,39 @@ def _betting() -> _core.BettingCore:
     return core
 
 
-def _aec_core() -> _core.AecCore:
+class _AecEnv:
+    """Stands in for the AEC environment an AecCore serves (its dicts and the
+    calls ``step`` makes back)."""
+
+    def __init__(self) -> None:
+        self.agents = [f"player_{seat}" for seat in range(4)]
+        self.agent_selection = self.agents[0]
+
+    def dicts(self) -> dict[str, Any]:
+        """The per-episode dicts ``AecCore.reset`` takes."""
+        return {
+            "infos": {agent: {} for agent in self.agents},
+            "cumulative_rewards": dict.fromkeys(self.agents, 0.0),
+            "terminations": dict.fromkeys(self.agents, False),
+            "truncations": dict.fromkeys(self.agents, False),
+        }
+
+    def _engine_event(self, code: int, action: object) -> None:
+        """A refused id or the end of the deal: nothing for this stand-in to do."""
+
+
+_AEC_ENV = _AecEnv()
+
+
+def _aec_core_attached() -> _core.AecCore:
     core = _core.AecCore.hearts(True, 100)
-    core.reset(0)
+    core.attach(_AEC_ENV, _AEC_ENV.agents, False)
+    return core
+
+
+def _aec_core() -> _core.AecCore:
+    core = _aec_core_attached()
+    core.reset(0, **_AEC_ENV.dicts())
     return core
 
 
@@ -981,7 +1012,27 @@ TABLE: dict[str, Entry] = {
             "button": UINT,
         },
     ),
-    "AecCore.reset": Entry({"seed": 0}, {"seed": UINT}, _aec_core),
+    "AecCore.attach": Entry(
+        {"env": _AEC_ENV, "agents": _AEC_ENV.agents, "copy_observations": False},
+        {
+            "env": Kind((5, None, "x")),
+            "agents": Kind(("x", 5, None, [5, 6, 7, 8])),
+            "copy_observations": BOOL,
+        },
+        _aec_core_attached,
+    ),
+    "AecCore.reset": Entry(
+        {"seed": 0, **_AEC_ENV.dicts()},
+        {
+            "seed": UINT,
+            "infos": DICT,
+            "cumulative_rewards": DICT,
+            "terminations": DICT,
+            "truncations": DICT,
+        },
+        _aec_core_attached,
+    ),
+    "AecCore.last": Entry({"observe": True}, {"observe": BOOL}, _aec_core),
     # Any object: an id the episode does not list is refused by the answer -2.
     "AecCore.step": Entry({"action": 0}, {"action": ANY}, _aec_core),
     "AecCore.observe": Entry({"seat": 0}, {"seat": UINT}, _aec_core),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import warnings
+import weakref
 from typing import Any
 
 import numpy as np
@@ -668,3 +669,90 @@ def test_finished_agents_leave_one_by_one(options: dict[str, Any]) -> None:
         assert set(env.rewards) == set(env.agents) == set(env.terminations)
         assert not any(env.rewards.values())
     assert sorted(left) == env.possible_agents and left[0] == first
+
+
+def _play_keeping_weakrefs(env: pz.raw_env, seeds: int) -> tuple[list[Any], list[Any]]:
+    """Play ``seeds`` episodes of random legal ids, dropping every observation at
+    once; returns weak references to each array handed out, and those that
+    pointed at a live array when a later observation was handed out (the env gave
+    the same array again)."""
+    refs: list[Any] = []
+    handed_again: list[Any] = []
+    for seed in range(seeds):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in env.agent_iter():
+            obs, _, terminated, _, info = env.last()
+            for obj in (obs["observation"], obs["action_mask"]):
+                handed_again += [ref for ref in refs if ref() is obj]
+                refs.append(weakref.ref(obj))
+            # Nothing but the env refers to the arrays from here on.
+            del obs
+            if terminated:
+                env.step(None)
+            else:
+                env.step(int(rng.choice(info["legal_actions"])))
+    return refs, handed_again
+
+
+@pytest.mark.parametrize(("name", "options"), [("doudizhu", {}), ("hearts", {"match": False})])
+def test_copy_observations_never_hands_an_array_out_twice(
+    name: str, options: dict[str, Any]
+) -> None:
+    # By default an engine episode rewrites and hands out again an observation
+    # nothing refers to any more; with copy_observations=True every observation is
+    # new and the env keeps none, so no array is written after it was returned.
+    _, again = _play_keeping_weakrefs(pz.env(name, **options), 2)
+    assert again, "the default reuses dropped observations"
+    env = pz.env(name, copy_observations=True, **options)
+    refs, again = _play_keeping_weakrefs(env, 2)
+    assert again == []
+    assert all(ref() is None for ref in refs), "the env kept an observation it handed out"
+    kept = []
+    env.reset(seed=5)
+    for _ in range(20):
+        obs, _, terminated, _, info = env.last()
+        kept.append((obs, {key: value.copy() for key, value in obs.items()}))
+        if terminated:
+            break
+        env.step(int(info["legal_actions"][0]))
+    for obs, copy in kept:
+        for key, value in obs.items():
+            np.testing.assert_array_equal(value, copy[key])
+
+
+def test_copy_observations_must_be_a_bool() -> None:
+    # Checked for every game, also those whose observations are always new.
+    for name in ("hearts", "doudizhu"):
+        with pytest.raises(RuleOptionError, match="copy_observations"):
+            pz.env(name, copy_observations=1)
+
+
+class _Subclass(pz.raw_env):
+    """A subclass keeps its (inherited) Python step and last."""
+
+
+@pytest.mark.parametrize(("name", "options"), [("doudizhu", {}), ("holdem", {"match": False})])
+@pytest.mark.filterwarnings(*DICT_OBS_WARNINGS)
+def test_subclasses_step_through_the_python_methods_alike(
+    name: str, options: dict[str, Any]
+) -> None:
+    # raw_env's step and last are the engine's own calls; a subclass's are the
+    # class's Python methods, which must play exactly the same episodes.
+    fast, slow = pz.env(name, **options), _Subclass(name, **options)
+    assert "step" in vars(fast) and "step" not in vars(slow)
+    api_test(_Subclass(name, **options), num_cycles=30)
+    for env in (fast, slow):
+        env.reset(seed=11)
+    rng = np.random.default_rng(11)
+    for agent in fast.agent_iter():
+        assert agent == slow.agent_selection
+        a, b = fast.last(), slow.last()
+        np.testing.assert_array_equal(a[0]["observation"], b[0]["observation"])
+        np.testing.assert_array_equal(a[0]["action_mask"], b[0]["action_mask"])
+        assert a[1:4] == b[1:4]
+        np.testing.assert_array_equal(a[4]["legal_actions"], b[4]["legal_actions"])
+        action = None if a[2] else int(rng.choice(a[4]["legal_actions"]))
+        fast.step(action)
+        slow.step(action)
+    assert fast.rewards == slow.rewards and not slow.agents

@@ -2958,7 +2958,7 @@ class AecCore:
     Made by ``AecCore.hearts``, ``AecCore.spades``, ``AecCore.bridge``,
     ``AecCore.doudizhu``, ``AecCore.zhengshangyou``, ``AecCore.guandan`` or
     ``AecCore.holdem`` (the arguments of ``VectorEnv``'s makers without the
-    slots, seed and threads); call ``reset`` before anything else.
+    slots, seed and threads); call ``attach`` and ``reset`` before anything else.
     """
 
     @staticmethod
@@ -3013,38 +3013,74 @@ class AecCore:
         Raises:
             RuleOptionError: If the table is not a valid one.
         """
-    def reset(self, seed: int) -> int:
-        """Deal the episode of `seed` (the game of `new_state(seed=seed)`).
+    def attach(self, env: object, agents: list[str], copy_observations: bool) -> None:
+        """Serve the AEC environment `env`, whose agents by seat are `agents`.
 
-        Returns the seat to act, or -1 when the deal is over before any move.
-        """
-    def step(self, action: object) -> int:
-        """Play action id `action` for the seat to act.
-
-        Returns the next seat to act, -1 once the episode is over, or -2 (nothing
-        changed) when ``action`` is not an int (numpy integers count; bools do not)
-        naming a legal id.
+        ``step`` sets ``env.agent_selection`` and calls ``env._engine_event(code,
+        action)`` when no seat is to act next; ``env`` is held weakly. With
+        ``copy_observations``, every observation is a new dict of new arrays; else
+        one handed out before is rewritten once nothing else refers to it (not
+        even a view).
 
         Raises:
-            RuleOptionError: Before the first ``reset``.
+            InvalidArgumentError: If ``env`` takes no weak references or
+                ``agents`` is not a list of str.
+            RuleOptionError: If ``agents`` does not name every seat.
+        """
+    def reset(
+        self,
+        seed: int,
+        infos: dict[str, dict[str, Any]],
+        cumulative_rewards: dict[str, float],
+        terminations: dict[str, bool],
+        truncations: dict[str, bool],
+    ) -> int:
+        """Deal the episode of `seed` (the game of `new_state(seed=seed)`).
+
+        Returns the seat to act, or -1 when the deal is over before any move. The
+        dicts, keyed by the attached agents, are the environment's for this
+        episode: ``step`` keeps each agent's ``infos`` entry ``"legal_actions"`` (its
+        legal ids while it is to act, else an empty read-only array) and ``last``
+        reads all four.
+
+        Raises:
+            RuleOptionError: Before ``attach``.
+            KeyError: If ``infos`` lacks an agent.
+        """
+    def step(self, action: object) -> None:
+        """The environment's `step`: play action id `action` for the agent to act.
+
+        Sets the environment's ``agent_selection`` to the agent to act next, or
+        calls its ``_engine_event(code, action)`` with -1 once the episode is over,
+        -2 (nothing changed) when ``action`` is not an int (numpy integers count;
+        bools do not) naming a legal id, or -3 (nothing changed) when the episode
+        was already over. Keeps the ``"legal_actions"`` infos of the dicts given to
+        ``reset``.
+
+        Raises:
+            AttributeError: Before the first ``reset``.
+        """
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, npt.NDArray[Any]] | None, float, bool, bool, dict[str, Any]]:
+        """The environment's `last()`: the agent to act's observation and the rest.
+
+        Its observation (``None`` unless ``observe``), cumulative reward,
+        termination, truncation and info, read from the dicts given to ``reset``.
+
+        Raises:
+            AttributeError: Before the first ``reset``.
         """
     def observe(self, seat: int) -> dict[str, npt.NDArray[Any]]:
-        """`seat`'s observation as the AEC environments give it, in a new dict.
+        """`seat`'s observation as the AEC environments give it, in a dict.
 
         ``"observation"`` is the float32 tensor, ``"action_mask"`` the int8 mask (all
-        zeros unless ``seat`` is to act), both new arrays.
+        zeros unless ``seat`` is to act). The dict and arrays are new, or ones handed
+        out before that nothing else refers to any more (never with
+        ``copy_observations``).
 
         Raises:
             RuleOptionError: Before the first ``reset``, or for a seat not at the table.
-        """
-    def legal_actions(self) -> npt.NDArray[np.int64]:
-        """The legal action ids of the seat to act, ascending, in a new int64 array.
-
-        Exactly the nonzero ids of that seat's ``action_mask``; empty once the
-        episode is over.
-
-        Raises:
-            RuleOptionError: Before the first ``reset``.
         """
     def played(self, start: int = 0) -> list[int]:
         """The ids played since the deal from the `start`-th on (all of them by default)."""

@@ -9,8 +9,21 @@ raises :class:`~cardkit.errors.IllegalActionError` and leaves the game unchanged
 
 ``infos[agent]["legal_actions"]`` holds the legal ids of the agent to act, ascending,
 in a new int64 array (exactly ``np.flatnonzero(observation["action_mask"])``), and an
-empty array for every other agent: a loop that draws from it need not scan the
-mask (Dou Dizhu's is 24,643 ids long). Arrays handed out are never written to.
+empty read-only array for every other agent: a loop that draws from it need not
+scan the mask (Dou Dizhu's is 24,643 ids long), and is the fast way to sample a
+random legal action::
+
+    obs, reward, terminated, truncated, info = env.last()
+    legal = info["legal_actions"]
+    env.step(int(legal[rng.randrange(len(legal))]))
+
+``copy_observations=True`` makes every observation a new dict of new arrays. By
+default an engine episode (below) may hand out again a dict and arrays it handed
+out before, rewritten, but only once nothing else refers to them (not the dict,
+not either array, not a view of one; a weak reference does not count), so no
+Python code can see an array change after it was returned; the option is for
+code that relies on that by other means (``id()``, a buffer taken through C).
+Arrays handed out are never written to while anything refers to them.
 
 ``reset(seed=s)`` deals exactly ``game.new_state(seed=s)``; the ``k``-th reset
 without a seed after it (``k`` from 0) deals ``new_state(seed=derive_seed(s, k))``
@@ -27,17 +40,17 @@ finite (``game.info.max_match_length``).
 
 Speed: single deals of the games with an engine episode (Dou Dizhu, Zheng
 Shangyou, Bridge, and Hearts, Spades, Guandan, Tractor and Hold'em with
-``match=False``)
-are played in Rust by :class:`cardkit._core.AecCore`, the episodes of the vector
-env one at a time: ``step`` is one call that checks and plays the id, ``observe``
-one call that returns new arrays (arrays it handed out before are rewritten
-instead once nothing else refers to them, not even a view; a weak reference does
-not count), and
-``legal_actions`` one call for the info's ids. ``game_state`` is then the Python state brought
-up to date when ``env.game_state`` is read (dealt on the first read, the moves
-since the last read replayed), so read it from the environment after stepping
-rather than keeping the object from an earlier read. Matches and the other games
-step their Python state.
+``match=False``) are played in Rust by :class:`cardkit._core.AecCore`, the
+episodes of the vector env one at a time. ``env.step`` and ``env.last`` of a
+``raw_env`` (not of a subclass, which keeps the Python methods) are then the
+engine's own: ``step`` is one call that checks and plays the id, sets the
+agent to act and both agents' ``legal_actions`` infos; ``last`` one call that
+writes the observation (into arrays handed out before when nothing refers to
+them any more) and reads the environment's dicts. ``game_state`` is the Python
+state brought up to date when ``env.game_state`` is read (dealt on the first
+read, the moves since the last read replayed), so read it from the environment
+after stepping rather than keeping the object from an earlier read. Matches and
+the other games step their Python state.
 
 ``render_mode="ansi"`` makes ``render()`` return a text table of what the seat to
 act sees (its own observation, never another seat's hidden cards; once the game is
@@ -66,6 +79,7 @@ from cardkit.envs._common import (
     render_table,
     resolve_game,
 )
+from cardkit.errors import RuleOptionError
 from cardkit.games._base import _check_seed as check_seed
 
 try:
@@ -114,8 +128,18 @@ class raw_env(AECEnv):
         "render_fps": 1,
     }
 
-    def __init__(self, game: str | Game, render_mode: str | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        game: str | Game,
+        render_mode: str | None = None,
+        copy_observations: bool = False,
+        **options: Any,
+    ) -> None:
         super().__init__()
+        if not isinstance(copy_observations, bool):
+            raise RuleOptionError(
+                f"copy_observations must be True or False, got {copy_observations!r}"
+            )
         self.game = resolve_game(game, options)
         self.render_mode = check_render_mode(render_mode)
         info = self.game.info
@@ -141,6 +165,14 @@ class raw_env(AECEnv):
         #: ``_core`` is it once ``reset`` has run (so calls before then fail as
         #: every other per-episode read does).
         self._engine = engine_core(self.game)
+        if self._engine is not None:
+            self._engine.attach(self, self.possible_agents, copy_observations)
+            if type(self) is raw_env:
+                # The hot path: the engine's own step and last, with no Python frame
+                # (they do what the methods below do; before reset they raise the
+                # same AttributeError). A subclass keeps its methods.
+                self.step = self._engine.step  # type: ignore[method-assign]
+                self.last = self._engine.last  # type: ignore[method-assign]
         self._core: AecCore | None
         #: True while ``rewards`` may hold a nonzero value (else nothing to clear).
         self._paid = False
@@ -209,10 +241,12 @@ class raw_env(AECEnv):
             self._rewards.reset()
             self._after_move()
         else:
-            seat = core.reset(seed)
+            # The engine keeps the infos' legal ids from here on (see step).
+            seat = core.reset(
+                seed, self.infos, self._cumulative_rewards, self.terminations, self.truncations
+            )
             if seat >= 0:
-                agent = self.agent_selection = agents[seat]
-                self.infos[agent][_IDS] = core.legal_actions()
+                self.agent_selection = agents[seat]
             else:
                 self._finish(core)
 
@@ -220,18 +254,14 @@ class raw_env(AECEnv):
         """The observation, cumulative reward, termination, truncation and info of
         the agent to act (PettingZoo's, read directly)."""
         try:
-            agent = self.agent_selection
+            core = self._core
         except AttributeError:  # free on CPython 3.11+ when nothing is raised
             raise _not_reset("last()") from None
-        core = self._core
-        if not observe:
-            obs = None
-        elif core is None:
-            obs = self.observe(agent)
-        else:
-            obs = core.observe(self._seats[agent])  # observe() inlined: the hot path
+        if core is not None:
+            return core.last(observe)
+        agent = self.agent_selection
         return (
-            obs,
+            self.observe(agent) if observe else None,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -253,33 +283,40 @@ class raw_env(AECEnv):
         """Play action id ``action`` for the agent to act (``None`` for an agent whose
         episode is over, as PettingZoo's loop does)."""
         try:
-            agent = self.agent_selection
+            core = self._core
         except AttributeError:
             raise _not_reset("step()") from None
+        if core is None:
+            self._step_state(action)
+        else:
+            core.step(action)
+
+    def _engine_event(self, code: int, action: object) -> None:
+        """What :meth:`AecCore.step <cardkit._core.AecCore.step>` leaves to Python:
+        the deal just ended (-1), the id was refused (-2), or the deal was already
+        over (-3, the step of a finished agent). An engine deal pays nothing
+        before its end and never truncates, so while it runs the engine's step
+        leaves every reward, termination and truncation as it is."""
+        if code == -1:
+            self._finish(self._engine)  # type: ignore[arg-type]
+        elif code == -2:
+            self._refuse(action)
+        else:
+            self._was_dead_step(action)
+
+    def _step_state(self, action: int | None) -> None:
+        """:meth:`step` of an episode the Python state plays."""
+        agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        core = self._core
-        if core is None:
-            state = self._state
-            assert state is not None  # dealt by reset without an engine episode
-            # id_to_action refuses a non-int or out-of-range id, apply an illegal one.
-            state.apply(state.id_to_action(action))  # type: ignore[arg-type]
-            self._cumulative_rewards[agent] = 0.0
-            self.infos[agent][_IDS] = _NO_IDS
-            self._after_move()
-            return
-        seat = core.step(action)
-        if seat == -2:  # refused (not an int, out of range or illegal): nothing changed
-            self._refuse(action)
+        state = self._state
+        assert state is not None  # dealt by reset without an engine episode
+        # id_to_action refuses a non-int or out-of-range id, apply an illegal one.
+        state.apply(state.id_to_action(action))  # type: ignore[arg-type]
         self._cumulative_rewards[agent] = 0.0
-        infos = self.infos
-        infos[agent][_IDS] = _NO_IDS
-        if seat >= 0:
-            agent = self.agent_selection = self.possible_agents[seat]
-            infos[agent][_IDS] = core.legal_actions()
-        else:
-            self._finish(core)
+        self.infos[agent][_IDS] = _NO_IDS
+        self._after_move()
 
     def _refuse(self, action: object) -> NoReturn:
         """Raise what the Python state raises for ``action``, an id the engine
@@ -370,6 +407,11 @@ class raw_env(AECEnv):
         """Nothing to release: the game lives in this process."""
 
 
-def env(game: str | Game, render_mode: str | None = None, **options: Any) -> raw_env:
+def env(
+    game: str | Game,
+    render_mode: str | None = None,
+    copy_observations: bool = False,
+    **options: Any,
+) -> raw_env:
     """The AEC environment of ``game`` with rule ``options`` (see the module docs)."""
-    return raw_env(game, render_mode=render_mode, **options)
+    return raw_env(game, render_mode=render_mode, copy_observations=copy_observations, **options)

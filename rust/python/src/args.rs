@@ -17,7 +17,7 @@ use crate::trick::{PyActionTable, PyTrickDeal};
 use cardkit_engine::Card;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyIterator, PyList, PySequence, PyString};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyIterator, PyList, PySequence, PyString};
 use pyo3::PyClass;
 
 /// A Rust parameter type a Python argument converts to.
@@ -286,7 +286,8 @@ array_arg!(
     PyArray1<f32> => "a one-dimensional float32 numpy array",
     PyArray1<u32> => "a one-dimensional uint32 numpy array",
     PyArray2<u8> => "a two-dimensional uint8 numpy array",
-    PyList => "a list"
+    PyList => "a list",
+    PyDict => "a dict"
 );
 
 /// A callable, such as a progress callback: checked when the call starts, not

@@ -63,6 +63,32 @@ pub trait Episodes: Sync {
     fn returns(&self, episode: &Self::Episode, out: &mut [f32]);
 }
 
+/// Write `seat`'s observation of `episode` into `out` through `game`'s writer,
+/// which must set every float whatever `out` held (rows and handed-out arrays are
+/// reused without zeroing). Builds with debug assertions (`cargo test`, debug
+/// wheels) fill `out` with NaN first and refuse a row the writer left a NaN in,
+/// so a writer that skips a field fails there instead of leaking stale values.
+pub fn write_observation<G: Episodes>(
+    game: &G,
+    episode: &G::Episode,
+    seat: usize,
+    out: &mut [f32],
+) -> Result<()> {
+    if cfg!(debug_assertions) {
+        out.fill(f32::NAN);
+    }
+    game.observe(episode, seat, out)?;
+    if cfg!(debug_assertions) {
+        if let Some(at) = out.iter().position(|x| x.is_nan()) {
+            return Err(EngineError::RuleOption(format!(
+                "engine bug: the observation writer left float {at} of {} unwritten",
+                out.len()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The flat output buffers of a step, row `i` belonging to slot `i`.
 pub struct Outputs<'a> {
     /// `N x observation_len`: the observation of the seat to act, or of the seat
@@ -489,17 +515,86 @@ fn run_block<G: Episodes>(
                 for &id in &slot.mask_ids {
                     mask[id as usize] = true;
                 }
-                game.observe(episode, seat, obs)?;
+                write_observation(game, episode, seat, obs)?;
                 out.players[k] = seat as i64;
                 out.done[k] = false;
             }
             None => {
                 game.returns(episode, rewards);
-                game.observe(episode, slot.last_seat, obs)?;
+                write_observation(game, episode, slot.last_seat, obs)?;
                 out.players[k] = -1;
                 out.done[k] = true;
             }
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::CardRng;
+
+    /// Random episodes of `game`: at every position, each seat's observation is
+    /// written over a NaN-filled row and no NaN may survive (a writer that skips a
+    /// field would leave stale floats in the reused rows and arrays).
+    fn writes_every_float<G: Episodes>(name: &str, game: &G, episodes: u64) {
+        let mut out = vec![0.0f32; game.observation_len()];
+        let mut rng = CardRng::new(7);
+        for seed in 0..episodes {
+            let mut episode = game.start(seed).unwrap();
+            let mut ids = Vec::new();
+            loop {
+                for seat in 0..game.num_players() {
+                    out.fill(f32::NAN);
+                    game.observe(&episode, seat, &mut out).unwrap();
+                    let left = out.iter().position(|x| x.is_nan());
+                    assert_eq!(
+                        left, None,
+                        "{name} seed {seed} seat {seat}: float left unwritten"
+                    );
+                    // The checked path the vector env and AecCore use says the same.
+                    write_observation(game, &episode, seat, &mut out).unwrap();
+                }
+                if game.to_act(&episode).is_none() {
+                    break;
+                }
+                ids.clear();
+                game.legal_ids(&episode, &mut ids);
+                let id = ids[rng.below(ids.len() as u64) as usize];
+                game.apply(&mut episode, id as usize).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn every_engine_writer_fills_its_whole_row() {
+        writes_every_float("hearts", &trick::HeartsEpisodes::new(true, 100), 4);
+        writes_every_float("hearts no pass", &trick::HeartsEpisodes::new(false, 100), 2);
+        let spades = trick::SpadesEpisodes {
+            dealer: 0,
+            two_of_clubs_leads: false,
+            target: 500,
+        };
+        writes_every_float("spades", &spades, 4);
+        let bridge = trick::BridgeEpisodes {
+            vulnerable: [true, false],
+        };
+        writes_every_float("bridge", &bridge, 6);
+        for single_round in [false, true] {
+            let ddz = climbing::DouDizhuEpisodes { single_round };
+            writes_every_float("doudizhu", &ddz, 6);
+        }
+        writes_every_float("zhengshangyou", &climbing::ZhengShangyouEpisodes, 6);
+        let guandan = guandan::GuandanEpisodes {
+            level: 0,
+            double_win_ends: true,
+        };
+        writes_every_float("guandan", &guandan, 3);
+        writes_every_float("tractor", &tractor::TractorEpisodes::new(0, 0).unwrap(), 3);
+        for stacks in [vec![1000, 1000], vec![100, 300, 50, 1000]] {
+            let holdem = holdem::HoldemEpisodes::new(stacks, (10, 20), 0).unwrap();
+            writes_every_float("holdem", &holdem, 8);
+        }
+    }
 }
