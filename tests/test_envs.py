@@ -643,6 +643,19 @@ def test_engine_deal_calls_before_reset_say_so() -> None:
         env.reset(seed=2**64)
 
 
+def test_engine_dicts_that_lack_an_agent_are_a_typed_error() -> None:
+    env = pz.env("doudizhu")
+    env.reset(seed=1)
+    core = env.unwrapped._core
+    assert core is not None
+    full = {a: {} for a in env.possible_agents}
+    core.reset(1, full, {}, {}, {})
+    with pytest.raises(RuleOptionError, match=r"no entry for agent 'player_[0-2]'"):
+        env.unwrapped.last()
+    env.reset(seed=1)  # the environment's own dicts play again
+    env.step(env.infos[env.agent_selection]["legal_actions"][0])
+
+
 @pytest.mark.parametrize(("name", "options"), [("doudizhu", {}), ("hearts", {})])
 def test_unseeded_resets_derive_from_the_last_seed(name: str, options: dict[str, Any]) -> None:
     env = pz.env(name, **options)

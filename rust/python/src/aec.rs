@@ -94,9 +94,12 @@ impl Env {
         seat: usize,
     ) -> PyResult<Bound<'py, PyAny>> {
         let agent = self.agents[seat].bind(py);
-        dict.bind(py)
-            .get_item(agent)?
-            .ok_or_else(|| pyo3::exceptions::PyKeyError::new_err(agent.clone().unbind()))
+        dict.bind(py).get_item(agent)?.ok_or_else(|| {
+            rule_error(
+                py,
+                format!("the environment's dicts have no entry for agent {agent:?}"),
+            )
+        })
     }
 
     /// Set agent `seat`'s `legal_actions` info to `ids`, if the episode has dicts.
@@ -367,7 +370,9 @@ impl<G: Episodes> Single<G> {
                     .agents
                     .iter()
                     .position(|a| a.bind(py).as_any().eq(&agent).unwrap_or(false));
-                seat.ok_or_else(|| pyo3::exceptions::PyKeyError::new_err(agent.unbind()))?
+                seat.ok_or_else(|| {
+                    rule_error(py, format!("agent_selection {agent} is no attached agent"))
+                })?
             }
         };
         let obs = if observe {
