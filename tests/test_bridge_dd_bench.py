@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from .scripts import load_script
 
 pytest.importorskip("endplay.dds")
 
@@ -15,11 +16,7 @@ BENCH = Path(__file__).resolve().parent.parent / "benches" / "bridge_dd.py"
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bridge_dd_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(BENCH, "bridge_dd_bench")
 
 
 def test_timing_keeps_the_fastest_round_with_its_cpu_time() -> None:

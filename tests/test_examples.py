@@ -9,7 +9,6 @@ command line.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import math
 import re
@@ -24,6 +23,8 @@ import pytest
 
 from cardkit.games import make
 
+from .scripts import load_script
+
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "train_hearts.py"
 TINY = ["--episodes", "64", "--envs", "32", "--eval-every", "32", "--eval-episodes", "32"]
 TINY += ["--threads", "1", "--hidden", "16", "--seed", "5"]
@@ -33,13 +34,7 @@ EVAL_LINE = re.compile(rf"^eval episodes=(\d+) learner={NUMBER} random={NUMBER}(
 
 def load_example() -> ModuleType:
     """Import examples/train_hearts.py, which is a script, not part of the package."""
-    spec = importlib.util.spec_from_file_location("train_hearts", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # dataclasses resolve the script's annotations through sys.modules.
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(EXAMPLE, "train_hearts")
 
 
 def read_png(data: bytes) -> np.ndarray:

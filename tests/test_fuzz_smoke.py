@@ -7,25 +7,20 @@ exception or assertion the target raised. The long coverage-guided runs are
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from .scripts import load_script
 
 FUZZ = Path(__file__).resolve().parent.parent / "fuzz"
 
 
 def _load(name: str, module_name: str) -> ModuleType:
     """fuzz/``name``.py imported as ``module_name`` (fuzz/ is scripts, not a package)."""
-    spec = importlib.util.spec_from_file_location(module_name, FUZZ / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(FUZZ / f"{name}.py", module_name)
 
 
 # run.py imports the targets as ``targets``; one module object serves both.

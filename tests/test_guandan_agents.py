@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
 from cardkit.agents import RandomAgent
 from cardkit.agents.guandan import GuandanRuleAgent
 
+from .scripts import load_script
+
 BENCH = Path(__file__).resolve().parent.parent / "benches" / "guandan_agents.py"
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("guandan_agents_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(BENCH, "guandan_agents_bench")
 
 
 def test_equal_agents_gain_nothing_because_every_game_is_paired() -> None:

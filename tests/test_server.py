@@ -6,7 +6,6 @@ and a server killed with SIGKILL comes back with every room intact."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import re
 import sqlite3
@@ -23,6 +22,7 @@ from cardkit.errors import RuleOptionError
 from cardkit.server import RoomError, Rooms, ServerConfig, Store
 from cardkit.server.rooms import Client
 
+from .scripts import load_script
 from .server_harness import GAME_TIMEOUT, Person, Server, play_out
 
 # A card as a whole JSON string ("Qs") or inside an action's text ("play Qs").
@@ -397,10 +397,7 @@ def test_a_move_that_cannot_be_written_is_not_played(tmp_path: Path) -> None:
 
 def test_the_load_bench_runs_small() -> None:
     bench_path = Path(__file__).resolve().parent.parent / "benches" / "server_load.py"
-    spec = importlib.util.spec_from_file_location("server_load_bench", bench_path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script(bench_path, "server_load_bench")
     result = bench.run(rooms=3)
     assert result["rooms"] == 3
     # A Hearts deal is 64 moves (52 cards played, 12 passed one at a time).
