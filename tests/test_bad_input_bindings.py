@@ -5,15 +5,22 @@ the interpreter, and no bench-only binding in the typed public surface."""
 
 from __future__ import annotations
 
+import collections.abc
 import itertools
 import math
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, overload
 
 import pytest
 
-from cardkit import InvalidCardError, RuleOptionError, _core
+from cardkit import (
+    IllegalActionError,
+    InvalidArgumentError,
+    InvalidCardError,
+    RuleOptionError,
+    _core,
+)
 from cardkit._core import (
     BettingCore,
     ChinesePokerRules,
@@ -138,6 +145,44 @@ def test_dou_dizhu_views_refuse_bids_outside_one_to_three(bid: int) -> None:
     hand, unknown = FULL_DDZ[:20], FULL_DDZ[20:]
     with pytest.raises(RuleOptionError, match="bid"):
         ClimbingView("doudizhu", 0, hand, [20, 17, 17], unknown, bid=bid)
+
+
+class _EndlessHistory(collections.abc.Sequence[tuple[int, None]]):
+    """A history whose ``__len__`` says one move while its iterator never ends."""
+
+    def __len__(self) -> int:
+        return 1
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, None]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[int, None]]: ...
+    def __getitem__(self, index: int | slice) -> Any:
+        return (0, None)
+
+
+def test_climbing_view_histories_are_bounded_by_the_longest_card_play() -> None:
+    hand, unknown = FULL_DDZ[:20], FULL_DDZ[20:]
+
+    def view(history: Any) -> ClimbingView:
+        return ClimbingView("doudizhu", 0, hand, [20, 17, 17], unknown, history=history)
+
+    # 162 moves reach the engine, which reads them (a pass on an empty table).
+    with pytest.raises(IllegalActionError, match="empty table"):
+        view([(0, None)] * 162)
+    # One more, or a million, is refused by its length before any move is copied.
+    for n in (163, 10**6):
+        with pytest.raises(InvalidArgumentError, match="at most 162 items"):
+            view([(0, None)] * n)
+    # A length that lies does not bound the copy either: the iterator is cut off.
+    with pytest.raises(InvalidArgumentError, match="at most 162 items"):
+        view(_EndlessHistory())
+
+
+def test_tractor_tricks_hold_at_most_one_play_a_seat() -> None:
+    assert _core.tractor_trick_winner(["5c", "3c", "Kc", "2s"], "2") == 3
+    with pytest.raises(InvalidArgumentError, match="at most 4 items"):
+        _core.tractor_trick_winner([""] * 10**6, "2")
 
 
 def _hearts_start() -> dict[str, Any]:

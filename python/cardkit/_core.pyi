@@ -695,12 +695,15 @@ class ClimbingView:
         pending_bomb: Zheng Shangyou: ``table`` is a response bomb not yet settled.
         pinned: Per seat, rank text of cards known to be in that hand, or ``None``.
         history: The card play so far as (seat, rank text, or ``None`` for a pass),
-            oldest first, or ``None``. With it, the search deals the unseen cards to
-            fit the other seats' passes (Zheng Shangyou: nothing in the passer's
-            hand beat the table; Dou Dizhu: hands the rule policy would have
-            answered an opponent with are less likely).
+            oldest first, or ``None``: at most 162 moves, the longest card play
+            (three moves a card of the 54-card pack). With it, the search deals the
+            unseen cards to fit the other seats' passes (Zheng Shangyou: nothing in
+            the passer's hand beat the table; Dou Dizhu: hands the rule policy would
+            have answered an opponent with are less likely).
 
     Raises:
+        InvalidArgumentError: If an argument has the wrong type, or ``history`` is
+            longer than 162 moves (refused by its length, before any move is read).
         RuleOptionError: If ``game`` is unknown or a Dou Dizhu ``bid`` is not 1..=3.
         IllegalActionError: If a seat is not 0..=2, ``hand`` and ``unknown`` do not
             match ``counts``, or a move of ``history`` is out of turn, a pass on an
@@ -2933,7 +2936,11 @@ def tractor_is_legal_follow(
     """Whether ``follow`` (cards of ``hand``) is a legal follow of ``lead``."""
 
 def tractor_trick_winner(plays: Sequence[_Hand], level: str, trump: str | None = None) -> int:
-    """The index, in play order, of the play that wins the trick (the lead first)."""
+    """The index, in play order, of the play that wins the trick (the lead first).
+
+    ``plays`` holds at most four plays, one a seat; a longer list is an
+    ``InvalidArgumentError``, refused by its length before any play is read.
+    """
 
 def tractor_action_index() -> list[int]:
     """Where each block of the action index begins (docs/tractor.md), then its size."""

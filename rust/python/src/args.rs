@@ -168,11 +168,12 @@ impl<'a, 'py, T: Arg<'a, 'py>> Arg<'a, 'py> for Option<T> {
 }
 
 /// The items of a list-like `obj`, converted, or `None` if `obj` is not list-like,
-/// has a length other than `len`, or an item does not convert. A str or bytes is
-/// one value, not a list of characters.
+/// has a length other than `len` or more than `max` items, or an item does not
+/// convert. A str or bytes is one value, not a list of characters.
 fn items<'py, T: for<'b> Arg<'b, 'py>>(
     obj: &Bound<'py, PyAny>,
     len: Option<usize>,
+    max: usize,
 ) -> PyResult<Option<Vec<T>>> {
     let text = obj.is_instance_of::<PyString>()
         || obj.is_instance_of::<PyBytes>()
@@ -183,12 +184,16 @@ fn items<'py, T: for<'b> Arg<'b, 'py>>(
     let Ok(n) = seq.len() else {
         return Ok(None);
     };
-    if len.is_some_and(|want| want != n) {
+    if len.is_some_and(|want| want != n) || n > max {
         return Ok(None);
     }
-    // `__len__` is the caller's word, not memory to reserve up front.
+    // `__len__` is the caller's word, not memory to reserve up front, nor a bound
+    // on what its iterator yields.
     let mut out = Vec::with_capacity(n.min(64));
     for item in seq.try_iter()? {
+        if out.len() == max {
+            return Ok(None);
+        }
         match T::convert(&item?)? {
             Some(value) => out.push(value),
             None => return Ok(None),
@@ -203,7 +208,21 @@ impl<'a, 'py, T: for<'b> Arg<'b, 'py>> Arg<'a, 'py> for Vec<T> {
     }
 
     fn convert(obj: &'a Bound<'py, PyAny>) -> PyResult<Option<Self>> {
-        items(obj, None)
+        items(obj, None, usize::MAX)
+    }
+}
+
+/// A list of at most `MAX` items, for inputs whose useful length a game bounds: a
+/// longer list is refused by its length before any item is read or copied.
+pub struct Bounded<T, const MAX: usize>(pub Vec<T>);
+
+impl<'a, 'py, T: for<'b> Arg<'b, 'py>, const MAX: usize> Arg<'a, 'py> for Bounded<T, MAX> {
+    fn expected() -> String {
+        format!("a list of at most {MAX} items, each {}", T::expected())
+    }
+
+    fn convert(obj: &'a Bound<'py, PyAny>) -> PyResult<Option<Self>> {
+        Ok(items(obj, None, MAX)?.map(Bounded))
     }
 }
 
@@ -213,7 +232,7 @@ impl<'a, 'py, T: for<'b> Arg<'b, 'py>, const N: usize> Arg<'a, 'py> for [T; N] {
     }
 
     fn convert(obj: &'a Bound<'py, PyAny>) -> PyResult<Option<Self>> {
-        Ok(items(obj, Some(N))?.and_then(|v| v.try_into().ok()))
+        Ok(items(obj, Some(N), N)?.and_then(|v| v.try_into().ok()))
     }
 }
 
@@ -223,7 +242,7 @@ impl<'a, 'py, A: for<'b> Arg<'b, 'py>, B: for<'b> Arg<'b, 'py>> Arg<'a, 'py> for
     }
 
     fn convert(obj: &'a Bound<'py, PyAny>) -> PyResult<Option<Self>> {
-        let Some(pair) = items::<Bound<'py, PyAny>>(obj, Some(2))? else {
+        let Some(pair) = items::<Bound<'py, PyAny>>(obj, Some(2), 2)? else {
             return Ok(None);
         };
         match (A::convert(&pair[0])?, B::convert(&pair[1])?) {

@@ -3,13 +3,13 @@
 //! generation, playouts and the search run on a worker thread that stops on
 //! Ctrl-C (see `interrupt`).
 
-use crate::args::{arg, with_f32_out, Callable, Cards};
+use crate::args::{arg, with_f32_out, Bounded, Callable, Cards};
 use crate::cards::{extract_card, repr_of, PyCard};
 use crate::errors::{to_py, IntoPyResult};
 use crate::interrupt;
 use cardkit_engine::climbing::cardplay::CardPlay;
 use cardkit_engine::climbing::endgame::Endgame;
-use cardkit_engine::climbing::evidence::Evidence;
+use cardkit_engine::climbing::evidence::{Evidence, LONGEST_CARD_PLAY};
 use cardkit_engine::climbing::index::{ActionIndex, KeyHasher};
 use cardkit_engine::climbing::observe;
 use cardkit_engine::climbing::playout::{self, Deal, Game, Move, Policy};
@@ -676,7 +676,9 @@ impl PyClimbingView {
         #[pyo3(from_py_with = arg)] opening: bool,
         #[pyo3(from_py_with = arg)] pending_bomb: bool,
         #[pyo3(from_py_with = arg)] pinned: Option<[String; 3]>,
-        #[pyo3(from_py_with = arg)] history: Option<Vec<(u8, Option<String>)>>,
+        #[pyo3(from_py_with = arg)] history: Option<
+            Bounded<(u8, Option<String>), LONGEST_CARD_PLAY>,
+        >,
     ) -> PyResult<Self> {
         let rules = rules(py, game)?;
         if seat > 2 || table_owner > 2 || landlord > 2 {
@@ -726,7 +728,7 @@ impl PyClimbingView {
             }
         }
         let mut moves = Vec::new();
-        for (s, text) in history.unwrap_or_default() {
+        for (s, text) in history.map(|h| h.0).unwrap_or_default() {
             let cards = text.map(|t| Ranks::parse(&t)).transpose().py_err(py)?;
             moves.push((s, cards));
         }

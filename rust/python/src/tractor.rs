@@ -3,7 +3,7 @@
 //! playouts, and a whole deal from declaring to the level change (`TractorRound`),
 //! which the Python state steps.
 
-use crate::args::{arg, named, with_f32_exact, Callable, Cards};
+use crate::args::{arg, named, with_f32_exact, Bounded, Callable, Cards};
 use crate::cards::{repr_of, PyCard};
 use crate::errors::{invalid_argument, to_py, IntoPyResult};
 use crate::interrupt;
@@ -139,11 +139,12 @@ fn tractor_is_legal_follow(
 #[pyo3(signature = (plays, level, trump = None))]
 fn tractor_trick_winner(
     py: Python<'_>,
-    #[pyo3(from_py_with = arg)] plays: Vec<Cards>,
+    #[pyo3(from_py_with = arg)] plays: Bounded<Cards, SEATS>,
     #[pyo3(from_py_with = arg)] level: &str,
     #[pyo3(from_py_with = arg)] trump: Option<&str>,
 ) -> PyResult<usize> {
     let t = trumps_of(py, level, trump)?;
+    let plays = plays.0;
     let hands = plays
         .iter()
         .map(|p| hand_of(py, "plays", &p.0))

@@ -10,11 +10,15 @@
 //! policy would have answered with. Each sampled deal is replayed against every
 //! recorded pass; deals that contradict them are redrawn a few times.
 
-use super::playout::{determinize, rule_move, Deal, Game, Move};
-use super::{doudizhu as ddz, zhengshangyou as zsy, Combination, Kind, Ranks};
-use super::{ACE, NUM_RANKS, TWO};
+use super::playout::{determinize, pack, rule_move, Deal, Game, Move};
+use super::{doudizhu as ddz, zhengshangyou as zsy, Combination, Ranks, NUM_RANKS};
 use crate::error::{EngineError, Result};
 use crate::rng::CardRng;
+
+/// The most moves a card play of either game can have, so the most a history can
+/// hold: every play uses at least one card of the larger (Dou Dizhu) pack, and at
+/// most the two other seats pass before its owner leads again.
+pub const LONGEST_CARD_PLAY: usize = 3 * 54;
 
 /// Draws a sampled deal gets before the least contradicted one is kept.
 pub const TRIES: u32 = 8;
@@ -59,30 +63,24 @@ fn reading(deal: &Deal, cards: &Ranks) -> Option<Combination> {
 }
 
 /// Zheng Shangyou: the most copies of each rank a seat that passed on `table`
-/// can have held then (and so now): fewer than would have beaten it.
+/// can have held then (and so now): one fewer than the fewest copies that answer
+/// it on their own by the rule's home, [`zsy::responses`] (the pack's count where
+/// no number of copies does). These caps only place the cards the other hidden
+/// hand cannot hold; a hand within every cap may still beat the table with several
+/// ranks together (a run), which [`Evidence::contradictions`] checks against the
+/// whole rule on every sampled deal.
 fn caps(table: &Combination) -> [u8; NUM_RANKS] {
-    let mut out = [u8::MAX; NUM_RANKS];
-    let (width, above) = match table.kind {
-        // Only the heavenly bomb beats three aces, and it leads the deal.
-        Kind::AceBomb | Kind::HeavenlyBomb => return out,
-        Kind::Single => (1, table.main),
-        Kind::Pair => (2, table.main),
-        Kind::Triple => (3, table.main),
-        // Only a higher four of a kind (or the aces, below) beats a bomb.
-        Kind::Bomb => (4, table.main),
-        // Runs: no four of a kind, which would have bombed them.
-        _ => (4, 0),
-    };
-    for (r, cap) in out.iter_mut().enumerate().take(usize::from(TWO) + 1) {
-        if table.kind != Kind::Bomb {
-            *cap = 3;
-        }
-        if r > usize::from(above) {
-            *cap = (*cap).min(width - 1);
+    let mut out = pack(false).0;
+    for (r, cap) in out.iter_mut().enumerate() {
+        for copies in 1..=*cap {
+            let mut alone = Ranks::default();
+            alone.0[r] = copies;
+            if !zsy::responses(&alone, table).is_empty() {
+                *cap = copies - 1;
+                break;
+            }
         }
     }
-    // Three aces are a bomb that beats every ordinary play and four-card bomb.
-    out[usize::from(ACE)] = out[usize::from(ACE)].min(2);
     out
 }
 
@@ -100,6 +98,12 @@ impl Evidence {
         unknown: &Ranks,
     ) -> Result<Evidence> {
         let bad = |what: String| Err(EngineError::IllegalAction(what));
+        if moves.len() > LONGEST_CARD_PLAY {
+            return bad(format!(
+                "a card play has at most {LONGEST_CARD_PLAY} moves, got {}",
+                moves.len()
+            ));
+        }
         let mut played = [Ranks::default(); 3];
         for (s, mv) in moves {
             if *s > 2 {
@@ -154,9 +158,19 @@ impl Evidence {
         if deal.game == Game::ZhengShangyou {
             let others: Vec<u8> = (0..3).filter(|&s| s != seat).collect();
             let mut cap = [[u8::MAX; NUM_RANKS]; 3];
+            // A deal's passes fall on few distinct tables: each one's caps once.
+            let mut known: Vec<(Combination, [u8; NUM_RANKS])> = Vec::new();
             for p in &passes {
                 if let Some(table) = &p.deal.table {
-                    for (c, limit) in cap[usize::from(p.seat)].iter_mut().zip(caps(table)) {
+                    let limits = match known.iter().find(|(t, _)| t == table) {
+                        Some((_, limits)) => *limits,
+                        None => {
+                            let limits = caps(table);
+                            known.push((*table, limits));
+                            limits
+                        }
+                    };
+                    for (c, limit) in cap[usize::from(p.seat)].iter_mut().zip(limits) {
                         *c = (*c).min(limit);
                     }
                 }
@@ -232,6 +246,7 @@ impl Evidence {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{ACE, TWO};
     use super::*;
 
     fn r(s: &str) -> Ranks {
@@ -297,6 +312,17 @@ mod tests {
     }
 
     #[test]
+    fn the_longest_card_play_is_three_moves_a_card_of_the_larger_pack() {
+        assert_eq!(LONGEST_CARD_PLAY, 3 * pack(true).len());
+        assert!(pack(false).len() < pack(true).len());
+        let game = Game::ZhengShangyou;
+        let deal = Deal::new(game, [r("3"), r("4"), r("5")], 0);
+        let moves = vec![(0, None); LONGEST_CARD_PLAY + 1];
+        let err = Evidence::new(&deal, 0, 0, &moves, &Ranks::default()).unwrap_err();
+        assert!(err.to_string().contains("at most 162 moves"), "{err}");
+    }
+
+    #[test]
     fn zsy_caps_follow_the_table() {
         let single = zsy::classify(&r("9"), false)[0];
         let caps_9 = caps(&single);
@@ -306,9 +332,24 @@ mod tests {
         assert_eq!(caps(&pair)[usize::from(ACE)], 1);
         let bomb = zsy::classify(&r("9999"), false)[0];
         let caps_bomb = caps(&bomb);
-        assert_eq!(caps_bomb[0], u8::MAX, "a lower bomb does not beat it");
+        assert_eq!(
+            caps_bomb[0], 4,
+            "a lower bomb does not beat it: all four may be held"
+        );
         assert_eq!(caps_bomb[10], 3);
         assert_eq!(caps_bomb[usize::from(ACE)], 2);
+        // A run is beaten by no single rank but a bomb (four of a kind, three aces).
+        let run = zsy::classify(&r("34567"), false)[0];
+        let caps_run = caps(&run);
+        assert!(
+            (0..usize::from(ACE)).all(|r| caps_run[r] == 3),
+            "{caps_run:?}"
+        );
+        assert_eq!(caps_run[usize::from(ACE)], 2);
+        assert_eq!(caps_run[usize::from(TWO)], 1, "the pack's one two");
+        // Nothing beats three aces once no heavenly bomb can follow.
+        let aces = zsy::classify(&r("AAA"), false)[0];
+        assert_eq!(caps(&aces), pack(false).0);
     }
 
     #[test]
