@@ -72,13 +72,17 @@ def test_records_do_not_depend_on_workers_or_executor(reference: SimulationResul
 
 def test_blocks_shrink_toward_the_end_and_cover_every_game() -> None:
     for total, workers in [(1, 2), (10, 4), (200, 2), (3464, 2), (10**6, 8)]:
-        cuts = list(_cuts(total, workers))
-        assert [start for start, _ in cuts] == [0] + [stop for _, stop in cuts[:-1]]
-        assert cuts[-1][1] == total
-        sizes = [stop - start for start, stop in cuts]
-        assert sizes == sorted(sizes, reverse=True) and max(sizes) <= MAX_BLOCK
+        for coarse in (False, True):
+            cuts = list(_cuts(total, workers, coarse))
+            assert [start for start, _ in cuts] == [0] + [stop for _, stop in cuts[:-1]]
+            assert cuts[-1][1] == total
+            sizes = [stop - start for start, stop in cuts]
+            assert sizes == sorted(sizes, reverse=True) and max(sizes) <= MAX_BLOCK
     sizes = [stop - start for start, stop in _cuts(3464, 2)]
     assert sizes[0] == 217 and sizes[-2] == 14  # a sixteenth of a full block at the end
+    # a cluster's blocks: about four per worker, down to a quarter of a full block
+    coarse = [stop - start for start, stop in _cuts(3464, 2, coarse=True)]
+    assert coarse[0] == 433 and coarse[-2] == 109 and (len(coarse), len(sizes)) == (13, 26)
 
 
 def test_holdem_records_do_not_depend_on_the_cut() -> None:
@@ -141,6 +145,9 @@ def test_dask_runs_the_same_games(
         executor.cancel([])
         assert executor.halt.name != halt.name  # a fresh flag for the next run
         _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, executor=executor))
+        # a cluster's coarser cut: Hold'em's list and mixed-type figure columns too
+        holdem = simulate("holdem", 40, seed=3, workers=1)
+        _same(holdem, simulate("holdem", 40, seed=3, workers=2, executor=executor))
     finally:
         executor.shutdown()
     # the CLI's --executor dask starts a LocalCluster of its own for the run

@@ -861,21 +861,27 @@ def _run_blocks(
     return parts
 
 
-def _cuts(total: int, workers: int) -> Iterator[tuple[int, int]]:
+def _cuts(total: int, workers: int, coarse: bool = False) -> Iterator[tuple[int, int]]:
     """The blocks of a run as ``(start, stop)``: about eight per worker, then, over the
     last two rounds, blocks that shrink with the games left, down to a sixteenth of
-    the full size.
+    the full size; ``coarse`` (a Ray or Dask cluster): about four per worker, down to
+    a quarter.
 
     A worker that finishes early idles until the run ends, for as long as the last
     block still running elsewhere. Blocks of one size leave that tail at up to a
     whole block; where game lengths vary widely (a Hold'em session lasts from one
     hand to dozens) the blocks' lengths vary too, and the tail grew to a tenth of a
     short run. Shrinking blocks keep it to a small one, while the run still sends
-    only about half again as many blocks. The cut depends on ``total`` and ``workers``
-    alone, and no record depends on it.
+    only about half again as many blocks. A cluster's blocks are coarser because
+    each costs the caller far more there: a Dask block's round trips through the
+    scheduler and the client took about 9 ms of the caller's CPU on a loaded
+    2-core machine, against well under 1 ms for a local pool's (docs/simulation.md,
+    "Round four"). The cut depends on ``total``, ``workers`` and ``coarse`` alone,
+    and no record depends on it.
     """
-    size = max(1, min(MAX_BLOCK, math.ceil(total / (workers * 8))))
-    smallest = max(1, math.ceil(size / 16))
+    rounds, shrink = (4, 4) if coarse else (8, 16)
+    size = max(1, min(MAX_BLOCK, math.ceil(total / (workers * rounds))))
+    smallest = max(1, math.ceil(size / shrink))
     start = 0
     while start < total:
         left = total - start
@@ -1012,7 +1018,7 @@ def _run(
         registered = None
 
     def blocks(halt: Any = None, cluster: bool = False) -> Iterator[_Block]:
-        for s, end in _cuts(total, workers):
+        for s, end in _cuts(total, workers, coarse=cluster):
             yield _Block(
                 name,
                 options,
