@@ -18,8 +18,11 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cardkit import derive_seed, games, sim
 from cardkit.agents import RandomAgent, agent_factory
@@ -245,6 +248,54 @@ def test_every_game_records_its_key_figures() -> None:
         else:  # a deal passed out has no declarer, and no roles
             assert row["role_0"] is None
     assert {r.role for r in bridge.role_stats} == {"declarer", "defender"}
+
+
+_SCALAR = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=False),
+    st.sampled_from(["Ah", "Td8c6d", "Two Pair, Queens and Sevens", ""]),
+)
+_COLUMN_VALUE = st.one_of(
+    _SCALAR,
+    st.lists(st.integers(-(2**40), 2**40), max_size=5),
+    st.lists(st.integers(-(2**70), 2**70), max_size=2),
+    st.lists(st.sampled_from(["Qs", "7c", "Flush, Jack high"]), max_size=5),
+    st.lists(_SCALAR, max_size=3),
+)
+
+
+@given(
+    st.lists(_COLUMN_VALUE, max_size=12) | st.lists(st.one_of(st.none(), st.text()), max_size=12)
+)
+def test_packed_figure_columns_give_back_the_same_values(values: list[Any]) -> None:
+    # what a block sends in place of a list of texts or lists: the same values, of
+    # the same types, once the records are built
+    packed = sim._Packed.of(values)
+    if packed is not None:
+        back = packed.unpack()
+        assert back == values
+        assert [type(v) for v in back] == [type(v) for v in values]
+        lists = [
+            (x, y)
+            for v, w in zip(back, values, strict=True)
+            if type(v) is list
+            for x, y in zip(v, w, strict=True)
+        ]
+        assert all(type(x) is type(y) for x, y in lists)
+
+
+def test_holdem_blocks_send_their_text_and_list_figures_packed() -> None:
+    seatings = ((0, 1, 2, 3),)
+    block = _Block("holdem", {}, (RandomAgent,) * 4, seatings, False, 3, 0, 12, True)
+    columns = _play_block(block)["figures"]
+    assert isinstance(columns["score.stacks"], sim._Packed)  # lists of ints
+    assert isinstance(columns["score.hands.last.board"], sim._Packed)  # lists of texts
+    assert isinstance(columns["score.pot"], np.ndarray)
+    # none left as a list of Python objects but those of nulls alone
+    left = [k for k, v in columns.items() if isinstance(v, list)]
+    assert all(x is None for k in left for x in columns[k]), left
 
 
 def test_flatten_breakdown_rule() -> None:
