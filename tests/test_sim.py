@@ -296,6 +296,12 @@ def test_holdem_blocks_send_their_text_and_list_figures_packed() -> None:
     # none left as a list of Python objects but those of nulls alone
     left = [k for k, v in columns.items() if isinstance(v, list)]
     assert all(x is None for k in left for x in columns[k]), left
+    # played in the caller's process, a block's result goes nowhere: nothing packed
+    unsent = _play_block(dataclasses.replace(block, pack=False))["figures"]
+    assert not any(isinstance(v, sim._Packed) for v in unsent.values())
+    in_process = simulate("holdem", 6, seed=3, workers=1)._figures
+    assert in_process is not None
+    assert not any(isinstance(v, sim._Packed) for _, part in in_process for v in part.values())
 
 
 def test_flatten_breakdown_rule() -> None:
