@@ -21,6 +21,10 @@ whose speed drifts (the same build's 1-worker rate moved by half between runs he
 a ratio of two runs taken seconds apart is steadier than a ratio of two best-ofs
 taken minutes apart. A slow game (above) keeps its single timing per cell.
 
+The footer gives this process's CPU per game in the 2-worker columns: the local
+pool's parent, Ray's driver, and for Dask the scheduler, nannies and client of
+its ``LocalCluster``, which run here and take a core's time from the workers.
+
 The record overhead is measured in CPU time of this process, from interleaved pairs
 (a bare loop, then ``simulate(workers=1)`` with its records built, on the same
 games and seeds), so that load from other processes falls on both sides alike; the
@@ -60,11 +64,27 @@ def bare(name: str, options: dict[str, Any], games: int, first: int = 0) -> None
         play(game, agents, seed=seed)
 
 
+#: Per column: this process's CPU per game in each timed run (µs).
+CALLER: dict[str, list[float]] = {}
+
+
 def rate(name: str, options: dict[str, Any], games: int, **kwargs: Any) -> float:
     """Wall-clock games/s of one ``simulate`` call."""
     start = time.perf_counter()
     simulate(name, games, seed=0, options=options, **kwargs)
     return games / (time.perf_counter() - start)
+
+
+def caller_rate(
+    column: str, name: str, options: dict[str, Any], games: int, **kwargs: Any
+) -> float:
+    """:func:`rate`, noting this process's CPU per game under ``column``: the pool's
+    parent, Ray's driver, or a local Dask cluster's scheduler, nannies and client,
+    all of which take a core's time from the workers on a 2-core machine."""
+    start = time.process_time()
+    games_per_second = rate(name, options, games, **kwargs)
+    CALLER.setdefault(column, []).append((time.process_time() - start) / games * 1e6)
+    return games_per_second
 
 
 def overhead(name: str, options: dict[str, Any], games: int, pairs: int) -> list[float]:
@@ -173,7 +193,7 @@ def measure(
         if column == "ceiling":
             return two_processes(name, options, n)
         pool = pools["local" if column == "two" else column]
-        return rate(name, options, n, executor=pool, workers=2)
+        return caller_rate(column, name, options, n, executor=pool, workers=2)
 
     start = time.perf_counter()
     bare(name, options, n)
@@ -257,6 +277,14 @@ def main() -> None:
     )
     print(f"games/s, {what}.")
     print("Targets: 2 local >= 1.8x, Ray and Dask >= 1.6x, records <= 10% of a Dou Dizhu game.")
+    # every cluster lives in this process for the whole bench: an idle Dask cluster's
+    # timers count in every column, a few µs a game
+    caller = ", ".join(
+        f"{label} {statistics.median(CALLER[c]):,.0f} µs"
+        for c, label in (("two", "2 local"), ("ray", "Ray 2"), ("dask", "Dask 2"))
+        if c in CALLER
+    )
+    print(f"This process's CPU per game (median over the timed runs of every game): {caller}.")
     print(
         f"Starting a local pool of 2 took "
         f"{pool_start:.2f} s (a cold workers=2 run pays it once). Load average at the "

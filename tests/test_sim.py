@@ -18,8 +18,11 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cardkit import derive_seed, games, sim
 from cardkit.agents import RandomAgent, agent_factory
@@ -72,13 +75,17 @@ def test_records_do_not_depend_on_workers_or_executor(reference: SimulationResul
 
 def test_blocks_shrink_toward_the_end_and_cover_every_game() -> None:
     for total, workers in [(1, 2), (10, 4), (200, 2), (3464, 2), (10**6, 8)]:
-        cuts = list(_cuts(total, workers))
-        assert [start for start, _ in cuts] == [0] + [stop for _, stop in cuts[:-1]]
-        assert cuts[-1][1] == total
-        sizes = [stop - start for start, stop in cuts]
-        assert sizes == sorted(sizes, reverse=True) and max(sizes) <= MAX_BLOCK
+        for coarse in (False, True):
+            cuts = list(_cuts(total, workers, coarse))
+            assert [start for start, _ in cuts] == [0] + [stop for _, stop in cuts[:-1]]
+            assert cuts[-1][1] == total
+            sizes = [stop - start for start, stop in cuts]
+            assert sizes == sorted(sizes, reverse=True) and max(sizes) <= MAX_BLOCK
     sizes = [stop - start for start, stop in _cuts(3464, 2)]
     assert sizes[0] == 217 and sizes[-2] == 14  # a sixteenth of a full block at the end
+    # a cluster's blocks: about four per worker, down to a quarter of a full block
+    coarse = [stop - start for start, stop in _cuts(3464, 2, coarse=True)]
+    assert coarse[0] == 433 and coarse[-2] == 109 and (len(coarse), len(sizes)) == (13, 26)
 
 
 def test_holdem_records_do_not_depend_on_the_cut() -> None:
@@ -141,6 +148,9 @@ def test_dask_runs_the_same_games(
         executor.cancel([])
         assert executor.halt.name != halt.name  # a fresh flag for the next run
         _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, executor=executor))
+        # a cluster's coarser cut: Hold'em's list and mixed-type figure columns too
+        holdem = simulate("holdem", 40, seed=3, workers=1)
+        _same(holdem, simulate("holdem", 40, seed=3, workers=2, executor=executor))
     finally:
         executor.shutdown()
     # the CLI's --executor dask starts a LocalCluster of its own for the run
@@ -238,6 +248,60 @@ def test_every_game_records_its_key_figures() -> None:
         else:  # a deal passed out has no declarer, and no roles
             assert row["role_0"] is None
     assert {r.role for r in bridge.role_stats} == {"declarer", "defender"}
+
+
+_SCALAR = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=False),
+    st.sampled_from(["Ah", "Td8c6d", "Two Pair, Queens and Sevens", ""]),
+)
+_COLUMN_VALUE = st.one_of(
+    _SCALAR,
+    st.lists(st.integers(-(2**40), 2**40), max_size=5),
+    st.lists(st.integers(-(2**70), 2**70), max_size=2),
+    st.lists(st.sampled_from(["Qs", "7c", "Flush, Jack high"]), max_size=5),
+    st.lists(_SCALAR, max_size=3),
+)
+
+
+@given(
+    st.lists(_COLUMN_VALUE, max_size=12) | st.lists(st.one_of(st.none(), st.text()), max_size=12)
+)
+def test_packed_figure_columns_give_back_the_same_values(values: list[Any]) -> None:
+    # what a block sends in place of a list of texts or lists: the same values, of
+    # the same types, once the records are built
+    packed = sim._Packed.of(values)
+    if packed is not None:
+        back = packed.unpack()
+        assert back == values
+        assert [type(v) for v in back] == [type(v) for v in values]
+        lists = [
+            (x, y)
+            for v, w in zip(back, values, strict=True)
+            if type(v) is list
+            for x, y in zip(v, w, strict=True)
+        ]
+        assert all(type(x) is type(y) for x, y in lists)
+
+
+def test_holdem_blocks_send_their_text_and_list_figures_packed() -> None:
+    seatings = ((0, 1, 2, 3),)
+    block = _Block("holdem", {}, (RandomAgent,) * 4, seatings, False, 3, 0, 12, True)
+    columns = _play_block(block)["figures"]
+    assert isinstance(columns["score.stacks"], sim._Packed)  # lists of ints
+    assert isinstance(columns["score.hands.last.board"], sim._Packed)  # lists of texts
+    assert isinstance(columns["score.pot"], np.ndarray)
+    # none left as a list of Python objects but those of nulls alone
+    left = [k for k, v in columns.items() if isinstance(v, list)]
+    assert all(x is None for k in left for x in columns[k]), left
+    # played in the caller's process, a block's result goes nowhere: nothing packed
+    unsent = _play_block(dataclasses.replace(block, pack=False))["figures"]
+    assert not any(isinstance(v, sim._Packed) for v in unsent.values())
+    in_process = simulate("holdem", 6, seed=3, workers=1)._figures
+    assert in_process is not None
+    assert not any(isinstance(v, sim._Packed) for _, part in in_process for v in part.values())
 
 
 def test_flatten_breakdown_rule() -> None:

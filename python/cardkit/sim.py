@@ -296,6 +296,9 @@ class _Block:
     #: Played by a cluster's worker (Ray, Dask): the block quiets that process's
     #: collector while it runs (:func:`_quiet_collector`).
     cluster: bool = False
+    #: Sent back to the caller from another process: the figure columns travel
+    #: packed (:class:`_Packed`), which costs more than it saves in process.
+    pack: bool = True
 
 
 def _deal_and_seating(block: _Block, g: int) -> tuple[int, int]:
@@ -355,7 +358,7 @@ def _play_block(block: _Block) -> dict[str, Any]:
         "seed": seeds,
         "returns": returns,
         "roles": roles,
-        "figures": _columns(figures) if block.figures else None,
+        "figures": _columns(figures, block.pack) if block.figures else None,
     }
 
 
@@ -373,15 +376,101 @@ def _checker(halt: Any, game: int) -> Callable[[], None]:
 _PACKED = {bool: np.bool_, int: np.int64, float: np.float64}
 
 
-def _columns(rows: list[dict[str, Figure]]) -> dict[str, np.ndarray | list[Figure]]:
+@dataclass(frozen=True)
+class _Packed:
+    """A figure column of ints, texts or lists (of ints or of texts), nulls allowed,
+    as a few numpy buffers: what a block sends back in place of a list of Python objects.
+
+    Hold'em's figure columns are mostly such lists (boards, stacks, shown cards) and
+    texts (hand names): 27 kB for an 80-game block, and unpickling the lists of
+    Python objects cost the caller about 8 µs a game, in the same thread that serves
+    a Dask cluster's traffic. As buffers they pickle and unpickle as a few copies.
+    The column is turned back into the very same Python values only when the
+    records are built (:func:`_figure_table`), so the records do not change.
+
+    ``valid[g]`` says whether game ``g`` has a value (``None`` otherwise); a text is
+    ``texts[codes[k]]``; game ``g``'s list holds elements ``offsets[g] ..
+    offsets[g + 1] - 1`` (``offsets`` is ``None`` for a column of single values).
+    """
+
+    valid: np.ndarray | None
+    offsets: np.ndarray | None
+    #: The ints themselves, or each text's index into ``texts``.
+    codes: np.ndarray
+    #: The distinct texts, for a column of texts (``None`` for ints).
+    texts: tuple[str, ...] | None
+
+    @staticmethod
+    def of(values: list[Figure]) -> _Packed | None:
+        """The column packed, or ``None`` where it is not of a kind packed here (a
+        mix of kinds, floats or bools in lists, an int beyond 64 bits, a subclass)."""
+        present = [v for v in values if v is not None]
+        kinds = set(map(type, present))
+        if kinds == {str} or kinds == {int}:
+            items: list[Any] = present
+            offsets = None
+        elif kinds == {list}:
+            items = [x for v in present for x in v]  # type: ignore[union-attr]
+            ends = itertools.accumulate(0 if v is None else len(v) for v in values)  # type: ignore[arg-type]
+            offsets = _narrow([0, *ends])
+        else:
+            return None
+        # null-free columns (most) need no mask
+        valid = (
+            None
+            if len(present) == len(values)
+            else np.asarray([v is not None for v in values], dtype=np.bool_)
+        )
+        inner = set(map(type, items))
+        if inner <= {int}:
+            try:
+                return _Packed(valid, offsets, _narrow(items), None)
+            except OverflowError:
+                return None
+        if inner == {str}:
+            index: dict[str, int] = {}
+            codes = _narrow([index.setdefault(t, len(index)) for t in items])
+            return _Packed(valid, offsets, codes, tuple(index))
+        return None
+
+    def unpack(self) -> list[Figure]:
+        """The column's values, as the games gave them."""
+        items: list[Any] = self.codes.tolist()
+        if self.texts is not None:
+            texts = self.texts
+            items = [texts[k] for k in items]
+        rows = len(items) if self.offsets is None else len(self.offsets) - 1
+        valid = [True] * rows if self.valid is None else self.valid.tolist()
+        if self.offsets is None:
+            it = iter(items)
+            return [next(it) if ok else None for ok in valid]
+        bounds = self.offsets.tolist()
+        return [items[bounds[g] : bounds[g + 1]] if ok else None for g, ok in enumerate(valid)]
+
+
+def _narrow(ints: list[int]) -> np.ndarray:
+    """``ints`` as int32 where they fit (half the bytes to send), else int64 (which
+    raises ``OverflowError`` beyond 64 bits)."""
+    wide = np.asarray(ints, dtype=np.int64)
+    if len(wide) and (wide.min() < -(2**31) or wide.max() >= 2**31):
+        return wide
+    return wide.astype(np.int32)
+
+
+def _columns(
+    rows: list[dict[str, Figure]], pack: bool = True
+) -> dict[str, np.ndarray | _Packed | list[Figure]]:
     """A block's key figures by column (first-seen order, null where a game lacks one).
 
     A column of one numeric type is a numpy array (8 bytes a value, a few µs to send
-    and to turn into Arrow); others stay lists, equal texts sharing one object. The
-    Arrow table is built once, when the records are asked for (:func:`_figure_table`),
-    so a run that only wants statistics never pays for it.
+    and to turn into Arrow); with ``pack``, one of ints, texts or lists of ints or
+    texts, nulls allowed, is packed into buffers too (:class:`_Packed`: about 11 µs
+    a Hold'em game here, against about 15 µs saved where the caller unpickles it,
+    and 4 µs of pickling); others stay lists, equal texts sharing one object. The
+    Arrow table is built once, when the records are asked for
+    (:func:`_figure_table`), so a run that only wants statistics never pays for it.
     """
-    out: dict[str, np.ndarray | list[Figure]] = {}
+    out: dict[str, np.ndarray | _Packed | list[Figure]] = {}
     texts: dict[str, str] = {}
     for key in dict.fromkeys(k for row in rows for k in row):
         values = [row.get(key) for row in rows]
@@ -393,7 +482,8 @@ def _columns(rows: list[dict[str, Figure]]) -> dict[str, np.ndarray | list[Figur
                 continue
             except OverflowError:  # an int beyond 64 bits: Arrow decides below
                 pass
-        out[key] = [texts.setdefault(v, v) if type(v) is str else v for v in values]
+        packed = _Packed.of(values) if pack else None
+        out[key] = packed or [texts.setdefault(v, v) if type(v) is str else v for v in values]
     return out
 
 
@@ -861,21 +951,27 @@ def _run_blocks(
     return parts
 
 
-def _cuts(total: int, workers: int) -> Iterator[tuple[int, int]]:
+def _cuts(total: int, workers: int, coarse: bool = False) -> Iterator[tuple[int, int]]:
     """The blocks of a run as ``(start, stop)``: about eight per worker, then, over the
     last two rounds, blocks that shrink with the games left, down to a sixteenth of
-    the full size.
+    the full size; ``coarse`` (a Ray or Dask cluster): about four per worker, down to
+    a quarter.
 
     A worker that finishes early idles until the run ends, for as long as the last
     block still running elsewhere. Blocks of one size leave that tail at up to a
     whole block; where game lengths vary widely (a Hold'em session lasts from one
     hand to dozens) the blocks' lengths vary too, and the tail grew to a tenth of a
     short run. Shrinking blocks keep it to a small one, while the run still sends
-    only about half again as many blocks. The cut depends on ``total`` and ``workers``
-    alone, and no record depends on it.
+    only about half again as many blocks. A cluster's blocks are coarser because
+    each costs the caller far more there: a Dask block's round trips through the
+    scheduler and the client took about 9 ms of the caller's CPU on a loaded
+    2-core machine, against well under 1 ms for a local pool's (docs/simulation.md,
+    "Round four"). The cut depends on ``total``, ``workers`` and ``coarse`` alone,
+    and no record depends on it.
     """
-    size = max(1, min(MAX_BLOCK, math.ceil(total / (workers * 8))))
-    smallest = max(1, math.ceil(size / 16))
+    rounds, shrink = (4, 4) if coarse else (8, 16)
+    size = max(1, min(MAX_BLOCK, math.ceil(total / (workers * rounds))))
+    smallest = max(1, math.ceil(size / shrink))
     start = 0
     while start < total:
         left = total - start
@@ -1011,8 +1107,8 @@ def _run(
         # the factory where it can be sent, and leave the rest to the workers
         registered = None
 
-    def blocks(halt: Any = None, cluster: bool = False) -> Iterator[_Block]:
-        for s, end in _cuts(total, workers):
+    def blocks(halt: Any = None, cluster: bool = False, pack: bool = True) -> Iterator[_Block]:
+        for s, end in _cuts(total, workers, coarse=cluster):
             yield _Block(
                 name,
                 options,
@@ -1026,6 +1122,7 @@ def _run(
                 halt,
                 registered,
                 cluster,
+                pack,
             )
 
     display = _Display() if progress is True else None
@@ -1043,7 +1140,7 @@ def _run(
     started = time.perf_counter()
     try:
         if in_process:
-            parts = [collect(_play_block(block)) for block in blocks()]
+            parts = [collect(_play_block(block)) for block in blocks(pack=False)]
         else:
             if isinstance(executor, cf.Executor):
                 runner, owned = executor, None
@@ -1509,7 +1606,13 @@ def _figure_table(pa: Any, blocks: Sequence[tuple[int, dict[str, Any]]]) -> dict
             if part is None:
                 values.extend([None] * n)
             else:
-                values.extend(part.tolist() if isinstance(part, np.ndarray) else part)
+                values.extend(
+                    part.tolist()
+                    if isinstance(part, np.ndarray)
+                    else part.unpack()
+                    if isinstance(part, _Packed)
+                    else part
+                )
         try:
             arrays[key] = pa.array(values)
         except (pa.ArrowInvalid, pa.ArrowTypeError):
