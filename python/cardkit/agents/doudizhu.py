@@ -170,7 +170,7 @@ class DouDizhuSearchAgent(ClimbingSearch):
     def _fits_passes(self, observation: Observation) -> bool:
         """``evidence`` on every move, or with ``"landlord"`` on the landlord's."""
         if self._landlord_evidence:
-            return observation.get("landlord") == observation["seat"]
+            return bool(observation.get("landlord") == observation["seat"])
         return self.evidence
 
     def _search_bid(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
