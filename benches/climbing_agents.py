@@ -15,6 +15,9 @@ Run: python benches/climbing_agents.py [--deals N] [--samples S]  (issue target:
      (evidence=True, Zheng Shangyou's default) vs the same search dealing them
      uniformly (evidence=False, the search before and Dou Dizhu's default), with
      both agents' time per searched move on the same positions
+     [--best]: Dou Dizhu's strongest search (halving=True, evidence="landlord",
+     --best-samples samples) vs the plain search, with both agents' time per
+     searched move on the same positions
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from cardkit.sim import mean_ci
 Factory = Callable[[int], Agent]
 
 
-def _agents(game: str, samples: int, endgame: int) -> dict[str, Factory]:
+def _agents(game: str, samples: int, endgame: int, best_samples: int) -> dict[str, Factory]:
     search = DouDizhuSearchAgent if game == "doudizhu" else ZhengShangyouSearchAgent
     rule = DouDizhuRuleAgent if game == "doudizhu" else ZhengShangyouRuleAgent
     return {
@@ -47,6 +50,8 @@ def _agents(game: str, samples: int, endgame: int) -> dict[str, Factory]:
         "endgame": lambda s: search(s, samples, endgame=endgame),
         # the same playouts, spent by successive halving of the candidate moves
         "halving": lambda s: search(s, samples, halving=True),
+        # halving, and fitting the passes only as the landlord (Dou Dizhu only)
+        "best": lambda s: DouDizhuSearchAgent(s, best_samples, halving=True, evidence="landlord"),
     }
 
 
@@ -66,11 +71,14 @@ def matchup(game_name: str, strong: Factory, weak: Factory, deals: int) -> dict[
     return out
 
 
-def time_per_move(game_name: str, agents: dict[str, Factory], deals: int) -> dict[str, float]:
-    """Microseconds per card-play move of the ``evidence`` and ``uniform`` agents,
-    both asked on the same positions (a uniform-search game's turns with a choice)."""
+def time_per_move(
+    game_name: str, agents: dict[str, Factory], deals: int, names: tuple[str, str]
+) -> dict[str, float]:
+    """Microseconds per card-play move of the two ``names`` agents (the second one
+    plays the games), both asked on the same positions (its turns with a choice),
+    in turn which of them is asked first."""
     game = cardkit.games.make(game_name)
-    spent = {"evidence": 0.0, "uniform": 0.0}
+    spent = dict.fromkeys(names, 0.0)
     moves = 0
     for seed in range(deals):
         state = game.new_state(seed=seed)
@@ -82,12 +90,14 @@ def time_per_move(game_name: str, agents: dict[str, Factory], deals: int) -> dic
             choice = legal[0]
             if len(legal) > 1 and obs.get("phase", "play") == "play":
                 moves += 1
-                for name in spent:
+                for name in names if moves % 2 else names[::-1]:
                     start = time.perf_counter()
-                    choice = players[name][seat].act(obs, legal)
+                    picked = players[name][seat].act(obs, legal)
                     spent[name] += time.perf_counter() - start
+                    if name == names[1]:
+                        choice = picked
             else:
-                choice = players["uniform"][seat].act(obs, legal)
+                choice = players[names[1]][seat].act(obs, legal)
             state.apply(choice)
     return {name: 1e6 * total / max(moves, 1) for name, total in spent.items()}
 
@@ -115,15 +125,26 @@ def main() -> None:
         help="also pit the search against the same search dealing uniformly",
     )
     parser.add_argument(
+        "--best",
+        action="store_true",
+        help="also pit Dou Dizhu's strongest search against the plain search",
+    )
+    parser.add_argument(
+        "--best-samples",
+        type=int,
+        default=32,
+        help="samples of the --best search (the plain search keeps --samples)",
+    )
+    parser.add_argument(
         "--only-endgame",
         action="store_true",
-        help="run only the --endgame, --halving and --evidence matchups",
+        help="run only the --endgame, --halving, --evidence and --best matchups",
     )
     args = parser.parse_args()
     print(f"deals per matchup: {args.deals} (x3 seat rotations); search samples {args.samples}")
     print(f"{'game':<14} {'matchup':<20} {'as':<9} {'n':>6} {'gap':>8} {'95% CI':>18} gap>0")
     for name in args.games:
-        agents = _agents(name, args.samples, args.endgame)
+        agents = _agents(name, args.samples, args.endgame, args.best_samples)
         pairs = [] if args.only_endgame else [("rule", "random"), ("search", "rule")]
         if args.endgame:
             pairs.append(("endgame", "search"))
@@ -131,10 +152,14 @@ def main() -> None:
             pairs.append(("halving", "search"))
         if args.evidence:
             pairs.append(("evidence", "uniform"))
-            micros = time_per_move(name, agents, max(1, min(args.deals, 50)))
+        if args.best and name == "doudizhu":
+            pairs.append(("best", "search"))
+        timed = [p for p in pairs if p in (("evidence", "uniform"), ("best", "search"))]
+        for strong, weak in timed:
+            micros = time_per_move(name, agents, max(1, min(args.deals, 50)), (strong, weak))
             print(
                 f"{name:<14} us per searched move (same positions, 50 deals at most): "
-                f"evidence {micros['evidence']:.0f}, uniform {micros['uniform']:.0f}"
+                f"{strong} {micros[strong]:.0f}, {weak} {micros[weak]:.0f}"
             )
         for strong, weak in pairs:
             start = time.perf_counter()

@@ -286,9 +286,40 @@ def test_search_dealing_to_fit_the_passes_plays_legal_replayable_games() -> None
             assert state.is_terminal and sum(state.returns()) == 0
             again = [DouDizhuSearchAgent(seed + s, samples=4, evidence=evidence) for s in range(3)]
             assert cardkit.play(GAME, again, seed=seed).history == state.history
-    for value in (1, "yes", None):
-        with pytest.raises(cardkit.RuleOptionError, match="evidence must be a bool"):
+    for value in (1, "yes", None, "farmer", "Landlord", b"landlord"):
+        with pytest.raises(cardkit.RuleOptionError, match="evidence must be a bool or 'landlord'"):
             DouDizhuSearchAgent(0, evidence=value)  # type: ignore[arg-type]
+
+
+def test_search_fitting_the_passes_as_landlord_only_replays_and_is_mixed() -> None:
+    # evidence="landlord" with halving (the strongest search, docs/doudizhu.md):
+    # seeded games replay, and a position is searched with the passes fitted exactly
+    # when the agent is the landlord, so the landlord's move is the evidence=True
+    # search's and a farmer's the uniform one's.
+    def best(seed: int) -> list[DouDizhuSearchAgent]:
+        return [
+            DouDizhuSearchAgent(seed + s, samples=4, halving=True, evidence="landlord")
+            for s in range(3)
+        ]
+
+    for seed in range(3):
+        state = cardkit.play(GAME, best(seed), seed=seed)
+        assert state.is_terminal and sum(state.returns()) == 0
+        assert cardkit.play(GAME, best(seed), seed=seed).history == state.history
+    state = GAME.new_state(seed=4)
+    checked = set()
+    while not state.is_terminal and len(checked) < 2:
+        seat = state.current_player
+        assert seat is not None
+        obs, legal = state.observation(seat), state.legal_actions()
+        if obs["phase"] == "play" and len(legal) > 1 and obs["play_history"]:
+            role = obs["landlord"] == seat
+            mixed = DouDizhuSearchAgent(7, samples=4, evidence="landlord").act(obs, legal)
+            same = DouDizhuSearchAgent(7, samples=4, evidence=role).act(obs, legal)
+            assert mixed == same
+            checked.add(role)
+        state.apply(DouDizhuRuleAgent().act(obs, legal))
+    assert checked == {True, False}
 
 
 def test_a_play_history_that_does_not_fit_is_an_illegal_action() -> None:

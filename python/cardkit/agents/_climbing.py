@@ -121,11 +121,15 @@ class ClimbingSearch:
         self.halving = check_flag("halving", halving)
         self.evidence = check_flag("evidence", evidence)
 
+    def _fits_passes(self, observation: Observation) -> bool:
+        """Whether this move's deals fit the passes so far (``evidence``)."""
+        return self.evidence
+
     def _search(
         self, game: str, observation: Observation, legal_actions: Sequence[Action]
     ) -> Action:
         """The searched card-play move among ``legal_actions``."""
-        view = view_of(game, observation, self.evidence)
+        view = view_of(game, observation, self._fits_passes(observation))
         seed = self._rng.getrandbits(64)
         move = view.search_move(
             self.samples, seed, self.endgame, self.endgame_nodes, halving=self.halving

@@ -119,7 +119,9 @@ class DouDizhuSearchAgent(ClimbingSearch):
     ``evidence=True`` deals the unseen cards to fit the passes so far: a pass on an
     opponent's play makes the hands the rule policy would have answered with less
     likely. Off by default: it costs some 15% more time per move and showed no gain
-    (docs/doudizhu.md).
+    overall (docs/doudizhu.md). ``evidence="landlord"`` fits the passes only when the
+    agent is the landlord, where they helped; as a farmer it deals uniformly, since
+    fitting the passes cost the farmers.
 
     ``bidding="points"`` (default) bids like the rule agent. ``bidding="search"``
     estimates the hand's mean score as landlord at bid 1, ``e``, from
@@ -142,9 +144,13 @@ class DouDizhuSearchAgent(ClimbingSearch):
         bid_samples: int = 256,
         bid_thresholds: Sequence[float] = BID_THRESHOLDS,
         halving: bool = False,
-        evidence: bool = False,
+        evidence: bool | str = False,
     ) -> None:
-        super().__init__(seed, samples, endgame, endgame_nodes, halving, evidence)
+        landlord_only = isinstance(evidence, str) and evidence == "landlord"
+        if not landlord_only and not isinstance(evidence, bool):
+            raise RuleOptionError(f"evidence must be a bool or 'landlord', got {shown(evidence)}")
+        super().__init__(seed, samples, endgame, endgame_nodes, halving, evidence is not False)
+        self._landlord_evidence = landlord_only
         self.bidding = check_choice("bidding", bidding, BIDDINGS)
         self.bid_samples = check_count("bid_samples", bid_samples, 1, 1_000_000)
         self.bid_thresholds = _check_thresholds(bid_thresholds)
@@ -160,6 +166,12 @@ class DouDizhuSearchAgent(ClimbingSearch):
                 return _bid(observation, legal_actions)
             return self._search_bid(observation, legal_actions)
         return self._search(GAME, observation, legal_actions)
+
+    def _fits_passes(self, observation: Observation) -> bool:
+        """``evidence`` on every move, or with ``"landlord"`` on the landlord's."""
+        if self._landlord_evidence:
+            return bool(observation.get("landlord") == observation["seat"])
+        return self.evidence
 
     def _search_bid(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         hand = str(observation["hand_ranks"])
