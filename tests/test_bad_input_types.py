@@ -159,6 +159,12 @@ def _guandan_deal() -> _core.GuandanDeal:
     return _core.GuandanDeal(GD_HANDS, "2", 0)
 
 
+def _guandan_logged() -> _core.GuandanDeal:
+    deal = _core.GuandanDeal(GD_HANDS, "2", 0, False, _guandan_actions())
+    deal.attach_log([], [], [[], [], [], []])
+    return deal
+
+
 #: A Guandan level: a rank letter, else ``RuleOptionError`` naming the level.
 LEVEL = Kind((None, 5, 1.5, ["2"], "Z"), RuleOptionError)
 #: A Guandan play: a ``GuandanPlay`` or its text, else ``IllegalActionError`` quoting it.
@@ -241,6 +247,7 @@ TABLE: dict[str, Entry] = {
     "parse_cards": Entry({"cards": "AsKs"}, {"cards": CARDS}),
     "deck": Entry({"name": "standard52"}, {"name": STR}),
     "shuffled_deck": Entry({"name": "standard52", "seed": 1}, {"name": STR, "seed": UINT}),
+    "shuffled_deck_indices": Entry({"name": "standard52", "seed": 1}, {"name": STR, "seed": UINT}),
     "derive_seed": Entry({"seed": 1, "stream": 2}, {"seed": UINT, "stream": UINT}),
     "Range": Entry({"text": "AA"}, {"text": Kind(STR.bad[:-1], InvalidRangeError, named=False)}),
     "Range.combos": Entry({"dead": None}, {"dead": OPT_CARDS}, lambda: _core.Range("AA")),
@@ -790,6 +797,16 @@ TABLE: dict[str, Entry] = {
         {"action": ANY},
         lambda: _core.GuandanDeal(GD_HANDS, "2", 0, False, _guandan_actions()),
     ),
+    "GuandanDeal.attach_log": Entry(
+        {"history": [], "plays": [], "played": [[], [], [], []]},
+        {
+            "history": Kind(("x", 5, None, ())),
+            "plays": Kind(("x", 5, None, ())),
+            "played": Kind(("x", 5, None, [[], [], []], [[], [], [], ()])),
+        },
+        _guandan_deal,
+    ),
+    "GuandanDeal.apply_logged": Entry({"action": "play 3"}, {"action": ANY}, _guandan_logged),
     "GuandanDeal.resume": Entry(
         {
             "hands": GD_HANDS,

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import cardkit
 from cardkit import Card, InvalidCardError, parse_cards
+from cardkit._core import shuffled_deck_indices
 
 
 @pytest.mark.parametrize(
@@ -167,6 +168,15 @@ def test_shuffle_is_pinned(deck: str, seed: int) -> None:
     order = cardkit.shuffled_deck(deck, seed)
     assert " ".join(map(str, order[:12])) == PINNED[deck, seed]
     assert sorted(order) == sorted(cardkit.deck(deck))
+
+
+@pytest.mark.parametrize("deck", cardkit.deck_names())
+def test_shuffled_deck_indices_name_the_shuffled_cards(deck: str) -> None:
+    for seed in (0, 7, 2**64 - 1):
+        indices = shuffled_deck_indices(deck, seed)
+        assert indices == bytes(c.index for c in cardkit.shuffled_deck(deck, seed))
+    with pytest.raises(cardkit.RuleOptionError, match="seed"):
+        shuffled_deck_indices(deck, -1)
 
 
 def test_seeds() -> None:

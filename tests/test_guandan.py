@@ -818,3 +818,68 @@ def test_any_spelling_of_a_listed_play_is_that_play() -> None:
     assert state.game.parse_action(respelled) == listed
     state.apply(respelled)
     assert state.history[-1] == listed
+
+
+# -- dealing and the move log --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", ["2", "7", "A"])
+def test_dealt_hands_are_sorted_weakest_first_then_by_card_index(level: str) -> None:
+    fixed = cardkit.deck("double108")[::-1][:30]
+    for state in (single_deal(seed=4, level=level), match(seed=4, level=level)):
+        assert state._deck_indices(0) == bytes(c.index for c in state.deck_order(0))
+        assert state._deck_indices(3) == bytes(c.index for c in state.deck_order(3))
+        order = state.deck_order(0)
+        for seat, hand in enumerate(state._hands):
+            dealt = order[27 * seat : 27 * (seat + 1)]
+            assert hand == sorted(dealt, key=lambda c: (guandan_strength(c, level), c.index))
+    dealt_state = Guandan(match=False, level=level).new_state(seed=4, deal=fixed)
+    assert dealt_state._deck_indices(0) == bytes(c.index for c in dealt_state.deck_order(0))
+    assert Counter(dealt_state._hands[0]) == Counter(fixed[:27])
+
+
+def test_clones_keep_their_own_move_log() -> None:
+    for state in (single_deal(seed=6), match(seed=6)):
+        rng = random.Random(6)
+        for _ in range(40):
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        saved = state.to_json()
+        seen = state.observation(0)
+        twin = state.clone()
+        mine, theirs = state.legal_actions()[0], twin.legal_actions()[-1]
+        twin.apply(theirs)
+        assert state.to_json() == saved and state.observation(0) == seen
+        state.apply(mine)
+        assert state.history[-1] == mine and twin.history[-1] == theirs
+        assert state.observation(0)["plays"][:-1] == twin.observation(0)["plays"][:-1]
+        assert state.game.state_from_json(twin.to_json()).observation(2) == twin.observation(2)
+
+
+def test_known_cards_count_only_while_held() -> None:
+    # What another seat knows of a hand (a received tribute or return) hides those
+    # cards from private_cards only while the hand holds them: checked against a
+    # log that forgets a known card as soon as it is given away or played.
+    clamped = 0
+    for seed in range(2):
+        state = match(seed=seed)
+        rng = random.Random(seed)
+        known: list[Counter[Card]] = []
+        deal = -1
+        while not state.is_terminal:
+            if state.deal_number != deal:
+                deal, known = state.deal_number, [Counter(), Counter(), Counter(), Counter()]
+            # The state learns known cards before the card play (tribute, returns,
+            # red jokers shown); from then on the reference only forgets.
+            learning = state.phase is Phase.RETURN or not state._plays
+            for seat in range(4):
+                hand = Counter(state._hand(seat))
+                if learning:
+                    known[seat] |= state._known[seat]
+                held = Counter({c: min(n, hand[c]) for c, n in known[seat].items()})
+                clamped += held != known[seat]
+                known[seat] = held
+                assert Counter(state.private_cards(seat)) == hand - held
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    assert clamped > 0

@@ -3,10 +3,13 @@ name the argument holding the bad card."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
+import cardkit
 from cardkit import Card, IllegalActionError, InvalidCardError, RuleOptionError, games
 from cardkit._core import (
     GuandanActions,
@@ -158,3 +161,91 @@ def test_rule_policy_leads_its_partner_out_for_jiefeng() -> None:
     assert GuandanRuleAgent(jiefeng=False).jiefeng is False
     with pytest.raises(RuleOptionError):
         GuandanRuleAgent(jiefeng="yes")  # type: ignore[arg-type]
+
+
+def _logged(deal: GuandanDeal) -> tuple[list[Any], list[tuple[Any, ...]], list[list[Card]]]:
+    log: tuple[list[Any], list[tuple[Any, ...]], list[list[Card]]] = ([], [], [[], [], [], []])
+    deal.attach_log(*log)
+    return log
+
+
+def test_apply_logged_keeps_the_move_log() -> None:
+    hands = [["3c", "3d", "Ac"], ["4c", "4d", "5c"], ["6c", "7c"], ["8c", "9c"]]
+    deal = GuandanDeal(hands, "2", 0, False, _table())
+    history, plays, played = _logged(deal)
+    # Named copies of a listed pair: logged as their canonical text, with the
+    # pair's type and rank. Other texts are the caller's to parse; nothing changes.
+    for other in ("play 3d3c", "play 3c3h", "play 33 ", 5, None):
+        assert deal.apply_logged(other) is None
+    assert history == plays == [] and deal.card_counts == [3, 3, 2, 2]
+    assert deal.apply_logged("play 3c3d") is False
+    assert history == [Action("play 3c3d")]
+    assert plays == [(0, "play", "pair", "3", [Card("3c"), Card("3d")])]
+    assert played == [[Card("3c"), Card("3d")], [], [], []]
+    # A listed action is logged as itself.
+    answer = deal.legal_actions()[1]
+    assert answer == "play 44" and deal.apply_logged(answer) is False
+    assert history[-1] is answer and plays[-1] == (1, "play", "pair", "4", played[1])
+    assert sorted(played[1]) == [Card("4c"), Card("4d")]  # the copies take picks
+    for _ in range(3):
+        assert deal.apply_logged("pass") is False and deal.jiefeng is None
+    assert plays[2:] == [(2, "pass"), (3, "pass"), (0, "pass")] and len(history) == 5
+    assert deal.to_move == 1 and deal.table is None
+
+
+def test_apply_logged_reports_jiefeng_and_the_end() -> None:
+    deal = GuandanDeal([["Ac"], ["3c", "4c"], ["5c", "6c"], ["7c", "8c"]], "2", 0, False, _table())
+    history, plays, _ = _logged(deal)
+    for action in ("play A", "pass", "pass"):
+        assert deal.apply_logged(action) is False
+        assert deal.jiefeng is None
+    assert deal.apply_logged("pass") is False
+    assert deal.jiefeng == (2, 0) and deal.to_move == 2
+    assert [entry[:2] for entry in plays[1:]] == [(1, "pass"), (2, "pass"), (3, "pass")]
+    assert deal.apply_logged("play 5") is False and deal.jiefeng is None
+    assert len(history) == 5
+
+
+def test_apply_logged_needs_a_log_and_copies_keep_none() -> None:
+    deal = GuandanDeal(HANDS, "2", 0, False, _table())
+    with pytest.raises(RuleOptionError, match="log"):
+        deal.apply_logged("play 3")
+    assert deal.to_move == 0 and deal.card_counts == [3, 2, 2, 2]
+    history, _, _ = _logged(deal)
+    twin = deal.copy()
+    with pytest.raises(RuleOptionError, match="log"):
+        twin.apply_logged("play 3")
+    assert deal.apply_logged("play 3") is False and len(history) == 1
+    twin_history, _, _ = _logged(twin)
+    assert twin.apply_logged("play 9") is False
+    assert history == ["play 3"] and twin_history == ["play 9"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_apply_logged_logs_what_apply_action_reports(seed: int) -> None:
+    # The log apply_logged keeps is the one a caller of apply_action would build from
+    # its reports, move for move, with the same jiefeng and the same end.
+    cards = list(cardkit.shuffled_deck("double108", seed))
+    hands = [cards[27 * s : 27 * (s + 1)] for s in range(4)]
+    table = _table()
+    reported = GuandanDeal(hands, "5", seed % 4, bool(seed % 2), table)
+    logged = GuandanDeal(hands, "5", seed % 4, bool(seed % 2), table)
+    history, plays, played = _logged(logged)
+    expected: list[tuple[Any, ...]] = []
+    expected_played: list[list[Card]] = [[], [], [], []]
+    rng = random.Random(seed)
+    while not reported.over:
+        legal = reported.legal_actions()
+        choice = legal[rng.randrange(len(legal))]
+        moved = reported.apply_action(choice)
+        assert moved is not None
+        action, seat, taken, kind, main_rank, jiefeng = moved
+        if kind is None:
+            expected.append((seat, "pass"))
+        else:
+            expected.append((seat, "play", kind, main_rank, taken))
+            expected_played[seat].extend(taken)
+        assert logged.apply_logged(choice) is reported.over
+        assert history[-1] is action and plays == expected and played == expected_played
+        assert logged.jiefeng == reported.jiefeng == jiefeng
+    assert logged.places == reported.places

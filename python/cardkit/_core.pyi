@@ -54,6 +54,7 @@ __all__ = [
     "poker_evaluate_batch",
     "poker_winners",
     "shuffled_deck",
+    "shuffled_deck_indices",
     "spades_bid_playouts",
     "spades_observation",
     "spades_search",
@@ -161,6 +162,23 @@ def shuffled_deck(name: str, seed: int) -> list[Card]:
 
     Returns:
         The deck's cards in shuffled order.
+
+    Raises:
+        RuleOptionError: If ``name`` is not a str or names no deck, or ``seed`` is not
+            an int in 0..2**64-1.
+    """
+
+def shuffled_deck_indices(name: str, seed: int) -> bytes:
+    """The card indices (``Card.index``) of ``shuffled_deck(name, seed)``, one byte a card.
+
+    For dealing code that sorts or counts cards as small ints: no ``Card`` is made.
+
+    Args:
+        name: One of ``deck_names()``.
+        seed: An int in 0..2**64-1 (a bool is refused).
+
+    Returns:
+        ``bytes([card.index for card in shuffled_deck(name, seed)])``.
 
     Raises:
         RuleOptionError: If ``name`` is not a str or names no deck, or ``seed`` is not
@@ -1407,6 +1425,34 @@ class GuandanDeal:
         changing nothing, when `action` names no listed move (other texts are the
         caller's to parse). Raises RuleOptionError when the deal has no action table.
         """
+    def attach_log(
+        self, history: list[Any], plays: list[tuple[Any, ...]], played: Sequence[list[Card]]
+    ) -> None:
+        """Keep the move log in `history`, `plays` and `played` (four lists, one a seat).
+
+        `apply_logged` appends each move's action to `history`, `(seat, "pass")` or
+        `(seat, "play", type, main_rank, cards)` to `plays`, and the cards to
+        `played[seat]`. A copy of the deal keeps no log until given its own.
+
+        Raises:
+            InvalidArgumentError: If ``history`` or ``plays`` is not a list, or
+                ``played`` is not four lists.
+        """
+    def apply_logged(self, action: object) -> bool | None:
+        """Apply a move and log it in the attached lists; returns whether the deal is over.
+
+        `action` is a listed action, its exact text, or the canonical text naming the
+        copies of a listed play (`play 5s5d`). Returns None, changing nothing, when
+        `action` names no legal move so (other texts are the caller's to parse).
+        Raises RuleOptionError when the deal has no action table or no log.
+        """
+    @property
+    def jiefeng(self) -> tuple[int, int] | None:
+        """The last move's jiefeng: `(leader, finished player)`, else None.
+
+        Set when the last move was a pass that ended the round of a player who has
+        finished, so that `leader` leads for it.
+        """
     def apply_id(self, id: int) -> list[Card]:
         """Apply the move of action-index id `id` (0: pass); returns the cards taken.
 
@@ -1456,7 +1502,7 @@ class GuandanDeal:
         The other seats' hands here only give the pool of hidden cards and the counts.
         """
     def copy(self) -> GuandanDeal:
-        """An independent copy (the action table is shared)."""
+        """An independent copy (the action table is shared; the log is not kept)."""
     def random_playout(self, seed: int) -> list[int]:
         """Play to the end with uniformly random legal moves from `seed`; returns the places."""
 

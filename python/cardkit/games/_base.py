@@ -27,7 +27,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
-from cardkit._core import Card, deck, derive_seed, parse_cards, shuffled_deck
+from cardkit._core import (
+    Card,
+    deck,
+    derive_seed,
+    parse_cards,
+    shuffled_deck,
+    shuffled_deck_indices,
+)
 from cardkit.api import Action, Event, GameInfo, Observation
 from cardkit.errors import (
     CardkitError,
@@ -592,7 +599,7 @@ class BaseState(ABC):
         For deal 0 the caller's ``deal`` cards come first, in the given order, and the
         rest of the deck follows in its seeded shuffle order.
         """
-        shuffled = shuffled_deck(self._game.deck_name, derive_seed(self._seed, deal_number))
+        shuffled = shuffled_deck(self._game.deck_name, self._deck_seed(deal_number))
         if deal_number != 0 or not self._deal:
             return shuffled
         fixed = [Card(c) for c in self._deal]
@@ -603,6 +610,17 @@ class BaseState(ABC):
                 rest[card] -= 1
                 tail.append(card)
         return fixed + tail
+
+    def _deck_seed(self, deal_number: int) -> int:
+        """The shuffle seed of deal ``deal_number``: sub-seed ``deal_number`` of the seed."""
+        return derive_seed(self._seed, deal_number)
+
+    def _deck_indices(self, deal_number: int = 0) -> bytes:
+        """:meth:`deck_order` as card indices (``Card.index``), one byte a card: for
+        games that sort a deal as small ints rather than as ``Card`` objects."""
+        if deal_number != 0 or not self._deal:
+            return shuffled_deck_indices(self._game.deck_name, self._deck_seed(deal_number))
+        return bytes(card.index for card in self.deck_order(deal_number))
 
     def _check_deal(self, deal: str | Sequence[Any]) -> list[Card]:
         cards = parse_cards(deal)

@@ -161,12 +161,30 @@ def _strengths(level: str) -> dict[Card, int]:
 
 
 @functools.lru_cache(maxsize=len(LEVELS))
-def _hand_order(level: str) -> dict[Card, int]:
-    """Each card type's place in a hand sorted at ``level``: weakest first, then
-    in deck order."""
+def _ranked(level: str) -> tuple[Card, ...]:
+    """The card types in the order of a hand sorted at ``level``: weakest first,
+    then in deck order."""
     strength = _strengths(level)
-    ranked = sorted(CARD_TYPES, key=lambda c: (strength[c], _CARD_INDEX[c]))
-    return {card: i for i, card in enumerate(ranked)}
+    return tuple(sorted(CARD_TYPES, key=lambda c: (strength[c], _CARD_INDEX[c])))
+
+
+@functools.lru_cache(maxsize=len(LEVELS))
+def _hand_order(level: str) -> dict[Card, int]:
+    """Each card type's place in a hand sorted at ``level`` (in :func:`_ranked`)."""
+    return {card: i for i, card in enumerate(_ranked(level))}
+
+
+@functools.lru_cache(maxsize=len(LEVELS))
+def _index_places(level: str) -> tuple[list[int], list[Card]]:
+    """:func:`_hand_order` by card index (``Card.index``), and :func:`_ranked`: dealing
+    sorts the places of a hand's indices as ints, then reads its cards off the
+    ranking. Lists, not tuples: a list's ``__getitem__`` is called without building
+    an argument tuple. Never changed."""
+    order = _hand_order(level)
+    places = [0] * len(CARD_TYPES)
+    for card, place in order.items():
+        places[card.index] = place
+    return places, list(_ranked(level))
 
 
 def _wild(level: str) -> Card:
@@ -367,8 +385,6 @@ class GuandanState(BaseState):
         self._team_levels = [start, start]
         self._deals: list[dict[str, Any]] = []
         self._match_winner: int | None = None
-        self._last_cards: list[Card] = []
-        self._jiefeng: tuple[int, int] | None = None
         self._new_deal(0, start, [])
 
     # -- dealing and tribute --------------------------------------------------------
@@ -376,19 +392,30 @@ class GuandanState(BaseState):
     def _new_deal(self, number: int, level: int, previous: list[int]) -> None:
         """Deal ``number`` at ``level``; ``previous`` is the last deal's finishing order
         (empty for the match's first deal, which has no tribute)."""
-        order = self.deck_order(number)
+        order = self._deck_indices(number)
         self._deal_number = number
         self._level = level
-        self._rank = LEVELS[level]
-        # The hands until the card play starts; then they live in ``_play``.
-        self._hands = [self._sorted(order[HAND_SIZE * s : HAND_SIZE * (s + 1)]) for s in range(4)]
+        rank = self._rank = LEVELS[level]
+        # The hands until the card play starts; then they live in ``_play``. Each is
+        # sorted as the places of its card indices (ints sort without a key), which
+        # name the cards of ``_ranked``: the order of ``_sorted``.
+        places, ranked = _index_places(rank)
+        place, card = places.__getitem__, ranked.__getitem__
+        self._hands = [
+            list(map(card, sorted(map(place, order[HAND_SIZE * s : HAND_SIZE * (s + 1)]))))
+            for s in range(4)
+        ]
         self._play: GuandanDeal | None = None
+        # The cards each seat played this deal, in play order (the engine's deal
+        # appends to them, see ``_start_play``).
         self._played: list[list[Card]] = [[], [], [], []]
         # Cards in a hand that another seat knows too: a received tribute or
-        # return, the red jokers shown for an anti-tribute.
+        # return, the red jokers shown for an anti-tribute. A count may exceed what
+        # the hand still holds once cards are given away or played; readers take
+        # the hand minus the known cards, which counts only cards still held.
         self._known: list[Counter[Card]] = [Counter(), Counter(), Counter(), Counter()]
         # This deal's card play: (seat, "pass") or (seat, "play", type, main rank,
-        # the cards taken); never changed once logged.
+        # the cards taken); never changed once logged (the engine's deal logs it).
         self._plays: list[tuple[Any, ...]] = []
         self._tribute: list[tuple[int, int, Card]] = []
         self._returned: list[tuple[int, int, Card]] = []
@@ -438,11 +465,12 @@ class GuandanState(BaseState):
         self._phase = Phase.RETURN
 
     def _start_play(self, leader: int) -> None:
-        """The card play begins on the engine's deal, ``leader`` to lead."""
+        """The card play begins on the engine's deal, ``leader`` to lead; the deal
+        logs each move in the history, the plays and the cards played."""
         self._leader = leader
-        self._play = GuandanDeal(
-            self._hands, self._rank, leader, self._game.double_win_ends, _ACTIONS
-        )
+        deal = GuandanDeal(self._hands, self._rank, leader, self._game.double_win_ends, _ACTIONS)
+        deal.attach_log(self._history, self._plays, self._played)
+        self._play = deal
         self._phase = Phase.PLAY
 
     def _hand(self, seat: int) -> list[Card]:
@@ -491,7 +519,8 @@ class GuandanState(BaseState):
         lock.acquire()
         try:
             deal = self._play
-            if deal is not None and self._phase is _PLAY:
+            if deal is not None:
+                # The card play's moves (none once the deal, or the match, is over).
                 return deal.legal_actions()
             if self._phase is _RETURN:
                 return list(self._return_ids())
@@ -520,11 +549,13 @@ class GuandanState(BaseState):
         lock.acquire()
         try:
             deal = self._play
-            if deal is not None and self._phase is _PLAY:
-                # A listed move, or its exact text, is applied by the engine unparsed.
-                moved = deal.apply_action(action)
-                if moved is not None:
-                    self._record(deal, *moved)
+            if deal is not None:
+                # A listed move, its exact text or named copies of one are applied
+                # and logged by the engine unparsed (a deal that is over lists none).
+                over = deal.apply_logged(action)
+                if over is not None:
+                    if over:
+                        self._score_deal()
                     return
             if self._phase is _OVER:
                 raise IllegalActionError(f"the game is over; {shown(action)} cannot be played")
@@ -605,25 +636,16 @@ class GuandanState(BaseState):
         )
 
     def _apply(self, action: Action) -> None:
-        """Make the checked ``action`` and log it, in the history too (the engine's
-        deal hands back the listed action, which the history keeps)."""
+        """Make the checked, canonical ``action`` and log it, in the history too (the
+        engine's deal logs a card-play move, keeping the listed action)."""
         if self._phase is _RETURN:
-            self._jiefeng = None
             self._return(_RETURN_CARD[action])
             self._history.append(action)
             return
-        deal = self._live
-        moved = deal.apply_action(action)
-        if moved is None:
-            # Named copies of a listed play (checked by illegal_reason).
-            copies = self._copies(action)
-            assert copies is not None
-            play = copies[0]
-            seat = deal.to_move
-            assert seat is not None  # a live deal has a seat to act
-            cards = deal.apply_copies(*copies)
-            moved = (action, seat, cards, play.type, play.main_rank, None)
-        self._record(deal, *moved)
+        over = self._live.apply_logged(action)
+        assert over is not None  # a listed move or named copies of one, checked legal
+        if over:
+            self._score_deal()
 
     def _copies(self, action: Action) -> tuple[GuandanPlay, list[Card]] | None:
         """The rank-level play and the named cards of a play naming its copies
@@ -638,51 +660,13 @@ class GuandanState(BaseState):
 
     def _return(self, card: Card) -> None:
         recipient, payer = self._due.pop(0)
-        hand = self._hands[recipient]
-        hand.remove(card)
-        self._forget(recipient, hand)
+        self._hands[recipient].remove(card)
         self._hands[payer] = self._sorted([*self._hands[payer], card])
         self._known[payer][card] += 1
         self._returned.append((recipient, payer, card))
         if not self._due:
             # GD-21: the player receiving first place's return leads.
             self._start_play(self._tribute[0][0])
-
-    def _forget(self, seat: int, hand: Sequence[Card]) -> None:
-        """What others know of ``seat``'s cards shrinks with the cards it gives away."""
-        known = self._known[seat]
-        for card, n in known.items():
-            held = hand.count(card)
-            if n > held:
-                known[card] = held
-
-    def _record(
-        self,
-        deal: GuandanDeal,
-        action: Action,
-        seat: int,
-        cards: list[Card],
-        kind: str | None,
-        main_rank: str | None,
-        jiefeng: tuple[int, int] | None,
-    ) -> None:
-        """Log ``action``, which ``seat`` just made on the engine's deal, taking
-        ``cards`` (a pass when ``kind`` is ``None``). The deal moved the turn on: to
-        the next player still holding cards, or when a round ends to the last
-        player, its partner (``jiefeng``: the leader and the finished player) or the
-        next active player (GD-24 .. GD-29)."""
-        self._history.append(action)
-        self._jiefeng = jiefeng
-        if kind is None:
-            self._plays.append((seat, "pass"))
-            return
-        if self._known[seat]:
-            self._forget(seat, deal.hand(seat))
-        self._played[seat].extend(cards)
-        self._last_cards = cards
-        self._plays.append((seat, "play", kind, main_rank, cards))
-        if deal.over:
-            self._score_deal()
 
     # -- scoring ----------------------------------------------------------------------
 
@@ -855,6 +839,9 @@ class GuandanState(BaseState):
         finished = len(self.order)
         returning = self._phase is _RETURN
         payer = self._due[0][1] if returning else None
+        # The deal's log, which keeps this move even if it ends the deal and the
+        # next deal starts a new one.
+        plays = self._plays
         self.apply(action)
         assert seat is not None  # the replica replays legal moves of a live state
         if returning:
@@ -869,7 +856,7 @@ class GuandanState(BaseState):
         emit({"type": "action", "seat": seat, "action": action.text})
         if action != PASS:
             # The cards the play took, suits and all (the text names only ranks).
-            emit({"type": "cards", "seat": seat, "cards": [str(c) for c in self._last_cards]})
+            emit({"type": "cards", "seat": seat, "cards": [str(c) for c in plays[-1][4]]})
         if len(self._deals) > deal:
             scored = self._deals[deal]
             for place, s in enumerate(scored["order"][finished:], finished + 1):
@@ -881,8 +868,9 @@ class GuandanState(BaseState):
             return
         if len(self.order) > finished:
             emit({"type": "finish", "seat": seat, "place": len(self.order)})
-        if self._jiefeng is not None:
-            leader, owner = self._jiefeng
+        jiefeng = self._live.jiefeng
+        if jiefeng is not None:
+            leader, owner = jiefeng
             emit({"type": "jiefeng", "seat": leader, "from": owner})
 
     # -- views -----------------------------------------------------------------------------
@@ -986,8 +974,11 @@ class GuandanState(BaseState):
         new._hands = [list(h) for h in self._hands]
         new._played = [list(p) for p in self._played]
         new._known = [Counter(k) for k in self._known]
-        new._play = None if self._play is None else self._play.copy()
         new._plays = list(self._plays)
+        play = self._play
+        if play is not None:
+            twin = new._play = play.copy()
+            twin.attach_log(new._history, new._plays, new._played)
         new._tribute = list(self._tribute)
         new._returned = list(self._returned)
         new._due = list(self._due)

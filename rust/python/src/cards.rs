@@ -7,7 +7,7 @@ use cardkit_engine::error::cut;
 use cardkit_engine::{deck as decks, rng, EngineError};
 use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
 const RANK_NAMES: [&str; 15] = [
     "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "BJ", "RJ",
@@ -237,6 +237,21 @@ pub fn shuffled_deck(
     Ok(cards.into_iter().map(PyCard).collect())
 }
 
+/// The card indices (`Card.index`) of `shuffled_deck(name, seed)`, one byte a card.
+///
+/// For dealing code that sorts or counts cards as small ints: no `Card` is made.
+#[pyfunction]
+pub fn shuffled_deck_indices<'py>(
+    py: Python<'py>,
+    #[pyo3(from_py_with = arg)] name: &str,
+    #[pyo3(from_py_with = arg)] seed: u64,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let mut cards = decks::deck(name).py_err(py)?;
+    rng::shuffle_seeded(&mut cards, seed);
+    let indices: Vec<u8> = cards.into_iter().map(|c| c.index()).collect();
+    Ok(PyBytes::new(py, &indices))
+}
+
 /// Sub-seed number `stream` of `seed` (per deal, per worker), platform independent.
 #[pyfunction]
 pub fn derive_seed(
@@ -257,6 +272,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_cards, m)?)?;
     m.add_function(wrap_pyfunction!(deck, m)?)?;
     m.add_function(wrap_pyfunction!(shuffled_deck, m)?)?;
+    m.add_function(wrap_pyfunction!(shuffled_deck_indices, m)?)?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     m.add_function(wrap_pyfunction!(deck_names, m)?)?;
     Ok(())

@@ -15,6 +15,7 @@ use cardkit_engine::climbing::guandan::{
 use cardkit_engine::climbing::guandan::{observe, search};
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::{Cancel, EngineError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PySequence, PyString, PyTuple};
 use std::sync::OnceLock;
@@ -466,6 +467,23 @@ impl PyGuandanActions {
     }
 }
 
+/// The Python lists a state keeps its move log in, which `apply_logged` appends to:
+/// the state's history, this deal's plays and the cards each seat played.
+struct Log {
+    history: Py<PyList>,
+    plays: Py<PyList>,
+    played: [Py<PyList>; SEATS],
+}
+
+/// A move made on the deal, as the log records it: the action object, the seat,
+/// the cards taken and, for a play, its type and main rank.
+struct Made<'py> {
+    action: Bound<'py, PyAny>,
+    seat: u8,
+    cards: Vec<Card>,
+    play: Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>,
+}
+
 /// The card play of one Guandan deal: turns, table, passes, jiefeng and places.
 ///
 /// Seats 0-3 act in seat order, partners opposite; `None` is a pass. The Python
@@ -477,6 +495,11 @@ pub struct PyGuandanDeal {
     actions: Option<Py<PyGuandanActions>>,
     /// The turn's listing, once `legal_actions` or `apply_action` made it.
     listed: Option<Listed>,
+    /// The lists `apply_logged` appends to, once `attach_log` gave them.
+    log: Option<Log>,
+    /// `(leader, finished player)` when the last move was a pass that ended the
+    /// round of a finished player (jiefeng), else `None`.
+    jiefeng: Option<(u8, u8)>,
 }
 
 impl PyGuandanDeal {
@@ -485,7 +508,121 @@ impl PyGuandanDeal {
             deal,
             actions,
             listed: None,
+            log: None,
+            jiefeng: None,
         }
+    }
+
+    /// Make a move with `apply` (an engine method, which changes nothing when it
+    /// fails): the turn's listing is dropped and the jiefeng of the move noted.
+    fn step(
+        &mut self,
+        py: Python<'_>,
+        apply: impl FnOnce(&mut Deal) -> Result<Vec<Card>, EngineError>,
+    ) -> PyResult<Vec<Card>> {
+        let owner = self.deal.owner();
+        let cards = apply(&mut self.deal).py_err(py)?;
+        self.listed = None;
+        // A pass (every play takes cards) that ended the round cleared the table;
+        // if the table's player has finished, someone else leads for it.
+        let round_over = cards.is_empty() && self.deal.table().is_none();
+        self.jiefeng = (round_over && self.deal.finished(owner))
+            .then(|| self.deal.to_move().map(|leader| (leader, owner)))
+            .flatten();
+        Ok(cards)
+    }
+
+    /// The listed move `action` names, made: its listed object, type and main rank.
+    fn make_listed<'py>(&mut self, py: Python<'py>, id: u32) -> PyResult<Made<'py>> {
+        let seat = self.deal.to_move().unwrap_or_default();
+        let table = self.action_table(py)?;
+        let (action, play) = if id == 0 {
+            (table.pass.bind(py).clone(), None)
+        } else {
+            let entry = table.entry(py, id)?;
+            (
+                entry.action.bind(py).clone(),
+                Some((
+                    entry.kind.bind(py).clone().into_any(),
+                    entry.main_rank.bind(py).clone().into_any(),
+                )),
+            )
+        };
+        let cards = self.step(py, |deal| deal.apply_id(id))?;
+        Ok(Made {
+            action,
+            seat,
+            cards,
+            play,
+        })
+    }
+
+    /// The move of `text` naming the copies of a listed play (`play 5s5d`, the
+    /// canonical text of `guandan_parse_copies`), made; `None`, changing nothing,
+    /// when it names no such legal move.
+    fn make_copies<'py>(
+        &mut self,
+        py: Python<'py>,
+        text: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Made<'py>>> {
+        let Ok(text) = text.cast::<PyString>() else {
+            return Ok(None);
+        };
+        let text = text.to_string_lossy();
+        let Some(rest) = text.strip_prefix("play ") else {
+            return Ok(None);
+        };
+        let Ok(Some((play, naturals))) = gd::parse_copies(rest, Some(self.deal.level())) else {
+            return Ok(None);
+        };
+        let listed = self.listing(py)?;
+        let legal = action_index()
+            .id(&play)
+            .is_some_and(|id| listed.ids.contains(&id));
+        if !legal || gd::copies_text(&play, &naturals) != rest {
+            return Ok(None);
+        }
+        let seat = self.deal.to_move().unwrap_or_default();
+        let action = self.action_table(py)?.make.bind(py).call1((rest,))?;
+        let kind = PyString::intern(py, type_name(play.kind)).into_any();
+        let main_rank = PyString::new(py, &play.main_rank().to_string()).into_any();
+        match self.step(py, |deal| deal.apply_copies(&play, &naturals)) {
+            Ok(cards) => Ok(Some(Made {
+                action,
+                seat,
+                cards,
+                play: Some((kind, main_rank)),
+            })),
+            // Named copies the hand does not hold: the caller explains why.
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// Append `made` to the attached log.
+    fn record(&self, py: Python<'_>, made: Made<'_>) -> PyResult<()> {
+        let log = self.log_lists(py)?;
+        log.history.bind(py).append(&made.action)?;
+        let plays = log.plays.bind(py);
+        let Some((kind, main_rank)) = made.play else {
+            return plays.append((made.seat, intern!(py, "pass")));
+        };
+        let cards = PyList::new(py, made.cards.into_iter().map(PyCard))?;
+        let played = log.played[usize::from(made.seat)].bind(py);
+        for card in cards.iter() {
+            played.append(card)?;
+        }
+        plays.append((made.seat, intern!(py, "play"), kind, main_rank, cards))
+    }
+
+    fn log_lists(&self, py: Python<'_>) -> PyResult<&Log> {
+        self.log.as_ref().ok_or_else(|| {
+            to_py(
+                py,
+                EngineError::RuleOption(
+                    "this deal keeps no log: call attach_log(history, plays, played)".into(),
+                ),
+            )
+        })
     }
 
     fn action_table<'a>(&'a self, py: Python<'_>) -> PyResult<&'a PyGuandanActions> {
@@ -730,28 +867,62 @@ impl PyGuandanDeal {
         let Some(id) = self.find(py, action)? else {
             return Ok(None);
         };
-        let seat = self.deal.to_move();
-        let owner = self.deal.owner();
-        let table = self.action_table(py)?;
+        let made = self.make_listed(py, id)?;
         let none = || py.None().into_bound(py);
-        let (object, kind, main_rank) = if id == 0 {
-            (table.pass.bind(py).clone(), none(), none())
-        } else {
-            let entry = table.entry(py, id)?;
-            (
-                entry.action.bind(py).clone(),
-                entry.kind.bind(py).clone().into_any(),
-                entry.main_rank.bind(py).clone().into_any(),
-            )
+        let (kind, main_rank) = made.play.unwrap_or_else(|| (none(), none()));
+        let cards = PyList::new(py, made.cards.into_iter().map(PyCard))?;
+        let moved = (made.action, made.seat, cards, kind, main_rank, self.jiefeng);
+        Ok(Some(moved.into_pyobject(py)?))
+    }
+
+    /// Keep the move log in `history`, `plays` and `played` (four lists, one a seat).
+    ///
+    /// `apply_logged` appends each move's action to `history`, `(seat, "pass")` or
+    /// `(seat, "play", type, main_rank, cards)` to `plays`, and the cards to
+    /// `played[seat]`. A copy of the deal keeps no log until given its own.
+    fn attach_log(
+        &mut self,
+        #[pyo3(from_py_with = arg)] history: Bound<'_, PyList>,
+        #[pyo3(from_py_with = arg)] plays: Bound<'_, PyList>,
+        #[pyo3(from_py_with = arg)] played: [Bound<'_, PyList>; SEATS],
+    ) {
+        self.log = Some(Log {
+            history: history.unbind(),
+            plays: plays.unbind(),
+            played: played.map(Bound::unbind),
+        });
+    }
+
+    /// Apply a move and log it in the attached lists; returns whether the deal is over.
+    ///
+    /// `action` is a listed action, its exact text, or the canonical text naming the
+    /// copies of a listed play (`play 5s5d`). Returns None, changing nothing, when
+    /// `action` names no legal move so (other texts are the caller's to parse).
+    /// Raises RuleOptionError when the deal has no action table or no log.
+    fn apply_logged(
+        &mut self,
+        py: Python<'_>,
+        action: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<bool>> {
+        self.log_lists(py)?;
+        let made = match self.find(py, action)? {
+            Some(id) => self.make_listed(py, id)?,
+            None => match self.make_copies(py, action)? {
+                Some(made) => made,
+                None => return Ok(None),
+            },
         };
-        let cards = self.deal.apply_id(id).py_err(py)?;
-        self.listed = None;
-        let jiefeng = (id == 0 && self.deal.table().is_none() && self.deal.finished(owner))
-            .then(|| self.deal.to_move().map(|leader| (leader, owner)))
-            .flatten();
-        let cards = PyList::new(py, cards.into_iter().map(PyCard))?;
-        let moved = (object, seat, cards, kind, main_rank, jiefeng).into_pyobject(py)?;
-        Ok(Some(moved))
+        self.record(py, made)?;
+        Ok(Some(self.deal.is_over()))
+    }
+
+    /// The last move's jiefeng: `(leader, finished player)`, else None.
+    ///
+    /// Set when the last move was a pass that ended the round of a player who has
+    /// finished, so that `leader` leads for it.
+    #[getter]
+    fn jiefeng(&self) -> Option<(u8, u8)> {
+        self.jiefeng
     }
 
     /// Apply the move of action-index id `id` (0: pass); returns the cards taken.
@@ -762,8 +933,7 @@ impl PyGuandanDeal {
         py: Python<'_>,
         #[pyo3(from_py_with = arg)] id: u32,
     ) -> PyResult<Vec<PyCard>> {
-        let cards = self.deal.apply_id(id).py_err(py)?;
-        self.listed = None;
+        let cards = self.step(py, |deal| deal.apply_id(id))?;
         Ok(cards.into_iter().map(PyCard).collect())
     }
 
@@ -779,8 +949,7 @@ impl PyGuandanDeal {
             None => None,
             Some(obj) => Some(play_of(py, obj, self.deal.level())?),
         };
-        let cards = self.deal.apply(play.as_ref()).py_err(py)?;
-        self.listed = None;
+        let cards = self.step(py, |deal| deal.apply(play.as_ref()))?;
         Ok(cards.into_iter().map(PyCard).collect())
     }
 
@@ -797,8 +966,7 @@ impl PyGuandanDeal {
     ) -> PyResult<Vec<PyCard>> {
         let play = play_of(py, play, self.deal.level())?;
         let cards = named(py, "cards", extract_cards(cards))?;
-        let taken = self.deal.apply_copies(&play, &cards).py_err(py)?;
-        self.listed = None;
+        let taken = self.step(py, |deal| deal.apply_copies(&play, &cards))?;
         Ok(taken.into_iter().map(PyCard).collect())
     }
 
@@ -877,12 +1045,14 @@ impl PyGuandanDeal {
         Ok(found.map(PyGuandanPlay))
     }
 
-    /// An independent copy (the action table is shared).
+    /// An independent copy (the action table is shared; the log is not kept).
     fn copy(&self, py: Python<'_>) -> PyGuandanDeal {
         PyGuandanDeal {
             deal: self.deal.clone(),
             actions: self.actions.as_ref().map(|a| a.clone_ref(py)),
             listed: self.listed.as_ref().map(|l| l.clone_ref(py)),
+            log: None,
+            jiefeng: self.jiefeng,
         }
     }
 
@@ -891,6 +1061,7 @@ impl PyGuandanDeal {
         let mut rng = CardRng::new(seed);
         self.deal.random_playout(&mut rng);
         self.listed = None;
+        self.jiefeng = None;
         self.places()
     }
 }
