@@ -175,16 +175,16 @@ def _settings(
 ) -> dict[str, Any]:
     """What a row was played with, kept in the row: a file resumed with other flags
     would otherwise mix two settings under one report. ``read_defence`` is kept
-    only when off, so rows written before the option existed (it was off then)
-    do not count as this setting."""
+    only when on: rows written before the option existed played without it, as
+    ``--ignore-defence`` does, and resume or pair as that setting."""
     settings: dict[str, Any] = {
         "samples": samples,
         "max_samples": max_samples,
         "objective": objective,
         "declarer_only": declarer_only,
     }
-    if not read_defence:
-        settings["read_defence"] = False
+    if read_defence:
+        settings["read_defence"] = True
     return settings
 
 
