@@ -25,8 +25,8 @@ seeds give the same auction and contract, so the difference is the card play's).
 search agent's IMPs are then left out); ``--objective`` and ``--threads`` are the
 search agent's (``BridgeSearchAgent``), and so are ``--max-samples`` (the most
 deals a close decision may draw; equal to ``--samples``: one draw only) and
-``--ignore-defence`` (``read_defence=False``: declarer's deals are not checked
-against the defenders' cards of the trick in progress). Each
+``--read-defence`` (``read_defence=True``: declarer keeps only the deals in which
+the defenders' cards of the trick in progress were double-dummy best). Each
 deal's row also counts the search declarer's decisions, the deals it solved and
 the decisions whose deals had to drop the auction's point ranges or shapes (the
 sampler's relaxation, ``BridgeSearchAgent.stats``) and the deals rejected for not
@@ -34,7 +34,7 @@ fitting the defence's cards; the report sums them. Use
 one ``--out`` file per setting.
 
 Run: python benches/bridge_agents.py [--deals N] [--samples S] [--seed K]
-[--max-samples M] [--objective tricks|score] [--threads T] [--declarer-only] [--ignore-defence]
+[--max-samples M] [--objective tricks|score] [--threads T] [--declarer-only] [--read-defence]
 [--out FILE] [--report] [--against OTHER]
 """
 
@@ -111,7 +111,7 @@ def deal(
     threads: int | None = None,
     declarer_only: bool = False,
     max_samples: int | None = None,
-    read_defence: bool = True,
+    read_defence: bool = False,
 ) -> dict[str, Any]:
     """One deal's results (see the module docstring)."""
     settings = _settings(samples, objective, declarer_only, max_samples, read_defence)
@@ -171,12 +171,12 @@ def _settings(
     objective: str,
     declarer_only: bool,
     max_samples: int | None,
-    read_defence: bool = True,
+    read_defence: bool = False,
 ) -> dict[str, Any]:
     """What a row was played with, kept in the row: a file resumed with other flags
     would otherwise mix two settings under one report. ``read_defence`` is kept
-    only when on: rows written before the option existed played without it, as
-    ``--ignore-defence`` does, and resume or pair as that setting."""
+    only when on: rows written before the option existed played without it and
+    resume or pair as that setting."""
     settings: dict[str, Any] = {
         "samples": samples,
         "max_samples": max_samples,
@@ -270,15 +270,13 @@ def main() -> None:
     parser.add_argument("--objective", choices=["tricks", "score"], default="tricks")
     parser.add_argument("--threads", type=int, default=None, help="solver threads (all cores)")
     parser.add_argument("--declarer-only", action="store_true", help="skip the search IMPs")
-    parser.add_argument(
-        "--ignore-defence", action="store_true", help="read_defence=False (main's agent)"
-    )
+    parser.add_argument("--read-defence", action="store_true", help="read_defence=True (declarer)")
     parser.add_argument("--report", action="store_true", help="only print the file's table")
     parser.add_argument("--against", type=Path, help="another setting's --out file to pair with")
     args = parser.parse_args()
     done = _read(args.out)
     if not args.report:
-        read_defence = not args.ignore_defence
+        read_defence = args.read_defence
         wanted_settings = _settings(
             args.samples, args.objective, args.declarer_only, args.max_samples, read_defence
         )

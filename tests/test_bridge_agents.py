@@ -307,6 +307,8 @@ def test_search_agent_is_registered_and_reproducible() -> None:
         BridgeSearchAgent(0, objective="imps")
     with pytest.raises(cardkit.RuleOptionError, match="max_samples"):
         BridgeSearchAgent(0, samples=8, max_samples=4)
+    with pytest.raises(cardkit.RuleOptionError, match="read_defence"):
+        BridgeSearchAgent(0, read_defence=1)  # type: ignore[arg-type]
 
 
 def _first_search(seed: int) -> tuple[Any, Any, list[Any]]:
@@ -349,20 +351,27 @@ def test_close_decisions_draw_more_deals() -> None:
     # One draw only when max_samples == samples; by default a close decision
     # draws again (up to four times samples), a clear one does not.
     game = cardkit.games.make("bridge")
-    # Deals the defenders' cards rule out (declarer's search) are drawn again.
     once = [BridgeSearchAgent(s, samples=4, max_samples=4) for s in range(4)]
     cardkit.play(game, once, seed=2)
     for agent in once:
-        decisions, deals = agent.stats["decisions"], agent.stats["deals"]
-        assert 4 * decisions <= deals + agent.stats["rejected"] <= 8 * decisions
-        assert deals <= 7 * decisions
+        assert agent.stats["deals"] == 4 * agent.stats["decisions"]
     adaptive = [BridgeSearchAgent(s, samples=4) for s in range(4)]
     cardkit.play(game, adaptive, seed=2)
     deals = sum(a.stats["deals"] for a in adaptive)
     decisions = sum(a.stats["decisions"] for a in adaptive)
     assert 4 * decisions < deals < 16 * decisions
     for agent in adaptive:
-        assert agent.stats["deals"] <= 19 * agent.stats["decisions"]
+        assert agent.stats["deals"] % 4 == 0
+        assert agent.stats["deals"] <= 16 * agent.stats["decisions"]
+    # Reading the defence, the deals its cards rule out are drawn again: at most
+    # twice the draws, the last one of them possibly over max_samples.
+    reading = [BridgeSearchAgent(s, samples=4, max_samples=4, read_defence=True) for s in range(4)]
+    cardkit.play(game, reading, seed=2)
+    assert sum(a.stats["rejected"] for a in reading) > 0
+    for agent in reading:
+        decisions, deals = agent.stats["decisions"], agent.stats["deals"]
+        assert 4 * decisions <= deals + agent.stats["rejected"] <= 8 * decisions
+        assert deals <= 7 * decisions
     # The rule: a lead of two root mean squares (paired), or no difference at all.
     assert _clear([1, 1, 1, 1], [0, 0, 0, 0])
     assert _clear([3, 2], [3, 2])
@@ -603,7 +612,7 @@ def test_the_real_deal_fits_the_double_dummy_defence() -> None:
         if contract is None:
             continue
         sides = (contract["declarer"], contract["dummy"])
-        searcher = BridgeSearchAgent(seed, samples=4)
+        searcher = BridgeSearchAgent(seed, samples=4, read_defence=True)
         while not state.is_terminal:
             seat = state.current_player
             assert seat is not None

@@ -749,10 +749,11 @@ class BridgeSearchAgent:
     its side in total, ties broken by the expected score of the contract; with
     ``"score"`` the other way round; remaining ties the lowest card.
 
-    With ``read_defence`` (declarer's search only) a deal is kept only if each
-    card a defender has played to the trick in progress was a double-dummy best
-    card for the defence in it (:func:`_fit_the_defence`); rejected deals are
-    drawn again, in draws of ``samples``.
+    With ``read_defence`` (declarer's search only; off by default, as it has not
+    shown a gain yet, ``docs/bridge.md``) a deal is kept only if each card a
+    defender has played to the trick in progress was a double-dummy best card for
+    the defence in it (:func:`_fit_the_defence`); rejected deals are drawn again,
+    in draws of ``samples``.
 
     A close decision gets more deals: while the best card's lead over the next
     best (by the objective, paired deal by deal) is under twice the root mean
@@ -784,7 +785,7 @@ class BridgeSearchAgent:
         threads: int | None = None,
         objective: str = "tricks",
         max_samples: int | None = None,
-        read_defence: bool = True,
+        read_defence: bool = False,
     ) -> None:
         self._read_defence = check_flag("read_defence", read_defence)
         self._key = random.Random(check_agent_seed(seed)).getrandbits(64)
