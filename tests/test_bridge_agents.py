@@ -632,3 +632,30 @@ def test_the_real_deal_fits_the_double_dummy_defence() -> None:
                 checked += len(obs["trick"]) > 1 or obs["leader"] % 2 != contract["declarer"] % 2
             state.apply(rule.act(obs, legal))
     assert checked > 20
+
+
+def test_each_draw_of_a_decision_deals_anew(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A close decision's further draws must be new deals: each draw asks the
+    # sampler with a seed of its own (the same seed would repeat the first
+    # draw's deals and only weigh them again).
+    import cardkit.agents.bridge as bridge_agents
+
+    seeds: list[int] = []
+    sample = bridge_agents.bridge_sample_deals
+
+    def spy(*args: Any) -> Any:
+        seeds.append(args[-1])
+        return sample(*args)
+
+    monkeypatch.setattr(bridge_agents, "bridge_sample_deals", spy)
+    for read_defence in (False, True):
+        for seed in range(10):
+            _, obs, legal = _first_search(seed)
+            agent = BridgeSearchAgent(seed, samples=2, read_defence=read_defence)
+            seeds.clear()
+            agent.act(obs, legal)
+            assert len(set(seeds)) == len(seeds)
+            if len(seeds) > 1:
+                break
+        else:
+            pytest.fail("no decision drew twice")

@@ -846,7 +846,7 @@ class BridgeSearchAgent:
         # without end.
         most_draws = 2 * -(-self._max_samples // self._samples)
         while True:
-            worlds, level = self._worlds(obs, draws)
+            worlds, level = self._worlds(obs, draws * self._samples)
             draws += 1
             relaxed = max(relaxed, level)
             fitting = (
