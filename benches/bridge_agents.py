@@ -23,15 +23,18 @@ mean difference of the tricks lost over the deals both have played (the same
 seeds give the same auction and contract, so the difference is the card play's).
 ``--declarer-only`` plays only the declarer measure (about half the time; the
 search agent's IMPs are then left out); ``--objective`` and ``--threads`` are the
-search agent's (``BridgeSearchAgent``), and so is ``--max-samples`` (the most
-deals a close decision may draw; equal to ``--samples``: one draw only). Each
+search agent's (``BridgeSearchAgent``), and so are ``--max-samples`` (the most
+deals a close decision may draw; equal to ``--samples``: one draw only) and
+``--read-defence`` (``read_defence=True``: declarer keeps only the deals in which
+the defenders' cards of the trick in progress were double-dummy best). Each
 deal's row also counts the search declarer's decisions, the deals it solved and
 the decisions whose deals had to drop the auction's point ranges or shapes (the
-sampler's relaxation, ``BridgeSearchAgent.stats``); the report sums them. Use
+sampler's relaxation, ``BridgeSearchAgent.stats``) and the deals rejected for not
+fitting the defence's cards; the report sums them. Use
 one ``--out`` file per setting.
 
 Run: python benches/bridge_agents.py [--deals N] [--samples S] [--seed K]
-[--max-samples M] [--objective tricks|score] [--threads T] [--declarer-only]
+[--max-samples M] [--objective tricks|score] [--threads T] [--declarer-only] [--read-defence]
 [--out FILE] [--report] [--against OTHER]
 """
 
@@ -108,9 +111,10 @@ def deal(
     threads: int | None = None,
     declarer_only: bool = False,
     max_samples: int | None = None,
+    read_defence: bool = False,
 ) -> dict[str, Any]:
     """One deal's results (see the module docstring)."""
-    settings = _settings(samples, objective, declarer_only, max_samples)
+    settings = _settings(samples, objective, declarer_only, max_samples, read_defence)
     game = make("bridge")
     state = game.new_state(seed=seed)
     table = dd_table([state.private_cards(s) for s in range(4)], threads=1)
@@ -133,6 +137,7 @@ def deal(
             threads=threads,
             objective=objective,
             max_samples=max_samples,
+            read_defence=read_defence,
         )
         for s in range(4)
     ]
@@ -152,6 +157,7 @@ def deal(
             threads=threads,
             objective=objective,
             max_samples=max_samples,
+            read_defence=read_defence,
         )  # a fresh one, so its stats are this play's alone
         seats[declarer] = seats[dummy] = agent
         _play_out(state, seats)
@@ -161,16 +167,25 @@ def deal(
 
 
 def _settings(
-    samples: int, objective: str, declarer_only: bool, max_samples: int | None
+    samples: int,
+    objective: str,
+    declarer_only: bool,
+    max_samples: int | None,
+    read_defence: bool = False,
 ) -> dict[str, Any]:
     """What a row was played with, kept in the row: a file resumed with other flags
-    would otherwise mix two settings under one report."""
-    return {
+    would otherwise mix two settings under one report. ``read_defence`` is kept
+    only when on: rows written before the option existed played without it and
+    resume or pair as that setting."""
+    settings: dict[str, Any] = {
         "samples": samples,
         "max_samples": max_samples,
         "objective": objective,
         "declarer_only": declarer_only,
     }
+    if read_defence:
+        settings["read_defence"] = True
+    return settings
 
 
 def _mean_ci(values: list[int]) -> str:
@@ -207,7 +222,7 @@ def report(rows: list[dict[str, Any]]) -> str:
         lines.append(f"| abs IMPs vs par, {name} | {_mean_ci([abs(v) for v in signed])} |")
     stats = [r["stats"] for r in rows if "stats" in r]
     if stats:
-        total = {k: sum(s[k] for s in stats) for k in stats[0]}
+        total = {k: sum(s.get(k, 0) for s in stats) for k in ("rejected", *stats[0])}
         searched = max(1, total["decisions"])
         lines += [
             "",
@@ -215,7 +230,8 @@ def report(rows: list[dict[str, Any]]) -> str:
             f"{total['deals'] / searched:.1f} deals each, {total['equal']} settled as equal "
             f"cards; relaxed: {total['relaxed_points']} dropped the point ranges, "
             f"{total['relaxed_shapes']} the shapes too "
-            f"({(total['relaxed_points'] + total['relaxed_shapes']) / searched:.1%})",
+            f"({(total['relaxed_points'] + total['relaxed_shapes']) / searched:.1%}); "
+            f"{total['rejected']} deals rejected for not fitting the defence's cards",
         ]
     return "\n".join(lines)
 
@@ -254,13 +270,15 @@ def main() -> None:
     parser.add_argument("--objective", choices=["tricks", "score"], default="tricks")
     parser.add_argument("--threads", type=int, default=None, help="solver threads (all cores)")
     parser.add_argument("--declarer-only", action="store_true", help="skip the search IMPs")
+    parser.add_argument("--read-defence", action="store_true", help="read_defence=True (declarer)")
     parser.add_argument("--report", action="store_true", help="only print the file's table")
     parser.add_argument("--against", type=Path, help="another setting's --out file to pair with")
     args = parser.parse_args()
     done = _read(args.out)
     if not args.report:
+        read_defence = args.read_defence
         wanted_settings = _settings(
-            args.samples, args.objective, args.declarer_only, args.max_samples
+            args.samples, args.objective, args.declarer_only, args.max_samples, read_defence
         )
         other_settings = {
             json.dumps(r["settings"], sort_keys=True)
@@ -282,6 +300,7 @@ def main() -> None:
                     args.threads,
                     args.declarer_only,
                     args.max_samples,
+                    read_defence,
                 )
                 out.write(json.dumps(done[seed]) + "\n")
                 out.flush()

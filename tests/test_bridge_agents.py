@@ -16,11 +16,14 @@ from cardkit.agents.bridge import (
     HandConstraint,
     _clear,
     _equal_cards,
+    _fit_the_defence,
     auction_constraints,
     hand_shape,
     natural_call,
     rule_card,
 )
+from cardkit.bridge import dd_solve
+from cardkit.games.bridge import STRAINS
 
 # 17 points, 4333: a 1NT opening.
 NT_HAND = "As Ks 3s Ah Qh 4h 5h Kd 6d 7d Jc 8c 9c"
@@ -304,6 +307,8 @@ def test_search_agent_is_registered_and_reproducible() -> None:
         BridgeSearchAgent(0, objective="imps")
     with pytest.raises(cardkit.RuleOptionError, match="max_samples"):
         BridgeSearchAgent(0, samples=8, max_samples=4)
+    with pytest.raises(cardkit.RuleOptionError, match="read_defence"):
+        BridgeSearchAgent(0, read_defence=1)  # type: ignore[arg-type]
 
 
 def _first_search(seed: int) -> tuple[Any, Any, list[Any]]:
@@ -358,6 +363,15 @@ def test_close_decisions_draw_more_deals() -> None:
     for agent in adaptive:
         assert agent.stats["deals"] % 4 == 0
         assert agent.stats["deals"] <= 16 * agent.stats["decisions"]
+    # Reading the defence, the deals its cards rule out are drawn again: at most
+    # twice the draws, the last one of them possibly over max_samples.
+    reading = [BridgeSearchAgent(s, samples=4, max_samples=4, read_defence=True) for s in range(4)]
+    cardkit.play(game, reading, seed=2)
+    assert sum(a.stats["rejected"] for a in reading) > 0
+    for agent in reading:
+        decisions, deals = agent.stats["decisions"], agent.stats["deals"]
+        assert 4 * decisions <= deals + agent.stats["rejected"] <= 8 * decisions
+        assert deals <= 7 * decisions
     # The rule: a lead of two root mean squares (paired), or no difference at all.
     assert _clear([1, 1, 1, 1], [0, 0, 0, 0])
     assert _clear([3, 2], [3, 2])
@@ -554,3 +568,94 @@ def test_every_system_call_reads_back_to_the_hand_that_made_it() -> None:
                 before = [c for c in auction[:k] if c["call"] == "bid"]
                 assert text == "pass" and hand_shape(hands[seat])[0] >= 16
                 assert [(b["level"], b["strain"]) for b in before] == [(1, "NT")]
+
+
+def _hands(*texts: str) -> list[int]:
+    return [_mask(t) for t in texts]
+
+
+def test_deals_where_the_defence_gave_a_trick_away_are_left_out() -> None:
+    # No trump, three cards each, West led the 4d into dummy's Ad Qd (North,
+    # declarer South). Had West held the Kd (deal A), the 4s lead keeps the Kd
+    # safe (dummy must then lead diamonds from the Ad Qd), the 4d lead gives it
+    # away: a double-dummy defender does not lead it from there, so deal A is
+    # left out and the finesse is no longer counted as winning. With the Kd in
+    # East's hand (deal B) every lead takes the same tricks: kept.
+    obs = {
+        "contract": {"declarer": 2, "strain": "NT"},
+        "hand_to_play": 0,
+        "leader": 3,
+        "trick": ["4d"],
+    }
+    deal_a = _hands("Ad Qd As", "5d 6d 5s", "2d 3d 2c", "Kd 4s")
+    deal_b = _hands("Ad Qd As", "Kd 6d 5s", "2d 3d 2c", "5d 4s")
+    assert _fit_the_defence(obs, [deal_a, deal_b], 4, 1) == [deal_b]
+    # The defenders' own search reads nothing into their partner's card here.
+    defending = {**obs, "hand_to_play": 1, "trick": ["4d", "Qd"]}
+    east_a = _hands("Ad As", "5d 6d 5s", "2d 3d 2c", "Kd 4s")
+    assert _fit_the_defence(defending, [east_a], 4, 1) == [east_a]
+
+
+def test_the_real_deal_fits_the_double_dummy_defence() -> None:
+    # Declarer's search against double-dummy defenders (the bench's): the real
+    # deal is never left out, since each defender's card in it was a best one.
+    checked = 0
+    for seed in range(3):
+        game = cardkit.games.make("bridge")
+        state = game.new_state(seed=seed)
+        rule = BridgeRuleAgent()
+        while state.phase == "auction":
+            seat = state.current_player
+            assert seat is not None
+            state.apply(rule.act(state.observation(seat), state.legal_actions()))
+        contract = state.contract
+        if contract is None:
+            continue
+        sides = (contract["declarer"], contract["dummy"])
+        searcher = BridgeSearchAgent(seed, samples=4, read_defence=True)
+        while not state.is_terminal:
+            seat = state.current_player
+            assert seat is not None
+            obs, legal = state.observation(seat), state.legal_actions()
+            if seat not in sides:
+                solved = dd_solve(state)
+                best = max(solved.values())
+                card = min((c for c, t in solved.items() if t == best), key=lambda c: c.index)
+                state.apply(f"play {card}")
+                continue
+            if obs["trick"] and len(legal) > 1:
+                worlds, _ = searcher._worlds(obs)
+                masks = [state._current_hands(), *worlds]
+                strain = STRAINS.index(contract["strain"])
+                kept = _fit_the_defence(obs, masks, strain, 1)
+                assert kept and kept[0] == masks[0]
+                checked += len(obs["trick"]) > 1 or obs["leader"] % 2 != contract["declarer"] % 2
+            state.apply(rule.act(obs, legal))
+    assert checked > 20
+
+
+def test_each_draw_of_a_decision_deals_anew(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A close decision's further draws must be new deals: each draw asks the
+    # sampler with a seed of its own (the same seed would repeat the first
+    # draw's deals and only weigh them again).
+    import cardkit.agents.bridge as bridge_agents
+
+    seeds: list[int] = []
+    sample = bridge_agents.bridge_sample_deals
+
+    def spy(*args: Any) -> Any:
+        seeds.append(args[-1])
+        return sample(*args)
+
+    monkeypatch.setattr(bridge_agents, "bridge_sample_deals", spy)
+    for read_defence in (False, True):
+        for seed in range(10):
+            _, obs, legal = _first_search(seed)
+            agent = BridgeSearchAgent(seed, samples=2, read_defence=read_defence)
+            seeds.clear()
+            agent.act(obs, legal)
+            assert len(set(seeds)) == len(seeds)
+            if len(seeds) > 1:
+                break
+        else:
+            pytest.fail("no decision drew twice")

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from cardkit._core import bridge_sample_deals, dd_solve_many, derive_seed
-from cardkit._validate import check_agent_seed, check_count, check_legal_actions
+from cardkit._validate import check_agent_seed, check_count, check_flag, check_legal_actions
 from cardkit.api import Action, Observation
 from cardkit.errors import RuleOptionError
 from cardkit.games.bridge import STRAINS, score
@@ -749,13 +749,22 @@ class BridgeSearchAgent:
     its side in total, ties broken by the expected score of the contract; with
     ``"score"`` the other way round; remaining ties the lowest card.
 
+    With ``read_defence`` (declarer's search only; off by default, as it has not
+    shown a gain yet, ``docs/bridge.md``) a deal is kept only if each card a
+    defender has played to the trick in progress was a double-dummy best card for
+    the defence in it (:func:`_fit_the_defence`); rejected deals are drawn again,
+    in draws of ``samples``.
+
     A close decision gets more deals: while the best card's lead over the next
     best (by the objective, paired deal by deal) is under twice the root mean
     square of the per-deal differences, another ``samples`` deals are drawn and
-    solved, up to ``max_samples`` in all (None: four times ``samples``; equal to
-    ``samples``: one draw only). A decision where the two lead on every deal alike
-    stops at once. Cards of one suit with nothing left in play between them are
-    played low without a search (they take the same tricks in every deal).
+    solved, until ``max_samples`` deals are kept (None: four times ``samples``;
+    equal to ``samples``: one draw, when no deal is rejected; the last draw may
+    go over by its kept deals), and at most twice the draws that takes (when no
+    deal of them fits, the last draw is searched whole). A decision where the
+    two lead on every deal alike stops at once. Cards of one suit with nothing
+    left in play between them are played low without a search (they take the
+    same tricks in every deal).
 
     Each decision's deals come from a seed derived from ``seed`` and the number
     of cards played, so the card chosen depends only on ``seed`` and the
@@ -763,10 +772,11 @@ class BridgeSearchAgent:
 
     ``stats`` counts, over the agent's life, the card ``decisions`` searched, the
     ``deals`` solved for them, the decisions settled as ``equal`` cards without a
-    search, and the searched decisions whose deals had to drop the auction's
-    point ranges (``relaxed_points``) or its shapes too (``relaxed_shapes``): the
-    sampler found no deal fitting all the evidence within its budget (a player
-    left the system); :attr:`relaxed_decisions` is their sum."""
+    search, the deals ``rejected`` for not fitting the defence, and the searched
+    decisions whose deals had to drop the auction's point ranges
+    (``relaxed_points``) or its shapes too (``relaxed_shapes``): the sampler found
+    no deal fitting all the evidence within its budget (a player left the
+    system); :attr:`relaxed_decisions` is their sum."""
 
     def __init__(
         self,
@@ -775,7 +785,9 @@ class BridgeSearchAgent:
         threads: int | None = None,
         objective: str = "tricks",
         max_samples: int | None = None,
+        read_defence: bool = False,
     ) -> None:
+        self._read_defence = check_flag("read_defence", read_defence)
         self._key = random.Random(check_agent_seed(seed)).getrandbits(64)
         self._samples = check_count("samples", samples, 1, 1000)
         self._max_samples = (
@@ -789,7 +801,7 @@ class BridgeSearchAgent:
         self._objective = objective
         self._rule = BridgeRuleAgent()
         self.stats: dict[str, int] = dict.fromkeys(
-            ("decisions", "deals", "equal", "relaxed_points", "relaxed_shapes"), 0
+            ("decisions", "deals", "equal", "relaxed_points", "relaxed_shapes", "rejected"), 0
         )
 
     @property
@@ -828,9 +840,24 @@ class BridgeSearchAgent:
         # Per card, the tricks it keeps in each deal solved so far, in deal order.
         taken_in: dict[int, list[int]] = {c: [] for c in by_card}
         relaxed = 0
+        draws = 0
+        # Deals the defence's cards reject cost a draw each: twice the draws
+        # max_samples needs, so a defence that fits few deals cannot draw on
+        # without end.
+        most_draws = 2 * -(-self._max_samples // self._samples)
         while True:
-            worlds, level = self._worlds(obs, len(taken_in[next(iter(by_card))]))
+            worlds, level = self._worlds(obs, draws * self._samples)
+            draws += 1
             relaxed = max(relaxed, level)
+            fitting = (
+                _fit_the_defence(obs, worlds, strain, self._threads)
+                if self._read_defence
+                else worlds
+            )
+            self.stats["rejected"] += len(worlds) - len(fitting)
+            if fitting or draws < most_draws or taken_in[next(iter(by_card))]:
+                # When no deal of any draw fits, the last draw is searched whole.
+                worlds = fitting
             solved = dd_solve_many(
                 worlds,
                 [strain] * len(worlds),
@@ -843,7 +870,12 @@ class BridgeSearchAgent:
                 for c in by_card:
                     taken_in[c].append(found[c])
             ranked = sorted(by_card, key=lambda c: self._merit(taken_in[c], values, c))
-            if len(taken_in[ranked[-1]]) >= self._max_samples or _clear(
+            count = len(taken_in[ranked[-1]])
+            if not count:
+                continue
+            if count >= self._max_samples or draws >= most_draws:
+                break
+            if count >= self._samples and _clear(
                 self._primary(taken_in[ranked[-1]], values),
                 self._primary(taken_in[ranked[-2]], values),
             ):
@@ -966,3 +998,49 @@ def _own_hand(obs: Observation) -> list[str]:
     """The cards of the hand to play: dummy's when declarer plays them."""
     cards: list[str] = obs["dummy_hand"] if obs["hand_to_play"] != obs["seat"] else obs["hand"]
     return cards
+
+
+def _fit_the_defence(
+    obs: Observation, worlds: list[list[int]], strain: int, threads: int | None
+) -> list[list[int]]:
+    """The ``worlds`` in which every card a defender has played to the trick in
+    progress was a double-dummy best card for the defence (worlds of a defender's
+    search, or with no defender's card in the trick yet: all of them).
+
+    The sampler deals the unseen cards as if the defenders' cards told nothing
+    but their suits; a strong defence's choices do tell more. A defender who
+    leads a low diamond into dummy's A Q seldom holds the king when another
+    lead costs nothing; second hand low rarely holds the card that beats
+    dummy's. Deals in which the defence's card gave a trick away are the ones a
+    finesse or a drop is guessed wrongly on, so they are left out. Only the
+    trick in progress is checked: a solve per defender's card, on the deals
+    before the decision's own solve, which rejected deals then skip."""
+    declarer = obs["contract"]["declarer"]
+    if obs["hand_to_play"] % 2 != declarer % 2:
+        return worlds
+    leader = obs["leader"]
+    trick: list[str] = obs["trick"]
+    fitting = worlds
+    for k, text in enumerate(trick):
+        defender = (leader + k) % 4
+        if defender % 2 == declarer % 2 or not fitting:
+            continue
+        # The position as that defender saw it: the trick's later cards back
+        # in the hands that played them.
+        before = []
+        for hands in fitting:
+            hands = list(hands)
+            for later in range(k, len(trick)):
+                hands[(leader + later) % 4] |= 1 << INDEX[trick[later]]
+            before.append(hands)
+        prefix = [INDEX[c] for c in trick[:k]]
+        solved = dd_solve_many(
+            before, [strain] * len(before), [leader] * len(before), [prefix] * len(before), threads
+        )
+        card = INDEX[text]
+        fitting = [
+            hands
+            for hands, plays in zip(fitting, solved, strict=True)
+            if dict(plays)[card] == max(t for _, t in plays)
+        ]
+    return fitting
