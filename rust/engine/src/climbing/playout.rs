@@ -374,11 +374,12 @@ fn cost(hand: &Ranks, game: Game) -> i32 {
     }
     // A real hand holds at most three of a rank once its bombs are set aside, so its
     // counts fit three bit masks; a hand-built one may hold more.
-    if h.0.iter().all(|&n| n <= 3) {
-        cost_by_masks(&h, ddz_rules)
+    let groups = if h.0.iter().all(|&n| n <= 3) {
+        groups_by_masks(&h, ddz_rules)
     } else {
-        cost_by_counts(h, ddz_rules)
-    }
+        groups_by_counts(h, ddz_rules)
+    };
+    groups.cost(ddz_rules)
 }
 
 /// The run kinds of [`plan`] in its order, as (copies per rank, least length).
@@ -390,31 +391,49 @@ fn run_kinds(ddz_rules: bool) -> &'static [(u8, u8)] {
     }
 }
 
-/// Two per group plus one, from the groups and the triples or airplanes (their
-/// lengths, in plan order) that take the spare low singles or pairs as attachments.
-fn cost_of_groups(
+/// What [`cost`] counts of a hand without bombs: its groups other than spare low
+/// singles and pairs, the triples and airplanes (their lengths, in plan order) that
+/// can carry those as attachments, and the spare low singles and pairs.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Groups {
     groups: i32,
-    carriers: &[u8],
-    mut low_singles: u8,
-    mut low_pairs: u8,
-    ddz_rules: bool,
-) -> i32 {
-    if ddz_rules {
-        for &need in carriers {
-            if low_singles >= need {
-                low_singles -= need;
-            } else if low_pairs >= need {
-                low_pairs -= need;
-            }
-        }
-    }
-    2 * (groups + i32::from(low_singles) + i32::from(low_pairs)) + 1
+    carriers: [u8; 8],
+    n_carriers: usize,
+    low_singles: u8,
+    low_pairs: u8,
 }
 
-/// [`cost`] of a hand without bombs whose counts are at most three, on bit masks
+impl Groups {
+    /// A triple (`len` 1) or an airplane of `len` triples: one group that carries.
+    fn add_carrier(&mut self, len: u8) {
+        self.groups += 1;
+        if self.n_carriers < self.carriers.len() {
+            self.carriers[self.n_carriers] = len;
+            self.n_carriers += 1;
+        }
+    }
+
+    /// Two per group plus one, after the carriers take the spare low singles or
+    /// pairs as attachments.
+    fn cost(&self, ddz_rules: bool) -> i32 {
+        let (mut low_singles, mut low_pairs) = (self.low_singles, self.low_pairs);
+        if ddz_rules {
+            for &need in &self.carriers[..self.n_carriers] {
+                if low_singles >= need {
+                    low_singles -= need;
+                } else if low_pairs >= need {
+                    low_pairs -= need;
+                }
+            }
+        }
+        2 * (self.groups + i32::from(low_singles) + i32::from(low_pairs)) + 1
+    }
+}
+
+/// [`Groups`] of a hand without bombs whose counts are at most three, on bit masks
 /// of the ranks held at least once, twice and three times: the same groups as
-/// [`cost_by_counts`] in a fraction of the time.
-fn cost_by_masks(h: &Ranks, ddz_rules: bool) -> i32 {
+/// [`groups_by_counts`] in a fraction of the time.
+fn groups_by_masks(h: &Ranks, ddz_rules: bool) -> Groups {
     // at_least[k]: the ranks held more than k times.
     let mut at_least = [0u32; 3];
     for (r, &n) in h.0.iter().enumerate() {
@@ -424,9 +443,7 @@ fn cost_by_masks(h: &Ranks, ddz_rules: bool) -> i32 {
     }
     const RUN_RANKS: u32 = (1 << (ACE + 1)) - 1;
     const BELOW_TWO: u32 = (1 << TWO) - 1;
-    let mut groups = 0i32;
-    let mut carriers: [u8; 8] = [0; 8];
-    let mut n_carriers = 0usize;
+    let mut g = Groups::default();
     for &(width, min_len) in run_kinds(ddz_rules) {
         loop {
             // starts: the ranks that begin a run of `len` ranks held `width` times.
@@ -449,10 +466,10 @@ fn cost_by_masks(h: &Ranks, ddz_rules: bool) -> i32 {
                 let moved = at_least.get(k + usize::from(width)).map_or(0, |m| m & run);
                 at_least[k] = (at_least[k] & !run) | moved;
             }
-            groups += 1;
-            if width == 3 && n_carriers < carriers.len() {
-                carriers[n_carriers] = len;
-                n_carriers += 1;
+            if width == 3 {
+                g.add_carrier(len);
+            } else {
+                g.groups += 1;
             }
         }
     }
@@ -460,66 +477,39 @@ fn cost_by_masks(h: &Ranks, ddz_rules: bool) -> i32 {
     let pairs = at_least[1] & !at_least[2];
     let singles = at_least[0] & !at_least[1];
     for _ in 0..triples.count_ones() {
-        groups += 1;
-        if n_carriers < carriers.len() {
-            carriers[n_carriers] = 1;
-            n_carriers += 1;
-        }
+        g.add_carrier(1);
     }
-    groups += (pairs & !BELOW_TWO).count_ones() as i32;
-    let low_pairs = (pairs & BELOW_TWO).count_ones() as u8;
-    let low_singles = (singles & BELOW_TWO).count_ones() as u8;
-    cost_of_groups(
-        groups,
-        &carriers[..n_carriers],
-        low_singles,
-        low_pairs,
-        ddz_rules,
-    )
+    g.groups += (pairs & !BELOW_TWO).count_ones() as i32;
+    g.low_pairs = (pairs & BELOW_TWO).count_ones() as u8;
+    g.low_singles = (singles & BELOW_TWO).count_ones() as u8;
+    g
 }
 
-/// [`cost`] of a hand without bombs, rank by rank: any counts.
-fn cost_by_counts(mut h: Ranks, ddz_rules: bool) -> i32 {
-    let mut groups = 0i32;
-    // Airplane lengths in plan order: each carries one attachment per triple.
-    let mut carriers: [u8; 8] = [0; 8];
-    let mut n_carriers = 0usize;
+/// [`Groups`] of a hand without bombs, rank by rank: any counts.
+fn groups_by_counts(mut h: Ranks, ddz_rules: bool) -> Groups {
+    let mut g = Groups::default();
     for &(width, min_len) in run_kinds(ddz_rules) {
         while let Some((top, len)) = longest_run(&h, width, min_len) {
             for r in (top + 1 - len)..=top {
                 h.0[r as usize] -= width;
             }
-            groups += 1;
-            if width == 3 && n_carriers < carriers.len() {
-                carriers[n_carriers] = len;
-                n_carriers += 1;
+            if width == 3 {
+                g.add_carrier(len);
+            } else {
+                g.groups += 1;
             }
         }
     }
-    let mut low_singles = 0u8;
-    let mut low_pairs = 0u8;
     for r in 0..NUM_RANKS as u8 {
         match h.count(r) {
-            3 => {
-                groups += 1;
-                if n_carriers < carriers.len() {
-                    carriers[n_carriers] = 1;
-                    n_carriers += 1;
-                }
-            }
-            2 if r < TWO => low_pairs += 1,
-            2 => groups += 1,
-            1 if r < TWO => low_singles += 1,
+            3 => g.add_carrier(1),
+            2 if r < TWO => g.low_pairs += 1,
+            2 => g.groups += 1,
+            1 if r < TWO => g.low_singles += 1,
             _ => {}
         }
     }
-    cost_of_groups(
-        groups,
-        &carriers[..n_carriers],
-        low_singles,
-        low_pairs,
-        ddz_rules,
-    )
+    g
 }
 
 fn fewest_cards_among_opponents(deal: &Deal, seat: u8) -> usize {
@@ -1190,7 +1180,7 @@ mod tests {
     }
 
     #[test]
-    fn cost_by_masks_agrees_with_the_count_rank_by_rank() {
+    fn groups_by_masks_agrees_with_the_count_rank_by_rank() {
         // Any hand of at most three a rank, in both games' rules, including the
         // sparse part-hands playouts reach and runs of every length.
         let mut rng = CardRng::new(11);
@@ -1202,8 +1192,8 @@ mod tests {
             }
             let ddz_rules = i % 2 == 0;
             assert_eq!(
-                cost_by_masks(&h, ddz_rules),
-                cost_by_counts(h, ddz_rules),
+                groups_by_masks(&h, ddz_rules),
+                groups_by_counts(h, ddz_rules),
                 "{h} ddz {ddz_rules}"
             );
         }
