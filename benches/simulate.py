@@ -8,8 +8,11 @@ that takes seconds (a random Spades match plays all 10,000 deals) gets those few
 games, warm-ups of one game per worker, its cells timed once and fewer overhead
 pairs, so that its row ends in minutes rather than hours.
 
-The pool and clusters of the 2-worker rows are started once before timing (the
-footer gives what starting a local pool adds to a cold run); the "2 procs" column
+Each 2-worker cell starts its pool or cluster, warms it up, times its run and stops
+it (the footer gives what starting a local pool adds to a cold run), so no other
+column runs beside an idle executor: Ray's raylet, GCS server and idle workers take
+30 to 50 ms of CPU a second, an idle Dask cluster 10 to 15, and on 2 cores that
+came out of the columns timed while they were up. The "2 procs" column
 is two independent 1-worker processes side by side, the parallel speed the machine
 gives right now and so the ceiling of every 2-worker column (a machine shared with
 other work may not give two free cores).
@@ -23,7 +26,8 @@ taken minutes apart. A slow game (above) keeps its single timing per cell.
 
 The footer gives this process's CPU per game in the 2-worker columns: the local
 pool's parent, Ray's driver, and for Dask the scheduler, nannies and client of
-its ``LocalCluster``, which run here and take a core's time from the workers.
+its ``LocalCluster``, which run here and take a core's time from the workers
+(``benches/simulate_cpu.py`` gives the workers' and Ray's other processes' too).
 
 The record overhead is measured in CPU time of this process, from interleaved pairs
 (a bare loop, then ``simulate(workers=1)`` with its records built, on the same
@@ -37,6 +41,7 @@ Run: python benches/simulate.py [--game NAME|all] [--seconds S] [--rounds K] [--
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -44,6 +49,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -135,6 +141,26 @@ def two_processes(name: str, options: dict[str, Any], games: int) -> float:
                 child.wait()
 
 
+@contextlib.contextmanager
+def executor(column: str) -> Iterator[Any]:
+    """The pool or cluster of a 2-worker column (``two``, ``ray``, ``dask``), up for
+    that column's timing only; on the way out of a Ctrl-C its running blocks are
+    stopped (each before its next move), or the exit would wait for them."""
+    pool: Any
+    if column == "two":
+        pool = _LocalPool(2)
+    elif column == "ray":
+        pool = RayExecutor(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    else:
+        pool = DaskExecutor(workers=2)
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
 #: The parallel columns, in the order a round times them.
 COLUMNS = ("two", "ceiling", "ray", "dask")
 
@@ -165,9 +191,7 @@ class Row:
         )
 
 
-def measure(
-    name: str, options: dict[str, Any], args: argparse.Namespace, pools: dict[str, Any]
-) -> Row:
+def measure(name: str, options: dict[str, Any], args: argparse.Namespace) -> Row:
     """Every column of one game's row, with a count sized to ``--seconds`` of CPU."""
     # imports and first arrays, then the cost of one game on this machine now, a
     # game at a time (one random Spades match takes seconds)
@@ -184,16 +208,15 @@ def measure(
     repeat = 1 if slow else args.repeat
     small = max(1 if slow else 8, n // (2 * args.pairs))
     pairs = max(3, min(args.pairs, round(args.seconds / (2 * per_game)))) if slow else args.pairs
-    for pool in pools.values():
-        simulate(name, 2 if slow else 16, options=options, executor=pool, workers=2)
 
     def once(column: str) -> float:
         if column == "one":
             return rate(name, options, n, workers=1)
         if column == "ceiling":
             return two_processes(name, options, n)
-        pool = pools["local" if column == "two" else column]
-        return caller_rate(column, name, options, n, executor=pool, workers=2)
+        with executor(column) as pool:
+            simulate(name, 2 if slow else 16, options=options, executor=pool, workers=2)
+            return caller_rate(column, name, options, n, executor=pool, workers=2)
 
     start = time.perf_counter()
     bare(name, options, n)
@@ -232,14 +255,11 @@ def main() -> None:
     options = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
     names = available() if args.game == "all" else [args.game]
 
-    import ray
-
     start = time.perf_counter()
     local = _LocalPool(2)
     list(local.map(abs, [1, 2]))
     pool_start = time.perf_counter() - start
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    pools = {"local": local, "ray": RayExecutor(), "dask": DaskExecutor(workers=2)}
+    local.shutdown()
     load = os.getloadavg()
     print(
         f"random agents{' ' + json.dumps(options) if options else ''}; load average "
@@ -251,23 +271,15 @@ def main() -> None:
         "| records overhead, median (spread) |"
     )
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", flush=True)
-    try:
-        for name in names:
-            r = measure(name, options, args, pools)
-            spread = f"{min(r.overheads):+.1%} .. {max(r.overheads):+.1%}"
-            cells = " | ".join(r.cell(c) for c in COLUMNS)
-            print(
-                f"| {r.game} | {r.games:,} | {r.bare:,.0f} | {r.one:,.0f} | {cells} "
-                f"| {statistics.median(r.overheads):+.1%} ({spread}) |",
-                flush=True,
-            )
-    finally:
-        # On Ctrl-C a block may still be running on the pools, which the runs were
-        # handed and so do not stop: stop them here (each before its next move), or
-        # the exit waits for a block of long games to end.
-        local.shutdown(cancel_futures=True)
-        pools["dask"].shutdown(cancel_futures=True)
-        ray.shutdown()
+    for name in names:
+        r = measure(name, options, args)
+        spread = f"{min(r.overheads):+.1%} .. {max(r.overheads):+.1%}"
+        cells = " | ".join(r.cell(c) for c in COLUMNS)
+        print(
+            f"| {r.game} | {r.games:,} | {r.bare:,.0f} | {r.one:,.0f} | {cells} "
+            f"| {statistics.median(r.overheads):+.1%} ({spread}) |",
+            flush=True,
+        )
     print()
     what = (
         f"the median of {args.rounds} rounds; (x) is the median ratio to the round's "
@@ -277,8 +289,6 @@ def main() -> None:
     )
     print(f"games/s, {what}.")
     print("Targets: 2 local >= 1.8x, Ray and Dask >= 1.6x, records <= 10% of a Dou Dizhu game.")
-    # every cluster lives in this process for the whole bench: an idle Dask cluster's
-    # timers count in every column, a few µs a game
     caller = ", ".join(
         f"{label} {statistics.median(CALLER[c]):,.0f} µs"
         for c, label in (("two", "2 local"), ("ray", "Ray 2"), ("dask", "Dask 2"))

@@ -132,8 +132,15 @@ def test_dask_runs_the_same_games(
         sampling = executor.client.run(lambda: dask.config.get(key))
         assert list(sampling.values()) == [False, False]
         collectors = executor.client.run(lambda: (gc.get_threshold(), gc.get_freeze_count()))
+        # the cluster it started hands results straight from its workers to the caller
+        assert executor.client.direct_to_workers is True
         marked = _spy_on_blocks(monkeypatch)
+        sent: list[Any] = []
+        submit = executor.submit
+        monkeypatch.setattr(executor, "submit", lambda fn, *a: (sent.append(fn), submit(fn, *a))[1])
         _same(reference, simulate("doudizhu", 24, seed=5, agents=AGENTS, executor=executor))
+        # every block came back sealed in one pickle, and gave the same records
+        assert sent and set(sent) == {sim._play_sealed}
         # the blocks quieted the workers' collectors while they ran, and only then
         assert marked and all(marked)
         after = executor.client.run(lambda: (gc.get_threshold(), gc.get_freeze_count()))

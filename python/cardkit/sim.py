@@ -362,6 +362,18 @@ def _play_block(block: _Block) -> dict[str, Any]:
     }
 
 
+def _play_sealed(block: _Block) -> bytes:
+    """:func:`_play_block` on a Dask worker: its result sealed into one pickle.
+
+    Dask sends a result dict value by value, each numpy array and packed column as
+    frames of its own (about 60 for a Hold'em block), and sizes every value on
+    arrival, all in the client's event loop in the caller's process, which on a
+    2-core machine takes a worker's time. One bytes object is one frame, unpickled
+    once by :func:`_run_blocks`: 3.9 ms of the caller's CPU a Hold'em block
+    against 5.3 ms (docs/simulation.md, "Round five")."""
+    return pickle.dumps(_play_block(block), protocol=pickle.HIGHEST_PROTOCOL)
+
+
 def _checker(halt: Any, game: int) -> Callable[[], None]:
     """A check that raises :class:`_Stopped` once ``halt`` is set, for game ``game``."""
 
@@ -694,10 +706,16 @@ class DaskExecutor(cf.Executor):
                         threads_per_worker=1,
                         processes=True,
                         dashboard_address=None,
+                        # the cluster object's metadata sent to the scheduler (every
+                        # second by default): nothing here reads it
+                        scheduler_sync_interval=10,
                     )
                     self._owned.append(cluster)
                     address = cluster.scheduler_address
-                    client = distributed.Client(address)
+                    # results straight from the workers: a LocalCluster's scheduler
+                    # runs in this process, and relaying each block's result through
+                    # it cost this process a second receive and send
+                    client = distributed.Client(address, direct_to_workers=True)
             else:
                 client = distributed.Client(address)
             self._owned.insert(0, client)
@@ -738,15 +756,21 @@ class DaskExecutor(cf.Executor):
 #: calling process, spent 0.35 CPU s per 1,000 Hold'em games on 2 busy cores (the
 #: median of seven runs), growing with wall time rather than with tasks; with these
 #: settings, 0.26 s. Blocks of games need none of it: no dashboard, and the run
-#: keeps only a few blocks queued per worker, so there is little to steal. A cluster
-#: of one's own is tuned with the same keys (``dask.config`` or ``DASK_*``
-#: variables, see docs/simulation.md).
+#: keeps only a few blocks queued per worker, so there is little to steal. Nor do
+#: they need the memory manager's replicas (each result is fetched once), the
+#: client's poll of the scheduler's worker list every 2 s, or the system monitor's
+#: samples more often than every 10 s: without them an idle cluster cost the caller
+#: 5.5 to 6.5 ms of CPU a second rather than 7.1 to 8.9 (docs/simulation.md,
+#: "Round five"). A cluster of one's own is tuned with the same keys
+#: (``dask.config`` or ``DASK_*`` variables, see docs/simulation.md).
 QUIET_DASK: dict[str, Any] = {
     "distributed.worker.profile.enabled": False,
     "distributed.admin.tick.interval": "1s",
-    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.system-monitor.interval": "10s",
     "distributed.worker.memory.monitor-interval": "1s",
     "distributed.scheduler.work-stealing": False,
+    "distributed.scheduler.active-memory-manager.start": False,
+    "distributed.client.scheduler-info-interval": "10s",
 }
 
 
@@ -920,7 +944,10 @@ def _run_blocks(
     collect: Callable[[dict[str, Any]], dict[str, Any]],
 ) -> list[dict[str, Any]]:
     """Every block's result, in block order; at most ``window`` blocks in flight, so a
-    long run holds neither every job nor every future at once."""
+    long run holds neither every job nor every future at once. A Dask cluster's
+    blocks travel sealed (:func:`_play_sealed`)."""
+    sealed = isinstance(executor, DaskExecutor)
+    task: Callable[[_Block], Any] = _play_sealed if sealed else _play_block
     pending: dict[cf.Future[Any], int] = {}
     parts: list[dict[str, Any]] = []
     todo: Iterator[_Block] = iter(blocks)
@@ -930,7 +957,7 @@ def _run_blocks(
             block = next(todo, None)
             if block is None:
                 return
-            pending[executor.submit(_play_block, block)] = block.start
+            pending[executor.submit(task, block)] = block.start
 
     try:
         fill()
@@ -939,7 +966,8 @@ def _run_blocks(
             done, _ = cf.wait(pending, timeout=0.2, return_when=cf.FIRST_COMPLETED)
             for future in done:
                 pending.pop(future)
-                parts.append(collect(future.result()))
+                result = future.result()
+                parts.append(collect(pickle.loads(result) if sealed else result))
             fill()
     except BaseException:
         if isinstance(executor, (RayExecutor, DaskExecutor)):
