@@ -20,6 +20,8 @@ const SIGNAL_POLL: Duration = Duration::from_millis(20);
 
 /// The calling thread's identifier, as `threading.get_ident` gives it (never 0): a
 /// thread-local of this library would cost a call to find its address.
+// `c_ulong` is `u64` here but `u32` on Windows, where the conversion is needed.
+#[allow(clippy::useless_conversion)]
 fn this_thread() -> u64 {
     // SAFETY: takes no arguments and only reads the calling thread's identity.
     u64::from(unsafe { pyo3::ffi::PyThread_get_thread_ident() })
