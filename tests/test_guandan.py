@@ -883,3 +883,23 @@ def test_known_cards_count_only_while_held() -> None:
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
     assert clamped > 0
+
+
+def test_changing_a_listed_turn_or_the_terminal_flag_leaves_the_state_intact() -> None:
+    # legal_actions hands out a new list each call and is_terminal is read-only:
+    # what a caller does with either cannot reach the deal.
+    state = games.make("guandan", match=False).new_state(seed=5)
+    rng = random.Random(5)
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        kept = list(legal)
+        legal.reverse()
+        legal.append(Action("play 3"))
+        assert state.legal_actions() == kept
+        rng.shuffle(legal)
+        state.apply(kept[rng.randrange(len(kept))])
+    with pytest.raises(AttributeError):
+        state.is_terminal = False  # type: ignore[misc]
+    assert state.is_terminal and state.legal_actions() == []
+    replay = state.game.state_from_json(state.to_json())
+    assert replay.is_terminal and replay.clone().is_terminal

@@ -17,7 +17,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from cardkit import IllegalActionError, api, games
+from cardkit import IllegalActionError, InvalidArgumentError, api, games
+from cardkit._core import StateLock
 
 from .test_conformance import random_match_game
 
@@ -120,3 +121,48 @@ def test_batch_functions_run_in_parallel_threads() -> None:
         t.join(timeout=120)
         assert not t.is_alive(), "a batch call is stuck"
     assert results == [expected] * 4
+
+
+def test_the_state_lock_is_reentrant_and_held_by_one_thread_at_a_time() -> None:
+    lock = StateLock()
+    assert lock.acquire() and lock.acquire()  # the holder takes it again
+    taken = threading.Event()
+    order: list[str] = []
+
+    def other() -> None:
+        with lock:
+            order.append("other")
+            taken.set()
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    assert not taken.wait(0.05), "another thread took a held lock"
+    lock.release()
+    assert not taken.wait(0.05), "one release of two freed the lock"
+    order.append("holder")
+    lock.release()
+    thread.join(timeout=30)
+    assert not thread.is_alive(), "the waiting thread was never woken"
+    assert order == ["holder", "other"]
+
+
+def test_the_state_lock_refuses_a_release_by_a_thread_that_does_not_hold_it() -> None:
+    lock = StateLock()
+    with pytest.raises(InvalidArgumentError, match="does not hold"):
+        lock.release()
+    lock.acquire()
+    errors: list[BaseException] = []
+
+    def other() -> None:
+        try:
+            lock.release()
+        except BaseException as exc:
+            errors.append(exc)
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    thread.join(timeout=30)
+    assert [type(e) for e in errors] == [InvalidArgumentError]
+    lock.release()  # still the holder's to release
+    with pytest.raises(InvalidArgumentError):
+        lock.release()

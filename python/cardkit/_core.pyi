@@ -3341,3 +3341,31 @@ class VectorEnv:
         Returns:
             ``(ids, offsets)``; ``offsets`` has ``num_envs + 1`` entries.
         """
+
+# -- the per-state lock (cardkit.games._base) --------------------------------------
+
+__all__ += ["StateLock"]
+
+@final
+class StateLock:
+    """A reentrant lock for a state: `acquire` and `release` it, or use it in `with`.
+
+    Every state's ``apply`` and readers hold it; its uncontended ``acquire`` and
+    ``release`` parse no arguments, unlike ``threading.RLock``'s.
+    """
+
+    def __new__(cls) -> StateLock: ...
+    def acquire(self) -> bool:
+        """Take the lock, waiting while another thread holds it; the holder may take it again.
+
+        Returns True. A signal handler that raises while waiting ends the wait with
+        its exception, the lock not taken.
+        """
+    def release(self) -> None:
+        """Give back one hold of the lock; the last frees it for a waiting thread.
+
+        Raises:
+            InvalidArgumentError: If the calling thread does not hold it.
+        """
+    def __enter__(self) -> bool: ...
+    def __exit__(self, *exc: object) -> None: ...

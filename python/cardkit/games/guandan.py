@@ -27,6 +27,7 @@ scoring and the views. See ``docs/guandan.md``.
 from __future__ import annotations
 
 import functools
+import operator
 from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -385,6 +386,7 @@ class GuandanState(BaseState):
         self._team_levels = [start, start]
         self._deals: list[dict[str, Any]] = []
         self._match_winner: int | None = None
+        self._over = False
         self._new_deal(0, start, [])
 
     # -- dealing and tribute --------------------------------------------------------
@@ -506,10 +508,11 @@ class GuandanState(BaseState):
             return self._due[0][0]
         return self._live.to_move
 
-    @property
-    def is_terminal(self) -> bool:
-        """True once the match (or the single deal) is over."""
-        return self._phase is _OVER
+    #: Read by a C getter off ``_over`` (set with the phase ``over``), asked once a
+    #: move by every playout loop: a property function would cost a Python frame.
+    is_terminal = property(
+        operator.attrgetter("_over"), doc="True once the match (or the single deal) is over."
+    )
 
     def legal_actions(self) -> list[Action]:
         """``return <card>`` choices while returning; else the leads, or ``pass`` and
@@ -706,6 +709,7 @@ class GuandanState(BaseState):
             self._match_winner = team
         if not self._game.match or won or self._deal_number + 1 >= MAX_DEALS:
             self._phase = Phase.OVER
+            self._over = True
             return
         # GD-08, GD-48: the next deal is played at the winners' new level.
         self._new_deal(self._deal_number + 1, after[team], list(order))

@@ -495,6 +495,9 @@ pub struct PyGuandanDeal {
     actions: Option<Py<PyGuandanActions>>,
     /// The turn's listing, once `legal_actions` or `apply_action` made it.
     listed: Option<Listed>,
+    /// The last listing's id buffer, emptied, for the next turn's: most turns list a
+    /// few ids, and a new buffer would cost more to grow than to fill.
+    spare_ids: Vec<u32>,
     /// The lists `apply_logged` appends to, once `attach_log` gave them.
     log: Option<Log>,
     /// `(leader, finished player)` when the last move was a pass that ended the
@@ -508,6 +511,7 @@ impl PyGuandanDeal {
             deal,
             actions,
             listed: None,
+            spare_ids: Vec::new(),
             log: None,
             jiefeng: None,
         }
@@ -522,7 +526,10 @@ impl PyGuandanDeal {
     ) -> PyResult<Vec<Card>> {
         let owner = self.deal.owner();
         let cards = apply(&mut self.deal).py_err(py)?;
-        self.listed = None;
+        if let Some(Listed { mut ids, .. }) = self.listed.take() {
+            ids.clear();
+            self.spare_ids = ids;
+        }
         // A pass (every play takes cards) that ended the round cleared the table;
         // if the table's player has finished, someone else leads for it.
         let round_over = cards.is_empty() && self.deal.table().is_none();
@@ -640,9 +647,9 @@ impl PyGuandanDeal {
     /// The turn's listing, made on first use.
     fn listing(&mut self, py: Python<'_>) -> PyResult<&Listed> {
         if self.listed.is_none() {
-            let table = self.action_table(py)?;
-            let mut ids = Vec::new();
+            let mut ids = std::mem::take(&mut self.spare_ids);
             self.deal.legal_ids(&mut ids);
+            let table = self.action_table(py)?;
             self.listed = Some(Listed::new(ids, |id| table.object(py, id))?);
         }
         Ok(self.listed.as_ref().unwrap_or_else(|| unreachable!()))
@@ -1051,6 +1058,7 @@ impl PyGuandanDeal {
             deal: self.deal.clone(),
             actions: self.actions.as_ref().map(|a| a.clone_ref(py)),
             listed: self.listed.as_ref().map(|l| l.clone_ref(py)),
+            spare_ids: Vec::new(),
             log: None,
             jiefeng: self.jiefeng,
         }

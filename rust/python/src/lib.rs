@@ -16,6 +16,7 @@ mod errors;
 mod guandan;
 mod interrupt;
 mod listing;
+mod lock;
 mod poker;
 mod testing;
 mod tractor;
@@ -41,6 +42,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bridge_dd::register(m)?;
     vector::register(m)?;
     aec::register(m)?;
+    lock::register(m)?;
     testing::register(&test)?;
     let modules = py.import("sys")?.getattr("modules")?;
     for sub in [bench, test] {
