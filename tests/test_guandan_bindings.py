@@ -3,7 +3,9 @@ name the argument holding the bad card."""
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -204,6 +206,27 @@ def test_apply_logged_reports_jiefeng_and_the_end() -> None:
     assert [entry[:2] for entry in plays[1:]] == [(1, "pass"), (2, "pass"), (3, "pass")]
     assert deal.apply_logged("play 5") is False and deal.jiefeng is None
     assert len(history) == 5
+
+
+class _Sentinel:
+    """A weakly referable object, to see whether the collector freed a cycle."""
+
+
+def test_a_log_that_holds_its_deal_is_collected() -> None:
+    # The deal reports what it holds to the cycle collector, so a log list holding
+    # the deal itself (a caller's own log, say) is freed with it, not leaked.
+    deal = GuandanDeal(HANDS, "2", 0, False, _table())
+    history, plays, played = _logged(deal)
+    deal.legal_actions()
+    held = gc.get_referents(deal)
+    assert all(any(x is y for y in held) for x in (history, plays, *played))
+    assert any(x is deal.legal_actions()[0] for x in held)
+    sentinel = _Sentinel()
+    alive = weakref.ref(sentinel)
+    history.extend([deal, sentinel])
+    del deal, history, plays, played, held, sentinel
+    gc.collect()
+    assert alive() is None
 
 
 def test_apply_logged_needs_a_log_and_copies_keep_none() -> None:

@@ -18,6 +18,7 @@ use cardkit_engine::{Cancel, EngineError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PySequence, PyString, PyTuple};
+use pyo3::{PyTraverseError, PyVisit};
 use std::sync::OnceLock;
 
 /// One reading of a Guandan play: shape, main rank, natural cards and wild stand-ins.
@@ -898,6 +899,35 @@ impl PyGuandanDeal {
             plays: plays.unbind(),
             played: played.map(Bound::unbind),
         });
+    }
+
+    /// The Python objects the deal holds, for the cycle collector: a caller's log
+    /// list that holds the deal itself would otherwise keep both alive forever.
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        if let Some(actions) = &self.actions {
+            visit.call(actions)?;
+        }
+        if let Some(listed) = &self.listed {
+            for action in &listed.actions {
+                visit.call(action)?;
+            }
+        }
+        if let Some(log) = &self.log {
+            visit.call(&log.history)?;
+            visit.call(&log.plays)?;
+            for played in &log.played {
+                visit.call(played)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Drop the held objects when the collector breaks a cycle; a later call that
+    /// needs them raises the typed error of a deal without them.
+    fn __clear__(&mut self) {
+        self.actions = None;
+        self.listed = None;
+        self.log = None;
     }
 
     /// Apply a move and log it in the attached lists; returns whether the deal is over.
