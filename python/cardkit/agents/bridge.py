@@ -753,7 +753,14 @@ class BridgeSearchAgent:
     shown a gain yet, ``docs/bridge.md``) a deal is kept only if each card a
     defender has played to the trick in progress was a double-dummy best card for
     the defence in it (:func:`_fit_the_defence`); rejected deals are drawn again,
-    in draws of ``samples``.
+    in draws of ``samples``. With ``weigh_defence`` (a floor in (0, 1]; None,
+    the default: off) each deal counts instead by how likely a double-dummy
+    defence was to play those cards if it is the real one (1/k for a card that was
+    one of k best, ``weigh_defence`` for one that was not;
+    :func:`_defence_likelihoods`); the two cannot be combined. With
+    ``ties="most_best"`` cards still tied after both measures go to the one that
+    keeps the most tricks of any card in the most deals (by weight), before the
+    lowest card.
 
     A close decision gets more deals: while the best card's lead over the next
     best (by the objective, paired deal by deal) is under twice the root mean
