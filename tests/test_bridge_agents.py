@@ -389,8 +389,8 @@ def test_close_decisions_draw_more_deals() -> None:
     assert _clear([2, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 1], one) is False
     assert _clear([1] * 4 + [0], [0] * 5, one[:5])
     # Weighted: a deal of little weight moves the lead little.
-    assert _clear([1, 1, 1, 1, 0], [0, 0, 0, 0, 5], [1, 1, 1, 1, 0.01])
-    assert not _clear([1, 1, 1, 1, 0], [0, 0, 0, 0, 5], one[:5])
+    assert _clear([1] * 5 + [0], [0] * 5 + [5], [1.0] * 5 + [0.01])
+    assert not _clear([1] * 5 + [0], [0] * 5 + [5], one[:6])
 
 
 def test_search_agent_counts_relaxed_decisions() -> None:
