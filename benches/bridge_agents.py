@@ -26,7 +26,11 @@ search agent's IMPs are then left out); ``--objective`` and ``--threads`` are th
 search agent's (``BridgeSearchAgent``), and so are ``--max-samples`` (the most
 deals a close decision may draw; equal to ``--samples``: one draw only) and
 ``--read-defence`` (``read_defence=True``: declarer keeps only the deals in which
-the defenders' cards of the trick in progress were double-dummy best). Each
+the defenders' cards of the trick in progress were double-dummy best),
+``--weigh-defence FLOOR`` (``weigh_defence``: each deal weighed by how likely a
+double-dummy defence was to play those cards in it, ``FLOOR`` for a card that
+was not a best one) and ``--ties most_best`` (exact ties go to the card best in
+the most deals). Each
 deal's row also counts the search declarer's decisions, the deals it solved and
 the decisions whose deals had to drop the auction's point ranges or shapes (the
 sampler's relaxation, ``BridgeSearchAgent.stats``) and the deals rejected for not
@@ -35,7 +39,7 @@ one ``--out`` file per setting.
 
 Run: python benches/bridge_agents.py [--deals N] [--samples S] [--seed K]
 [--max-samples M] [--objective tricks|score] [--threads T] [--declarer-only] [--read-defence]
-[--out FILE] [--report] [--against OTHER]
+[--weigh-defence FLOOR] [--ties lowest|most_best] [--out FILE] [--report] [--against OTHER]
 """
 
 from __future__ import annotations
@@ -112,9 +116,13 @@ def deal(
     declarer_only: bool = False,
     max_samples: int | None = None,
     read_defence: bool = False,
+    weigh_defence: float | None = None,
+    ties: str = "lowest",
 ) -> dict[str, Any]:
     """One deal's results (see the module docstring)."""
-    settings = _settings(samples, objective, declarer_only, max_samples, read_defence)
+    settings = _settings(
+        samples, objective, declarer_only, max_samples, read_defence, weigh_defence, ties
+    )
     game = make("bridge")
     state = game.new_state(seed=seed)
     table = dd_table([state.private_cards(s) for s in range(4)], threads=1)
@@ -138,6 +146,8 @@ def deal(
             objective=objective,
             max_samples=max_samples,
             read_defence=read_defence,
+            weigh_defence=weigh_defence,
+            ties=ties,
         )
         for s in range(4)
     ]
@@ -158,6 +168,8 @@ def deal(
             objective=objective,
             max_samples=max_samples,
             read_defence=read_defence,
+            weigh_defence=weigh_defence,
+            ties=ties,
         )  # a fresh one, so its stats are this play's alone
         seats[declarer] = seats[dummy] = agent
         _play_out(state, seats)
@@ -172,11 +184,14 @@ def _settings(
     declarer_only: bool,
     max_samples: int | None,
     read_defence: bool = False,
+    weigh_defence: float | None = None,
+    ties: str = "lowest",
 ) -> dict[str, Any]:
     """What a row was played with, kept in the row: a file resumed with other flags
-    would otherwise mix two settings under one report. ``read_defence`` is kept
-    only when on: rows written before the option existed played without it and
-    resume or pair as that setting."""
+    would otherwise mix two settings under one report. ``read_defence``,
+    ``weigh_defence`` and ``ties`` are kept only when not the default: rows written
+    before those options existed played without them and resume or pair as that
+    setting."""
     settings: dict[str, Any] = {
         "samples": samples,
         "max_samples": max_samples,
@@ -185,6 +200,10 @@ def _settings(
     }
     if read_defence:
         settings["read_defence"] = True
+    if weigh_defence is not None:
+        settings["weigh_defence"] = weigh_defence
+    if ties != "lowest":
+        settings["ties"] = ties
     return settings
 
 
@@ -271,6 +290,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None, help="solver threads (all cores)")
     parser.add_argument("--declarer-only", action="store_true", help="skip the search IMPs")
     parser.add_argument("--read-defence", action="store_true", help="read_defence=True (declarer)")
+    parser.add_argument(
+        "--weigh-defence", type=float, default=None, help="weigh_defence=FLOOR (declarer)"
+    )
+    parser.add_argument("--ties", choices=["lowest", "most_best"], default="lowest")
     parser.add_argument("--report", action="store_true", help="only print the file's table")
     parser.add_argument("--against", type=Path, help="another setting's --out file to pair with")
     args = parser.parse_args()
@@ -278,7 +301,13 @@ def main() -> None:
     if not args.report:
         read_defence = args.read_defence
         wanted_settings = _settings(
-            args.samples, args.objective, args.declarer_only, args.max_samples, read_defence
+            args.samples,
+            args.objective,
+            args.declarer_only,
+            args.max_samples,
+            read_defence,
+            args.weigh_defence,
+            args.ties,
         )
         other_settings = {
             json.dumps(r["settings"], sort_keys=True)
@@ -301,6 +330,8 @@ def main() -> None:
                     args.declarer_only,
                     args.max_samples,
                     read_defence,
+                    args.weigh_defence,
+                    args.ties,
                 )
                 out.write(json.dumps(done[seed]) + "\n")
                 out.flush()

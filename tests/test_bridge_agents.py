@@ -15,6 +15,7 @@ from cardkit.agents.bridge import (
     BridgeSearchAgent,
     HandConstraint,
     _clear,
+    _defence_likelihoods,
     _equal_cards,
     _fit_the_defence,
     auction_constraints,
@@ -309,6 +310,13 @@ def test_search_agent_is_registered_and_reproducible() -> None:
         BridgeSearchAgent(0, samples=8, max_samples=4)
     with pytest.raises(cardkit.RuleOptionError, match="read_defence"):
         BridgeSearchAgent(0, read_defence=1)  # type: ignore[arg-type]
+    for floor in (0, 0.0, -0.1, 1.5, True, "0.1", float("nan")):
+        with pytest.raises(cardkit.RuleOptionError, match="weigh_defence"):
+            BridgeSearchAgent(0, weigh_defence=floor)  # type: ignore[arg-type]
+    with pytest.raises(cardkit.RuleOptionError, match="pick one"):
+        BridgeSearchAgent(0, read_defence=True, weigh_defence=0.1)
+    with pytest.raises(cardkit.RuleOptionError, match="ties"):
+        BridgeSearchAgent(0, ties="highest")
 
 
 def _first_search(seed: int) -> tuple[Any, Any, list[Any]]:
@@ -373,12 +381,16 @@ def test_close_decisions_draw_more_deals() -> None:
         assert 4 * decisions <= deals + agent.stats["rejected"] <= 8 * decisions
         assert deals <= 7 * decisions
     # The rule: a lead of two root mean squares (paired), or no difference at all.
-    assert _clear([1, 1, 1, 1], [0, 0, 0, 0])
-    assert _clear([3, 2], [3, 2])
-    assert not _clear([1, 0, 0, 0], [0, 0, 0, 0])
-    assert not _clear([2, 1, 1], [1, 1, 2])
-    assert _clear([2, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 1]) is False
-    assert _clear([1] * 4 + [0], [0] * 5)
+    one = [1.0] * 7
+    assert _clear([1, 1, 1, 1], [0, 0, 0, 0], one[:4])
+    assert _clear([3, 2], [3, 2], one[:2])
+    assert not _clear([1, 0, 0, 0], [0, 0, 0, 0], one[:4])
+    assert not _clear([2, 1, 1], [1, 1, 2], one[:3])
+    assert _clear([2, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 1], one) is False
+    assert _clear([1] * 4 + [0], [0] * 5, one[:5])
+    # Weighted: a deal of little weight moves the lead little.
+    assert _clear([1] * 5 + [0], [0] * 5 + [5], [1.0] * 5 + [0.01])
+    assert not _clear([1] * 5 + [0], [0] * 5 + [5], one[:6])
 
 
 def test_search_agent_counts_relaxed_decisions() -> None:
@@ -594,6 +606,66 @@ def test_deals_where_the_defence_gave_a_trick_away_are_left_out() -> None:
     defending = {**obs, "hand_to_play": 1, "trick": ["4d", "Qd"]}
     east_a = _hands("Ad As", "5d 6d 5s", "2d 3d 2c", "Kd 4s")
     assert _fit_the_defence(defending, [east_a], 4, 1) == [east_a]
+
+
+def test_deals_are_weighed_by_how_likely_the_defence_played_its_cards() -> None:
+    # The three-card ending above: in deal A the 4d lead was no best card for
+    # West (the floor); in deal B all three of West's cards take the same
+    # tricks, so the 4d was one of three best cards (1/3).
+    obs = {
+        "contract": {"declarer": 2, "strain": "NT"},
+        "hand_to_play": 0,
+        "leader": 3,
+        "trick": ["4d"],
+    }
+    deal_a = _hands("Ad Qd As", "5d 6d 5s", "2d 3d 2c", "Kd 4s")
+    deal_b = _hands("Ad Qd As", "Kd 6d 5s", "2d 3d 2c", "5d 4s")
+    assert _defence_likelihoods(obs, [deal_a, deal_b], 4, 1, 0.05) == [0.05, 1 / 3]
+    assert _defence_likelihoods(obs, [deal_a, deal_b], 4, 1, 0.0) == [0.0, 1 / 3]
+    # A defender's own search weighs every deal alike.
+    defending = {**obs, "hand_to_play": 1, "trick": ["4d", "Qd"]}
+    east_a = _hands("Ad As", "5d 6d 5s", "2d 3d 2c", "Kd 4s")
+    assert _defence_likelihoods(defending, [east_a], 4, 1, 0.05) == [1.0]
+
+
+def test_weighed_deals_decide_the_card() -> None:
+    # Two deals, card 0 takes 3 tricks in the first and 1 in the second, card
+    # 1 the other way round, so unweighted they tie and the lower card wins;
+    # weighing the second deal less makes card 0 the better.
+    agent = BridgeSearchAgent(0)
+    values = [0, 10, 20, 30]
+    most = [3, 3]
+    merits = {
+        card: agent._merit(taken, values, card, [1.0, 1.0], most)
+        for card, taken in ((0, [3, 1]), (1, [1, 3]))
+    }
+    assert merits[0][0] == merits[1][0] and merits[0] > merits[1]
+    heavier = {
+        card: agent._merit(taken, values, card, [1.0, 0.1], most)
+        for card, taken in ((0, [3, 1]), (1, [1, 3]))
+    }
+    assert heavier[0] > heavier[1]
+    lighter = {
+        card: agent._merit(taken, values, card, [0.1, 1.0], most)
+        for card, taken in ((0, [3, 1]), (1, [1, 3]))
+    }
+    assert lighter[1] > lighter[0]
+
+
+def test_ties_by_the_deals_a_card_is_best_in() -> None:
+    # Card 5 takes 2, 2, 2 tricks and card 9 takes 3, 3, 0: the same total; the
+    # best card over the deals (3, 3, 2) is card 9 in two deals, card 5 in one.
+    # By default the lower card wins the tie; with ties="most_best", card 9.
+    values = [0, 1, 2, 3]
+    most = [3, 3, 2]
+    weights = [1.0, 1.0, 1.0]
+    for ties, winner in (("lowest", 5), ("most_best", 9)):
+        agent = BridgeSearchAgent(0, ties=ties)
+        merits = {
+            card: agent._merit(taken, values, card, weights, most)
+            for card, taken in ((5, [2, 2, 2]), (9, [3, 3, 0]))
+        }
+        assert max(merits, key=lambda c: merits[c]) == winner
 
 
 def test_the_real_deal_fits_the_double_dummy_defence() -> None:

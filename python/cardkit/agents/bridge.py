@@ -753,7 +753,14 @@ class BridgeSearchAgent:
     shown a gain yet, ``docs/bridge.md``) a deal is kept only if each card a
     defender has played to the trick in progress was a double-dummy best card for
     the defence in it (:func:`_fit_the_defence`); rejected deals are drawn again,
-    in draws of ``samples``.
+    in draws of ``samples``. With ``weigh_defence`` (a floor in (0, 1]; None,
+    the default: off) each deal counts instead by how likely a double-dummy
+    defence was to play those cards if it is the real one (1/k for a card that was
+    one of k best, ``weigh_defence`` for one that was not;
+    :func:`_defence_likelihoods`); the two cannot be combined. With
+    ``ties="most_best"`` cards still tied after both measures go to the one that
+    keeps the most tricks of any card in the most deals (by weight), before the
+    lowest card.
 
     A close decision gets more deals: while the best card's lead over the next
     best (by the objective, paired deal by deal) is under twice the root mean
@@ -786,8 +793,24 @@ class BridgeSearchAgent:
         objective: str = "tricks",
         max_samples: int | None = None,
         read_defence: bool = False,
+        weigh_defence: float | None = None,
+        ties: str = "lowest",
     ) -> None:
         self._read_defence = check_flag("read_defence", read_defence)
+        if weigh_defence is not None and (
+            not isinstance(weigh_defence, (int, float))
+            or isinstance(weigh_defence, bool)
+            or not 0 < weigh_defence <= 1
+        ):
+            raise RuleOptionError(
+                f"weigh_defence must be None or a number in (0, 1], got {weigh_defence!r}"
+            )
+        if weigh_defence is not None and read_defence:
+            raise RuleOptionError("read_defence and weigh_defence read the same cards: pick one")
+        self._weigh_defence = None if weigh_defence is None else float(weigh_defence)
+        if ties not in ("lowest", "most_best"):
+            raise RuleOptionError(f"ties must be 'lowest' or 'most_best', got {ties!r}")
+        self._ties = ties
         self._key = random.Random(check_agent_seed(seed)).getrandbits(64)
         self._samples = check_count("samples", samples, 1, 1000)
         self._max_samples = (
@@ -837,8 +860,10 @@ class BridgeSearchAgent:
             value = score(contract["level"], strain, doubling, vulnerable, total)["total"]
             values.append(value if ours else -value)
         by_card = {INDEX[a.text[5:]]: a for a in legal_actions}
-        # Per card, the tricks it keeps in each deal solved so far, in deal order.
+        # Per card, the tricks it keeps in each deal solved so far, in deal order,
+        # and each deal's weight (how likely the defence's cards make it).
         taken_in: dict[int, list[int]] = {c: [] for c in by_card}
+        weights: list[float] = []
         relaxed = 0
         draws = 0
         # Deals the defence's cards reject cost a draw each: twice the draws
@@ -858,6 +883,12 @@ class BridgeSearchAgent:
             if fitting or draws < most_draws or taken_in[next(iter(by_card))]:
                 # When no deal of any draw fits, the last draw is searched whole.
                 worlds = fitting
+            if self._weigh_defence is not None:
+                weights += _defence_likelihoods(
+                    obs, worlds, strain, self._threads, self._weigh_defence
+                )
+            else:
+                weights += [1.0] * len(worlds)
             solved = dd_solve_many(
                 worlds,
                 [strain] * len(worlds),
@@ -869,7 +900,10 @@ class BridgeSearchAgent:
                 found = dict(plays)
                 for c in by_card:
                     taken_in[c].append(found[c])
-            ranked = sorted(by_card, key=lambda c: self._merit(taken_in[c], values, c))
+            most = [max(ts) for ts in zip(*taken_in.values(), strict=True)]
+            ranked = sorted(
+                by_card, key=lambda c: self._merit(taken_in[c], values, c, weights, most)
+            )
             count = len(taken_in[ranked[-1]])
             if not count:
                 continue
@@ -878,6 +912,7 @@ class BridgeSearchAgent:
             if count >= self._samples and _clear(
                 self._primary(taken_in[ranked[-1]], values),
                 self._primary(taken_in[ranked[-2]], values),
+                weights,
             ):
                 break
         self.stats["decisions"] += 1
@@ -890,13 +925,26 @@ class BridgeSearchAgent:
         """Per deal, what the objective ranks first: tricks or the score."""
         return taken if self._objective == "tricks" else [values[t] for t in taken]
 
-    def _merit(self, taken: list[int], values: list[int], card: int) -> tuple[int, int, int]:
-        """The sort key of a card over the deals: the objective, the other
-        measure, then the lower card."""
-        tricks, points = sum(taken), sum(values[t] for t in taken)
+    def _merit(
+        self,
+        taken: list[int],
+        values: list[int],
+        card: int,
+        weights: list[float],
+        most: list[int],
+    ) -> tuple[float, float, float, int]:
+        """The sort key of a card over the deals (each counting its weight): the
+        objective, the other measure, with ``ties="most_best"`` the weight of the
+        deals in which the card keeps the ``most`` tricks of any card, then the
+        lower card."""
+        tricks = sum(w * t for w, t in zip(weights, taken, strict=True))
+        points = sum(w * values[t] for w, t in zip(weights, taken, strict=True))
+        best = 0.0
+        if self._ties == "most_best":
+            best = sum(w for w, t, m in zip(weights, taken, most, strict=True) if t == m)
         if self._objective == "tricks":
-            return tricks, points, -card
-        return points, tricks, -card
+            return tricks, points, best, -card
+        return points, tricks, best, -card
 
     def _worlds(self, obs: Observation, drawn: int = 0) -> tuple[list[list[int]], int]:
         """``samples`` deals of the position, each as the four remaining hands
@@ -947,12 +995,13 @@ class BridgeSearchAgent:
         return worlds, relaxed
 
 
-def _clear(best: list[int], second: list[int]) -> bool:
-    """Whether ``best`` leads ``second`` clearly over the same deals: by at least
-    twice the root mean square of the per-deal differences times the square root
-    of their number (a paired z of 2, on the safe side), or not at all on any deal
-    (more deals would seldom part them)."""
-    diffs = [b - s for b, s in zip(best, second, strict=True)]
+def _clear(best: list[int], second: list[int], weights: list[float]) -> bool:
+    """Whether ``best`` leads ``second`` clearly over the same deals, each deal
+    counting its weight: by at least twice the root of the sum of the squared
+    weighted per-deal differences (a paired z of 2, on the safe side; with equal
+    weights twice their root mean square times the square root of their number),
+    or not at all on any deal of some weight (more deals would seldom part them)."""
+    diffs = [w * (b - s) for w, b, s in zip(weights, best, second, strict=True)]
     squares = sum(d * d for d in diffs)
     lead = sum(diffs)
     return squares == 0 or (lead > 0 and lead * lead >= 4 * squares)
@@ -1000,36 +1049,45 @@ def _own_hand(obs: Observation) -> list[str]:
     return cards
 
 
-def _fit_the_defence(
-    obs: Observation, worlds: list[list[int]], strain: int, threads: int | None
-) -> list[list[int]]:
-    """The ``worlds`` in which every card a defender has played to the trick in
-    progress was a double-dummy best card for the defence (worlds of a defender's
-    search, or with no defender's card in the trick yet: all of them).
+def _defence_likelihoods(
+    obs: Observation,
+    worlds: list[list[int]],
+    strain: int,
+    threads: int | None,
+    floor: float,
+) -> list[float]:
+    """Per deal of ``worlds``, how likely a double-dummy defence was to play the
+    cards the defenders have played to the trick in progress, if that deal is
+    the real one: the product over those cards of 1/k when the card was one of
+    the k double-dummy best cards for the defence in the position before it,
+    else ``floor`` (1.0 for every deal of a defender's search, or with no
+    defender's card in the trick yet).
 
     The sampler deals the unseen cards as if the defenders' cards told nothing
     but their suits; a strong defence's choices do tell more. A defender who
     leads a low diamond into dummy's A Q seldom holds the king when another
     lead costs nothing; second hand low rarely holds the card that beats
     dummy's. Deals in which the defence's card gave a trick away are the ones a
-    finesse or a drop is guessed wrongly on, so they are left out. Only the
-    trick in progress is checked: a solve per defender's card, on the deals
-    before the decision's own solve, which rejected deals then skip."""
+    finesse or a drop is guessed wrongly on. Only the trick in progress is
+    read: a solve per defender's card, on the deals before the decision's own
+    solve."""
+    likely = [1.0] * len(worlds)
     declarer = obs["contract"]["declarer"]
     if obs["hand_to_play"] % 2 != declarer % 2:
-        return worlds
+        return likely
     leader = obs["leader"]
     trick: list[str] = obs["trick"]
-    fitting = worlds
+    # Deals already ruled out (no floor) are not solved again.
+    alive = list(range(len(worlds)))
     for k, text in enumerate(trick):
         defender = (leader + k) % 4
-        if defender % 2 == declarer % 2 or not fitting:
+        if defender % 2 == declarer % 2 or not alive:
             continue
         # The position as that defender saw it: the trick's later cards back
         # in the hands that played them.
         before = []
-        for hands in fitting:
-            hands = list(hands)
+        for i in alive:
+            hands = list(worlds[i])
             for later in range(k, len(trick)):
                 hands[(leader + later) % 4] |= 1 << INDEX[trick[later]]
             before.append(hands)
@@ -1038,9 +1096,20 @@ def _fit_the_defence(
             before, [strain] * len(before), [leader] * len(before), [prefix] * len(before), threads
         )
         card = INDEX[text]
-        fitting = [
-            hands
-            for hands, plays in zip(fitting, solved, strict=True)
-            if dict(plays)[card] == max(t for _, t in plays)
-        ]
-    return fitting
+        for i, plays in zip(alive, solved, strict=True):
+            most = max(t for _, t in plays)
+            best = [c for c, t in plays if t == most]
+            likely[i] *= 1 / len(best) if card in best else floor
+        alive = [i for i in alive if likely[i] > 0]
+    return likely
+
+
+def _fit_the_defence(
+    obs: Observation, worlds: list[list[int]], strain: int, threads: int | None
+) -> list[list[int]]:
+    """The ``worlds`` in which every card a defender has played to the trick in
+    progress was a double-dummy best card for the defence (worlds of a defender's
+    search, or with no defender's card in the trick yet: all of them); see
+    :func:`_defence_likelihoods`, here with no floor."""
+    likely = _defence_likelihoods(obs, worlds, strain, threads, 0.0)
+    return [hands for hands, weight in zip(worlds, likely, strict=True) if weight > 0]

@@ -1,0 +1,56 @@
+"""The paired declarer bench (benches/bridge_declarer_pair.py): B's reused
+decisions and the paired report."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from .scripts import load_script
+
+BENCHES = Path(__file__).resolve().parent.parent / "benches"
+
+
+def _bench() -> ModuleType:
+    # The bench imports its sibling bridge_agents, as running it from benches/ would.
+    sys.path.insert(0, str(BENCHES))
+    try:
+        return load_script(BENCHES / "bridge_declarer_pair.py", "bridge_declarer_pair")
+    finally:
+        sys.path.remove(str(BENCHES))
+
+
+def test_a_variant_reuses_only_the_decisions_it_cannot_change() -> None:
+    # Seed 1002: weighing changes no card there, and B reuses A's searches of
+    # the decisions with no defender's card in the trick (leads, and declarer's
+    # side following its own lead), so B searched as many decisions, fewer of
+    # them itself.
+    row = _bench().pair(1002, {"weigh_defence": 0.3}, 1, True)
+    a, b = row["A"], row["B"]
+    assert a["lost"] == b["lost"] == 0
+    assert a["reused"] == 0 < b["reused"] < b["searched"] == a["searched"]
+
+
+def test_the_report_pairs_the_deals() -> None:
+    rows = [
+        {"seed": 1},
+        {
+            "seed": 2,
+            "A": {"lost": 1, "cpu": 1.0, "searched": 10},
+            "B": {"lost": 0, "cpu": 2.0, "searched": 10},
+        },
+        {
+            "seed": 3,
+            "A": {"lost": 0, "cpu": 1.0, "searched": 10},
+            "B": {"lost": 0, "cpu": 2.0, "searched": 10},
+        },
+    ]
+    text = _bench().report(rows)
+    assert text.splitlines()[0] == "2 deals with a contract"
+    assert (
+        "A: lost +0.500" in text
+        and "20 searched decisions, 100 ms CPU each" in text
+        and "200 ms CPU each" in text
+    )
+    assert "B better on 1, worse on 0, alike on 1" in text
