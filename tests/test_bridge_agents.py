@@ -586,6 +586,18 @@ def _hands(*texts: str) -> list[int]:
     return [_mask(t) for t in texts]
 
 
+#: A three-card ending at no trump: declarer South, West led the 4d into dummy's
+#: Ad Qd (North), and North is to play; West holds the Kd in one deal, East in the other.
+_ENDING_AFTER_THE_4D: dict[str, Any] = {
+    "contract": {"declarer": 2, "strain": "NT"},
+    "hand_to_play": 0,
+    "leader": 3,
+    "trick": ["4d"],
+}
+_DEAL_KD_WEST = _hands("Ad Qd As", "5d 6d 5s", "2d 3d 2c", "Kd 4s")
+_DEAL_KD_EAST = _hands("Ad Qd As", "Kd 6d 5s", "2d 3d 2c", "5d 4s")
+
+
 def test_deals_where_the_defence_gave_a_trick_away_are_left_out() -> None:
     # No trump, three cards each, West led the 4d into dummy's Ad Qd (North,
     # declarer South). Had West held the Kd (deal A), the 4s lead keeps the Kd
@@ -593,14 +605,7 @@ def test_deals_where_the_defence_gave_a_trick_away_are_left_out() -> None:
     # away: a double-dummy defender does not lead it from there, so deal A is
     # left out and the finesse is no longer counted as winning. With the Kd in
     # East's hand (deal B) every lead takes the same tricks: kept.
-    obs = {
-        "contract": {"declarer": 2, "strain": "NT"},
-        "hand_to_play": 0,
-        "leader": 3,
-        "trick": ["4d"],
-    }
-    deal_a = _hands("Ad Qd As", "5d 6d 5s", "2d 3d 2c", "Kd 4s")
-    deal_b = _hands("Ad Qd As", "Kd 6d 5s", "2d 3d 2c", "5d 4s")
+    obs, deal_a, deal_b = _ENDING_AFTER_THE_4D, _DEAL_KD_WEST, _DEAL_KD_EAST
     assert _fit_the_defence(obs, [deal_a, deal_b], 4, 1) == [deal_b]
     # The defenders' own search reads nothing into their partner's card here.
     defending = {**obs, "hand_to_play": 1, "trick": ["4d", "Qd"]}
@@ -612,14 +617,7 @@ def test_deals_are_weighed_by_how_likely_the_defence_played_its_cards() -> None:
     # The three-card ending above: in deal A the 4d lead was no best card for
     # West (the floor); in deal B all three of West's cards take the same
     # tricks, so the 4d was one of three best cards (1/3).
-    obs = {
-        "contract": {"declarer": 2, "strain": "NT"},
-        "hand_to_play": 0,
-        "leader": 3,
-        "trick": ["4d"],
-    }
-    deal_a = _hands("Ad Qd As", "5d 6d 5s", "2d 3d 2c", "Kd 4s")
-    deal_b = _hands("Ad Qd As", "Kd 6d 5s", "2d 3d 2c", "5d 4s")
+    obs, deal_a, deal_b = _ENDING_AFTER_THE_4D, _DEAL_KD_WEST, _DEAL_KD_EAST
     assert _defence_likelihoods(obs, [deal_a, deal_b], 4, 1, 0.05) == [0.05, 1 / 3]
     assert _defence_likelihoods(obs, [deal_a, deal_b], 4, 1, 0.0) == [0.0, 1 / 3]
     # A defender's own search weighs every deal alike.
