@@ -9,8 +9,11 @@ interval is cut to a microsecond so threads interleave inside methods.
 
 from __future__ import annotations
 
+import _thread
 import contextlib
+import os
 import random
+import signal
 import sys
 import threading
 from collections.abc import Iterator
@@ -166,3 +169,100 @@ def test_the_state_lock_refuses_a_release_by_a_thread_that_does_not_hold_it() ->
     lock.release()  # still the holder's to release
     with pytest.raises(InvalidArgumentError):
         lock.release()
+
+
+def _held_elsewhere(lock: StateLock) -> tuple[threading.Thread, threading.Event]:
+    """A thread that takes ``lock`` and holds it until the returned event is set."""
+    taken, done = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with lock:
+            taken.set()
+            done.wait(60)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    assert taken.wait(30)
+    return thread, done
+
+
+def test_ctrl_c_ends_a_wait_for_a_state_held_by_another_thread() -> None:
+    state = games.make("hearts").new_state(seed=1)
+    before = state.to_json()
+    thread, done = _held_elsewhere(state._lock)
+    timer = threading.Timer(0.1, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            state.apply(state.legal_actions()[0])
+        # the interrupted wait did not take the lock: it is still the other thread's
+        with pytest.raises(InvalidArgumentError, match="does not hold"):
+            state._lock.release()
+    finally:
+        timer.cancel()
+        done.set()
+        thread.join(timeout=30)
+    assert state.to_json() == before  # the interrupted move changed nothing
+    state.apply(state.legal_actions()[0])  # and the state plays on once freed
+
+
+def test_a_thread_that_fails_while_holding_a_state_leaves_it_free() -> None:
+    # a lock belongs to a thread identity, which the system may give to a later
+    # thread; holding only in ``with`` blocks means no ended thread still holds one
+    state = games.make("spades").new_state(seed=2)
+    errors: list[BaseException] = []
+
+    def fail() -> None:
+        try:
+            state.apply(-1)
+        except BaseException as exc:
+            errors.append(exc)
+
+    thread = threading.Thread(target=fail)
+    thread.start()
+    thread.join(timeout=30)
+    assert [type(e) for e in errors] == [IllegalActionError]
+    played = threading.Event()
+    thread = threading.Thread(target=lambda: (state.apply(state.legal_actions()[0]), played.set()))
+    thread.start()
+    thread.join(timeout=30)
+    assert played.is_set(), "a thread that raised inside a state left it locked"
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX-only")
+def test_a_forked_child_keeps_the_locks_of_the_thread_that_forked() -> None:
+    mine, free = StateLock(), StateLock()
+    theirs = StateLock()
+    mine.acquire()
+    mine.acquire()
+    thread, done = _held_elsewhere(theirs)
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child: exit code 0 when every check holds
+            code = 1
+            try:
+                mine.release()
+                mine.release()  # the forking thread's two holds came along
+                with free:
+                    pass
+                # the other thread did not: its hold lasts forever in the child,
+                # and a signal still ends the wait for it
+                signal.signal(signal.SIGALRM, _alarm)
+                signal.setitimer(signal.ITIMER_REAL, 0.2)
+                try:
+                    theirs.acquire()
+                except TimeoutError:
+                    code = 0
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+    finally:
+        done.set()
+        thread.join(timeout=30)
+        mine.release()
+        mine.release()
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise TimeoutError
