@@ -903,3 +903,25 @@ def test_changing_a_listed_turn_or_the_terminal_flag_leaves_the_state_intact() -
     assert state.is_terminal and state.legal_actions() == []
     replay = state.game.state_from_json(state.to_json())
     assert replay.is_terminal and replay.clone().is_terminal
+
+
+def test_the_terminal_flag_follows_the_phase_in_clones_and_replays() -> None:
+    # is_terminal reads a flag kept beside the phase for speed: both must agree at
+    # every step of a match (tribute, returns, several deals), in clones and replays.
+    for state in (single_deal(seed=7), match(seed=7)):
+        rng = random.Random(7)
+        phases: set[Phase] = set()
+        for step in range(100_000):
+            copies = [state, state.clone()]
+            if step % 97 == 0 or state.is_terminal:
+                copies.append(state.game.state_from_json(state.to_json()))
+            for copy in copies:
+                assert copy.phase is state.phase
+                assert copy.is_terminal is (copy.phase is Phase.OVER)
+            phases.add(state.phase)
+            if state.is_terminal:
+                break
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        assert Phase.OVER in phases and Phase.PLAY in phases
+    assert Phase.RETURN in phases  # the match went past a tribute

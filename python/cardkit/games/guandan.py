@@ -386,7 +386,6 @@ class GuandanState(BaseState):
         self._team_levels = [start, start]
         self._deals: list[dict[str, Any]] = []
         self._match_winner: int | None = None
-        self._over = False
         self._new_deal(0, start, [])
 
     # -- dealing and tribute --------------------------------------------------------
@@ -424,12 +423,17 @@ class GuandanState(BaseState):
         self._due: list[tuple[int, int]] = []
         self._anti_tribute: list[int] | None = None
         self._leader: int | None = None
-        self._phase = Phase.PLAY
+        self._enter(Phase.PLAY)
         if not previous:
             # GD-13: the match's first leader is drawn from the seed.
             self._start_play(derive_seed(self._seed, _LEADER_STREAM) % 4)
         else:
             self._pay_tribute(previous)
+
+    def _enter(self, phase: Phase) -> None:
+        """The one place the phase changes: ``_over`` mirrors it for ``is_terminal``."""
+        self._phase = phase
+        self._over = phase is _OVER
 
     def _sorted(self, cards: Sequence[Card]) -> list[Card]:
         return sorted(cards, key=_hand_order(self._rank).__getitem__)
@@ -464,7 +468,7 @@ class GuandanState(BaseState):
             self._known[receiver][card] += 1
             self._tribute.append((payer, receiver, card))
             self._due.append((receiver, payer))
-        self._phase = Phase.RETURN
+        self._enter(Phase.RETURN)
 
     def _start_play(self, leader: int) -> None:
         """The card play begins on the engine's deal, ``leader`` to lead; the deal
@@ -473,7 +477,7 @@ class GuandanState(BaseState):
         deal = GuandanDeal(self._hands, self._rank, leader, self._game.double_win_ends, _ACTIONS)
         deal.attach_log(self._history, self._plays, self._played)
         self._play = deal
-        self._phase = Phase.PLAY
+        self._enter(Phase.PLAY)
 
     def _hand(self, seat: int) -> list[Card]:
         """``seat``'s cards now (the engine's deal holds them during the card play)."""
@@ -508,7 +512,7 @@ class GuandanState(BaseState):
             return self._due[0][0]
         return self._live.to_move
 
-    #: Read by a C getter off ``_over`` (set with the phase ``over``), asked once a
+    #: Read by a C getter off ``_over`` (set with the phase by ``_enter``), asked once a
     #: move by every playout loop: a property function would cost a Python frame.
     is_terminal = property(
         operator.attrgetter("_over"), doc="True once the match (or the single deal) is over."
@@ -708,8 +712,7 @@ class GuandanState(BaseState):
         if won:
             self._match_winner = team
         if not self._game.match or won or self._deal_number + 1 >= MAX_DEALS:
-            self._phase = Phase.OVER
-            self._over = True
+            self._enter(Phase.OVER)
             return
         # GD-08, GD-48: the next deal is played at the winners' new level.
         self._new_deal(self._deal_number + 1, after[team], list(order))
