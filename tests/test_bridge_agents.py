@@ -629,8 +629,9 @@ def test_deals_are_weighed_by_how_likely_the_defence_played_its_cards() -> None:
 def test_weighed_deals_decide_the_card() -> None:
     # Two deals, card 0 takes 3 tricks in the first and 1 in the second, card
     # 1 the other way round, so unweighted they tie and the lower card wins;
-    # weighing the second deal less makes card 0 the better.
-    agent = BridgeSearchAgent(0)
+    # weighing the second deal less makes card 0 the better (weights other than
+    # 1 come only from weigh_defence).
+    agent = BridgeSearchAgent(0, weigh_defence=0.05)
     values = [0, 10, 20, 30]
     most = [3, 3]
     merits = {

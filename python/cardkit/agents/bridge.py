@@ -900,7 +900,12 @@ class BridgeSearchAgent:
                 found = dict(plays)
                 for c in by_card:
                     taken_in[c].append(found[c])
-            most = [max(ts) for ts in zip(*taken_in.values(), strict=True)]
+            # The per-deal best of any card matters only to ties="most_best".
+            most = (
+                [max(ts) for ts in zip(*taken_in.values(), strict=True)]
+                if self._ties == "most_best"
+                else []
+            )
             ranked = sorted(
                 by_card, key=lambda c: self._merit(taken_in[c], values, c, weights, most)
             )
@@ -937,8 +942,12 @@ class BridgeSearchAgent:
         objective, the other measure, with ``ties="most_best"`` the weight of the
         deals in which the card keeps the ``most`` tricks of any card, then the
         lower card."""
-        tricks = sum(w * t for w, t in zip(weights, taken, strict=True))
-        points = sum(w * values[t] for w, t in zip(weights, taken, strict=True))
+        if self._weigh_defence is None:  # every weight is 1: plain sums, as fast as before
+            tricks: float = sum(taken)
+            points: float = sum(map(values.__getitem__, taken))
+        else:
+            tricks = sum(w * t for w, t in zip(weights, taken, strict=True))
+            points = sum(w * values[t] for w, t in zip(weights, taken, strict=True))
         best = 0.0
         if self._ties == "most_best":
             best = sum(w for w, t, m in zip(weights, taken, most, strict=True) if t == m)
