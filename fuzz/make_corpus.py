@@ -17,7 +17,8 @@ sys.path.insert(0, str(HERE))
 
 from targets import GAMES, OPTIONS  # noqa: E402
 
-from cardkit import phh  # noqa: E402
+from cardkit import Card, phh  # noqa: E402
+from cardkit.bridge import pbn  # noqa: E402
 from cardkit.games import make  # noqa: E402
 
 CARDS = ["As", "10h Kd 2c", "AsKdTc", "A♠ 10♥ BJ RJ", "Qh, Jc", "", "9s9s9s"]
@@ -35,6 +36,13 @@ ACTION_TEXTS = [
     "play 3456 W=7",
     "play 3s4s5s6s W=7s",
     "return 7h",
+    "declare 2h",
+    "declare BJBJ",
+    "bury 3c",
+    "play AsAs",
+    "1NT",
+    "XX",
+    "play Ad",
 ]
 
 
@@ -47,6 +55,31 @@ def _played(name: str, options: dict[str, object], seed: int, moves: int) -> obj
             break
         state.apply(rng.choice(state.legal_actions()))
     return state
+
+
+def _bridge_board(seed: int) -> pbn.Board:
+    """A seeded Bridge deal bid and played to the end by random legal moves, as a board."""
+    vulnerability = ("none", "ns", "ew", "both")[seed % 4]
+    state = make("bridge", vulnerability=vulnerability).new_state(seed=seed)
+    dealer = state.current_player
+    deal = tuple(tuple(state.private_cards(seat)) for seat in range(4))  # type: ignore[attr-defined]
+    rng = random.Random(seed)
+    while not state.is_terminal:
+        state.apply(rng.choice(state.legal_actions()))
+    moves = [str(a) for a in state.history]
+    result = state.score_breakdown()  # type: ignore[attr-defined]
+    return pbn.Board(
+        deal=deal,
+        board=seed,
+        dealer=dealer,
+        vulnerability=result["vulnerability"],
+        auction=[m for m in moves if not m.startswith("play ")],
+        contract="pass" if result["passed_out"] else result["contract"],
+        declarer=None if result["passed_out"] else result["declarer"],
+        result=None if result["passed_out"] else result["declarer_tricks"],
+        play=[Card(m[5:]) for m in moves if m.startswith("play ")],
+        tags={"Event": "cardkit fuzz seed"},
+    )
 
 
 def _apply_seed(name: str, option: int, seed: int, picks: int) -> bytes:
@@ -64,6 +97,7 @@ def seeds() -> dict[str, list[bytes]]:
         "actions": [],
         "saves": [],
         "phh_loads": [],
+        "pbn_loads": [pbn.dumps([_bridge_board(seed)]).encode() for seed in (1, 2, 3)],
     }
     for g, name in enumerate(GAMES):
         for k, text in enumerate(ACTION_TEXTS):

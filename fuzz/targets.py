@@ -12,7 +12,8 @@ on after success or rejection:
   every seat's observation), and ``is_legal`` agrees with ``apply``;
 - a state round-trips through ``to_json``/``state_from_json`` and ``clone`` exactly;
 - cards print and parse back to themselves; ranges list distinct, weighted combos;
-- a PHH hand written back by ``phh.dumps`` reads back to the same text.
+- a PHH hand written back by ``phh.dumps`` reads back to the same text, and so do
+  PBN boards written back by ``pbn.dumps``.
 
 The targets read their bytes through :class:`Provider`, a small pure-Python reader,
 rather than atheris' ``FuzzedDataProvider``: the CI smoke test runs these same
@@ -32,6 +33,7 @@ from typing import Any
 
 import cardkit
 from cardkit import CardkitError, phh
+from cardkit.bridge import pbn
 from cardkit.games import make
 from cardkit.poker import Range
 
@@ -44,6 +46,8 @@ GAMES = (
     "onepoker",
     "chinese_poker",
     "guandan",
+    "tractor",
+    "bridge",
 )
 
 #: Rule options each apply target picks from: the defaults plus variants that reach
@@ -73,6 +77,13 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"match": False, "level": "A"},
         {"level": "K", "double_win_ends": True},
     ],
+    "tractor": [
+        {},
+        {"match": False},
+        {"match": False, "level": "A"},
+        {"level": "K", "first_speaker": 2},
+    ],
+    "bridge": [{}, {"vulnerability": "ns"}, {"vulnerability": "both"}],
 }
 
 
@@ -221,6 +232,16 @@ def phh_loads(data: bytes) -> None:
     assert again == fields, fields
 
 
+def pbn_loads(data: bytes) -> None:
+    """``pbn.loads`` of any text; boards written back by ``pbn.dumps`` read back to
+    the same boards, so ``dumps`` after one ``loads`` is a fixed point."""
+    boards = pbn.loads(data.decode("utf-8", "surrogateescape"))
+    text = pbn.dumps(boards)
+    again = pbn.loads(text)
+    assert again == boards, text
+    assert pbn.dumps(again) == text, text
+
+
 # -- apply sequences -------------------------------------------------------------------
 
 
@@ -310,8 +331,8 @@ def _apply_target(name: str) -> Callable[[bytes], None]:
     return target
 
 
-#: Every target by name, guarded (typed errors pass, known bugs are counted).
+#: Every target by name, guarded (typed errors pass; anything else is a finding).
 TARGETS: dict[str, Callable[[bytes], None]] = {
     target.__name__: _guard(target)
-    for target in [cards, ranges, actions, saves, phh_loads, *map(_apply_target, GAMES)]
+    for target in [cards, ranges, actions, saves, phh_loads, pbn_loads, *map(_apply_target, GAMES)]
 }
