@@ -301,8 +301,9 @@ impl<G: Episodes> Single<G> {
                 if copy {
                     &mut made
                 } else if self.spare.len() < SPARE {
+                    let k = self.spare.len();
                     self.spare.push(made);
-                    self.spare.last_mut().expect("just pushed")
+                    &mut self.spare[k]
                 } else {
                     // Every kept one is still held: let the oldest go to Python alone.
                     let k = self.next_spare;

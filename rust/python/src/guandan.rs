@@ -647,13 +647,18 @@ impl PyGuandanDeal {
 
     /// The turn's listing, made on first use.
     fn listing(&mut self, py: Python<'_>) -> PyResult<&Listed> {
-        if self.listed.is_none() {
-            let mut ids = std::mem::take(&mut self.spare_ids);
-            self.deal.legal_ids(&mut ids);
-            let table = self.action_table(py)?;
-            self.listed = Some(Listed::new(ids, |id| table.object(py, id))?);
-        }
-        Ok(self.listed.as_ref().unwrap_or_else(|| unreachable!()))
+        // Taken out and put back (two moves of two words each), so the borrow
+        // returned needs no unwrap.
+        let listed = match self.listed.take() {
+            Some(listed) => listed,
+            None => {
+                let mut ids = std::mem::take(&mut self.spare_ids);
+                self.deal.legal_ids(&mut ids);
+                let table = self.action_table(py)?;
+                Listed::new(ids, |id| table.object(py, id))?
+            }
+        };
+        Ok(self.listed.insert(listed))
     }
 
     /// The id of the listed move `action` names: the listed object itself, or the

@@ -552,14 +552,18 @@ impl PyTractorRound {
                 ),
             ));
         };
-        if self.listed.is_none() {
-            let table = table.get();
-            let mut ids = Vec::with_capacity(64);
-            self.round.legal_ids(&mut ids);
-            let round = &self.round;
-            self.listed = Some(Listed::new(ids, |id| table.object(py, round, id))?);
-        }
-        Ok(self.listed.as_ref().unwrap_or_else(|| unreachable!()))
+        // Taken out and put back, so the borrow returned needs no unwrap.
+        let listed = match self.listed.take() {
+            Some(listed) => listed,
+            None => {
+                let table = table.get();
+                let mut ids = Vec::with_capacity(64);
+                self.round.legal_ids(&mut ids);
+                let round = &self.round;
+                Listed::new(ids, |id| table.object(py, round, id))?
+            }
+        };
+        Ok(self.listed.insert(listed))
     }
 
     /// The index in the listing of the action `action` names: the listed object
@@ -666,7 +670,10 @@ impl PyTractorRound {
         let Some(i) = self.find(py, action)? else {
             return Ok(None);
         };
-        let listed = self.listed.take().unwrap_or_else(|| unreachable!());
+        // `find` made the turn's listing, so it is there to take.
+        let Some(listed) = self.listed.take() else {
+            return Ok(None);
+        };
         let trick = self.round.apply(listed.ids[i]).py_err(py)?;
         history.append(listed.actions[i].bind(py))?;
         Ok(Some(match trick {
