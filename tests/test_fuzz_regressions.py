@@ -9,6 +9,7 @@ import warnings
 import pytest
 
 from cardkit import CardkitError, games, phh
+from cardkit.bridge import pbn
 
 
 def test_malformed_phh_value_is_a_typed_error_without_a_warning() -> None:
@@ -42,3 +43,21 @@ def test_doudizhu_play_longer_than_any_hand_is_refused_by_the_index() -> None:
     with pytest.raises(CardkitError, match="is not a doudizhu action"):
         game.action_to_id("play " + cards)
     assert game.action_to_id("play 444555666777TJQQ") >= 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[Play "N"]\n',
+        '[Auction "?"]\n[Play ")"]\n',
+        '[Board "?"]\n[Contract ""]\n\n[Event "x"]\n',
+        # the fuzzer's own input (pbn_loads), an empty Play section after junk
+        '% PB.KJTass A5s\n[Play ")\x00\x00 DJ KJT.8632 AQT = z seed"]\n',
+    ],
+)
+def test_a_pbn_tag_group_that_gives_nothing_is_no_board(text: str) -> None:
+    # Found by the pbn_loads target: such a group read as an empty Board, which
+    # dumps writes as nothing, so a board was lost on the way back.
+    boards = pbn.loads(text)
+    assert all(b != pbn.Board() for b in boards)
+    assert pbn.loads(pbn.dumps(boards)) == boards

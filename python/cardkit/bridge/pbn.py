@@ -13,8 +13,8 @@ back. Calls use the Bridge game's action names (``pass``, ``1C`` .. ``7NT``,
 ``X``, ``XX``), cards cardkit's notation, and the play is listed in play order
 (PBN's Play section lists each trick by seat; both directions convert).
 Comments, notes and suffix annotations (``!``, ``?``, ``=1=``, ``$3``) are read
-and dropped. Text that does not read raises :class:`InvalidNotationError`
-naming the line.
+and dropped, and so is a tag group that gives nothing a board holds. Text that does
+not read raises :class:`InvalidNotationError` naming the line.
 """
 
 from __future__ import annotations
@@ -323,8 +323,10 @@ class _Reader:
         return self.boards
 
     def flush(self) -> None:
-        if self.tags:
-            self.boards.append(self.board())
+        # A tag group that gives nothing a board holds (only "?" values, empty
+        # Auction or Play sections) is no board: dumps could not write it back.
+        if self.tags and (board := self.board()) != Board():
+            self.boards.append(board)
         self.tags, self.sections, self.lines, self.section = {}, {}, {}, None
 
     def where(self, name: str) -> str:
