@@ -61,3 +61,14 @@ def test_a_pbn_tag_group_that_gives_nothing_is_no_board(text: str) -> None:
     boards = pbn.loads(text)
     assert all(b != pbn.Board() for b in boards)
     assert pbn.loads(pbn.dumps(boards)) == boards
+
+
+def test_pbn_text_after_a_tag_reads_as_a_line_of_its_own() -> None:
+    # Found by the pbn_loads target: a "%" after a tag was kept as a table line,
+    # which dumps writes on its own line, where it reads back as a comment; a
+    # second tag on the line was kept as data and read back as a tag.
+    for text in ['[Vl "S:62"]% \nE% [e\n', '[Event "a"][Site "b"] 1 2\n', '[X "1"] % c\n']:
+        boards = pbn.loads(text)
+        assert pbn.loads(pbn.dumps(boards)) == boards
+    assert pbn.loads('[Event "a"][Site "b"] 1 2\n')[0].tags == {"Event": "a", "Site": "b"}
+    assert pbn.loads('[X "1"] % c\n')[0].tables == {}

@@ -301,7 +301,9 @@ class _Reader:
             line, in_comment = _strip_comments(line)
             if not line:
                 continue
-            if line.startswith("["):
+            # Tags may share a line; what follows them reads as a line of its own
+            # (so a "%" there starts a comment), as dumps writes each on its own line.
+            while line.startswith("["):
                 m = _TAG.match(line)
                 if m is None:
                     raise InvalidNotationError(f"line {lineno}: {shown(line)} is not a tag")
@@ -313,8 +315,8 @@ class _Reader:
                     self.lines[name] = lineno
                     self.sections[name] = []
                 line = line[m.end() :].strip()
-                if not line:
-                    continue
+            if not line or line.startswith("%"):
+                continue
             if self.section is None:
                 raise InvalidNotationError(f"line {lineno}: {shown(line)} is outside a section")
             if self.section:
