@@ -15,9 +15,11 @@ Run: python benches/climbing_agents.py [--deals N] [--samples S]  (issue target:
      (evidence=True, Zheng Shangyou's default) vs the same search dealing them
      uniformly (evidence=False, the search before and Dou Dizhu's default), with
      both agents' time per searched move on the same positions
-     [--best]: Dou Dizhu's strongest search (halving=True, evidence="landlord",
-     --best-samples samples) vs the plain search, with both agents' time per
-     searched move on the same positions
+     [--best]: each game's strongest search vs the plain search, with both
+     agents' time per searched move on the same positions: Dou Dizhu's
+     halving=True, evidence="landlord"; Zheng Shangyou's shedding=True (the
+     shedding playout policy), halving=True; both at --best-samples samples
+     [--first-deal D]: play deals D .. D+N-1 (fresh seeds for a confirmation)
 """
 
 from __future__ import annotations
@@ -50,15 +52,22 @@ def _agents(game: str, samples: int, endgame: int, best_samples: int) -> dict[st
         "endgame": lambda s: search(s, samples, endgame=endgame),
         # the same playouts, spent by successive halving of the candidate moves
         "halving": lambda s: search(s, samples, halving=True),
-        # halving, and fitting the passes only as the landlord (Dou Dizhu only)
-        "best": lambda s: DouDizhuSearchAgent(s, best_samples, halving=True, evidence="landlord"),
+        # each game's strongest search: for Dou Dizhu, halving and fitting the
+        # passes only as the landlord; for Zheng Shangyou, shedding playouts and halving
+        "best": (
+            (lambda s: DouDizhuSearchAgent(s, best_samples, halving=True, evidence="landlord"))
+            if game == "doudizhu"
+            else (lambda s: ZhengShangyouSearchAgent(s, best_samples, halving=True, shedding=True))
+        ),
     }
 
 
-def matchup(game_name: str, strong: Factory, weak: Factory, deals: int) -> dict[str, list[float]]:
+def matchup(
+    game_name: str, strong: Factory, weak: Factory, deals: int, first: int = 0
+) -> dict[str, list[float]]:
     game = cardkit.games.make(game_name)
     out: dict[str, list[float]] = {"all": [], "landlord": [], "farmer": []}
-    for seed in range(deals):
+    for seed in range(first, first + deals):
         baseline = cardkit.play(game, [weak(seed * 3 + s) for s in range(3)], seed=seed).returns()
         for hero in range(3):
             agents = [strong(seed * 3 + s) if s == hero else weak(seed * 3 + s) for s in range(3)]
@@ -127,7 +136,7 @@ def main() -> None:
     parser.add_argument(
         "--best",
         action="store_true",
-        help="also pit Dou Dizhu's strongest search against the plain search",
+        help="also pit each game's strongest search against the plain search",
     )
     parser.add_argument(
         "--best-samples",
@@ -140,8 +149,17 @@ def main() -> None:
         action="store_true",
         help="run only the --endgame, --halving, --evidence and --best matchups",
     )
+    parser.add_argument(
+        "--first-deal",
+        type=int,
+        default=0,
+        help="seed of the first deal (a fresh range confirms a gain tuned on another)",
+    )
     args = parser.parse_args()
-    print(f"deals per matchup: {args.deals} (x3 seat rotations); search samples {args.samples}")
+    print(
+        f"deals per matchup: {args.deals} from seed {args.first_deal} (x3 seat rotations); "
+        f"search samples {args.samples}"
+    )
     print(f"{'game':<14} {'matchup':<20} {'as':<9} {'n':>6} {'gap':>8} {'95% CI':>18} gap>0")
     for name in args.games:
         agents = _agents(name, args.samples, args.endgame, args.best_samples)
@@ -152,7 +170,7 @@ def main() -> None:
             pairs.append(("halving", "search"))
         if args.evidence:
             pairs.append(("evidence", "uniform"))
-        if args.best and name == "doudizhu":
+        if args.best:
             pairs.append(("best", "search"))
         timed = [p for p in pairs if p in (("evidence", "uniform"), ("best", "search"))]
         for strong, weak in timed:
@@ -163,7 +181,7 @@ def main() -> None:
             )
         for strong, weak in pairs:
             start = time.perf_counter()
-            results = matchup(name, agents[strong], agents[weak], args.deals)
+            results = matchup(name, agents[strong], agents[weak], args.deals, args.first_deal)
             for role, values in results.items():
                 if not values:
                     continue

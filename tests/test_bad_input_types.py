@@ -368,13 +368,21 @@ TABLE: dict[str, Entry] = {
         },
     ),
     "ClimbingView.search_move": Entry(
-        {"samples": 1, "seed": 0, "endgame_cards": 0, "endgame_nodes": 1, "halving": True},
+        {
+            "samples": 1,
+            "seed": 0,
+            "endgame_cards": 0,
+            "endgame_nodes": 1,
+            "halving": True,
+            "shedding": True,
+        },
         {
             "samples": UINT,
             "seed": UINT,
             "endgame_cards": UINT,
             "endgame_nodes": UINT,
             "halving": BOOL,
+            "shedding": BOOL,
         },
         _climbing_view,
     ),

@@ -201,6 +201,20 @@ def test_search_by_successive_halving_plays_legal_replayable_games() -> None:
         assert cardkit.play(GAME, again, seed=seed).history == state.history
 
 
+def test_search_with_shedding_playouts_plays_legal_replayable_games() -> None:
+    # The shedding policy's own choices are checked in the Rust tests (playout.rs);
+    # here the option reaches the search and its games replay.
+    for seed in range(3):
+        agents = [ZhengShangyouSearchAgent(seed + s, samples=4, shedding=True) for s in range(3)]
+        state = cardkit.play(GAME, agents, seed=seed)
+        assert state.is_terminal and sum(state.returns()) == 0
+        again = [ZhengShangyouSearchAgent(seed + s, samples=4, shedding=True) for s in range(3)]
+        assert cardkit.play(GAME, again, seed=seed).history == state.history
+    for value in (1, "yes", None):
+        with pytest.raises(cardkit.RuleOptionError, match="shedding must be a bool"):
+            ZhengShangyouSearchAgent(0, shedding=value)  # type: ignore[arg-type]
+
+
 def _searchers(seed: int, evidence: bool) -> list[ZhengShangyouSearchAgent]:
     return [ZhengShangyouSearchAgent(seed + s, samples=4, evidence=evidence) for s in range(3)]
 

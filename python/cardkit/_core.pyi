@@ -762,6 +762,7 @@ class ClimbingView:
         endgame_cards: int = 0,
         endgame_nodes: int = 20_000,
         halving: bool = False,
+        shedding: bool = False,
     ) -> str | None:
         """The search's move after ``samples`` determinized deals (seeded): rank text or None.
 
@@ -784,6 +785,10 @@ class ClimbingView:
             halving: Spend the same playouts by successive halving: each round
                 plays the candidates still in the race on fresh deals and drops
                 the worse half (a bool).
+            shedding: Play the playouts with the shedding policy instead of the
+                rule policy: leads weigh each card of a planned group as three
+                ranks lower, and answers do not hold back a bomb (a bool; Zheng
+                Shangyou's stronger playouts).
 
         Returns:
             The rank text of the chosen play, or ``None`` to pass.

@@ -45,6 +45,10 @@ class ZhengShangyouSearchAgent(ClimbingSearch):
     default) deals the unseen cards to fit the passes so far: a seat passes only
     when nothing in its hand beats the table, so a seat that passed on a single
     king holds no ace, no two and no bomb. ``evidence=False`` deals them uniformly.
+    ``shedding=True`` finishes the samples with the shedding policy instead of the
+    rule policy: it leads long groups (pairs, triples, runs) before low singles and
+    answers with a bomb when that keeps its plan as cheap; off by default, it is
+    what makes the strongest search (``docs/zhengshangyou.md``).
     """
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:

@@ -757,7 +757,12 @@ impl PyClimbingView {
     /// cards are left in all hands, each solve visiting at most `endgame_nodes`
     /// nodes (past that, the world is played out as without the solver).
     /// `halving` spends the same playouts by successive halving of the candidates.
-    #[pyo3(signature = (samples, seed, endgame_cards = 0, endgame_nodes = 20_000, halving = false))]
+    /// `shedding` plays the playouts with the shedding policy (Zheng Shangyou's
+    /// stronger playouts) instead of the rule policy.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (
+        samples, seed, endgame_cards = 0, endgame_nodes = 20_000, halving = false, shedding = false
+    ))]
     fn search_move(
         &self,
         py: Python<'_>,
@@ -766,6 +771,7 @@ impl PyClimbingView {
         #[pyo3(from_py_with = arg)] endgame_cards: u8,
         #[pyo3(from_py_with = arg)] endgame_nodes: u32,
         #[pyo3(from_py_with = arg)] halving: bool,
+        #[pyo3(from_py_with = arg)] shedding: bool,
     ) -> PyResult<Option<String>> {
         let (deal, unknown, pinned) = (&self.deal, &self.unknown, &self.pinned);
         let endgame = Endgame {
@@ -793,6 +799,11 @@ impl PyClimbingView {
                 endgame,
                 halving,
                 self.evidence.as_ref(),
+                if shedding {
+                    playout::SHEDDING_PLAYOUT
+                } else {
+                    playout::SEARCH_PLAYOUT
+                },
                 &mut rng,
                 cancel,
             )
