@@ -72,3 +72,14 @@ def test_pbn_text_after_a_tag_reads_as_a_line_of_its_own() -> None:
         assert pbn.loads(pbn.dumps(boards)) == boards
     assert pbn.loads('[Event "a"][Site "b"] 1 2\n')[0].tags == {"Event": "a", "Site": "b"}
     assert pbn.loads('[X "1"] % c\n')[0].tables == {}
+
+
+def test_a_pbn_claim_before_the_first_card_round_trips() -> None:
+    # Found by the pbn_loads target: "[Play ...]" followed by only "*" read as a
+    # claim, which dumps dropped because no card had been played.
+    text = '[Contract "4S"]\n[Declarer "N"]\n[Play "E"]\n*\n'
+    (board,) = pbn.loads(text)
+    assert board.claimed and board.play == []
+    assert pbn.loads(pbn.dumps([board])) == [board]
+    with pytest.raises(CardkitError, match="needs a Contract"):
+        pbn.loads('[Play "S"]* ac\n')

@@ -387,11 +387,14 @@ class _Reader:
         tokens = [t for t in " ".join(lines).split() if not _annotation(t)]
         claimed = "*" in tokens
         tokens = tokens[: tokens.index("*")] if claimed else tokens
-        if not tokens:
-            return [], claimed
+        if not tokens and not claimed:
+            return [], False
+        # A claim before the first card is a play too (dumps writes it back).
         if board.trump is None:
             raise InvalidNotationError(f"{where}: a Play section needs a Contract")
         first = _seat(value, f"{where}: first seat")
+        if not tokens:
+            return [], True
         cards = [None if t in ("-", "+") else _read_card(t, where) for t in tokens]
         rows = [cards[k : k + 4] for k in range(0, len(cards), 4)]
         rows[-1].extend([None] * (4 - len(rows[-1])))
@@ -478,7 +481,7 @@ def _board_lines(b: Board) -> list[str]:
         calls = ["Pass" if c == "pass" else c for c in calls]
         lines.append(_tag("Auction", SEATS[b.dealer]))
         lines.extend(" ".join(calls[k : k + 4]) for k in range(0, len(calls), 4))
-    if b.play:
+    if b.play or b.claimed:
         if b.declarer is None or b.trump is None:
             raise InvalidNotationError("a Play section needs a declarer and a contract")
         first = (b.declarer + 1) % 4
