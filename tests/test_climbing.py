@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Iterable
 
 import pytest
 
@@ -16,6 +17,20 @@ DDZ_DECK = FULL_RANKS["doudizhu"]
 
 
 @pytest.mark.rule("DDZ-06", "ZSY-06")
+def assert_seeded_search(
+    game: cardkit.api.Game,
+    agents: Callable[[int], list[cardkit.agents.Agent]],
+    seeds: Iterable[int] = range(3),
+) -> None:
+    """Games of the agents ``agents(seed)`` makes end zero-sum and, played again from
+    the same seeds, move for move the same: an option reached the search and kept it
+    legal and seeded (the search's own choices are checked in the Rust tests)."""
+    for seed in seeds:
+        state = cardkit.play(game, agents(seed), seed=seed)
+        assert state.is_terminal and sum(state.returns()) == 0
+        assert cardkit.play(game, agents(seed), seed=seed).history == state.history
+
+
 def test_packs_are_read_from_the_named_decks() -> None:
     # Written out here once as the rule texts give them: the code reads the packs
     # from `cardkit.cards.deck`.

@@ -12,6 +12,8 @@ from cardkit.games import doudizhu
 from cardkit.games._base import MAX_DEALS
 from cardkit.games.doudizhu import DouDizhuState
 
+from .test_climbing import assert_seeded_search
+
 GAME = doudizhu.DouDizhu()
 
 
@@ -254,23 +256,20 @@ def test_agents_play_legal_games() -> None:
 def test_search_with_the_endgame_solver_plays_legal_replayable_games() -> None:
     # From 14 cards left every sampled deal is solved exactly (Rust tests check the
     # solver against plain minimax); here the agent's games stay legal and seeded.
-    for seed in range(4):
-        agents = [DouDizhuSearchAgent(seed + s, samples=4, endgame=14) for s in range(3)]
-        state = cardkit.play(GAME, agents, seed=seed)
-        assert state.is_terminal and sum(state.returns()) == 0
-        again = [DouDizhuSearchAgent(seed + s, samples=4, endgame=14) for s in range(3)]
-        assert cardkit.play(GAME, again, seed=seed).history == state.history
+    assert_seeded_search(
+        GAME,
+        lambda seed: [DouDizhuSearchAgent(seed + s, samples=4, endgame=14) for s in range(3)],
+        range(4),
+    )
 
 
 def test_search_by_successive_halving_plays_legal_replayable_games() -> None:
     # Rust tests check the schedule's budget and that two candidates search as the
     # uniform split; here the option reaches the search, and games stay seeded.
-    for seed in range(3):
-        agents = [DouDizhuSearchAgent(seed + s, samples=8, halving=True) for s in range(3)]
-        state = cardkit.play(GAME, agents, seed=seed)
-        assert state.is_terminal and sum(state.returns()) == 0
-        again = [DouDizhuSearchAgent(seed + s, samples=8, halving=True) for s in range(3)]
-        assert cardkit.play(GAME, again, seed=seed).history == state.history
+    assert_seeded_search(
+        GAME,
+        lambda seed: [DouDizhuSearchAgent(seed + s, samples=8, halving=True) for s in range(3)],
+    )
     for value in (1, "yes", None, 1.0):
         with pytest.raises(cardkit.RuleOptionError, match="halving must be a bool"):
             DouDizhuSearchAgent(0, halving=value)  # type: ignore[arg-type]
@@ -280,12 +279,12 @@ def test_search_dealing_to_fit_the_passes_plays_legal_replayable_games() -> None
     # Rust tests check that the deals fit the passes; here every position of real
     # games reads back through the play history, with the option on and off.
     for evidence in (True, False):
-        for seed in range(3):
-            agents = [DouDizhuSearchAgent(seed + s, samples=4, evidence=evidence) for s in range(3)]
-            state = cardkit.play(GAME, agents, seed=seed)
-            assert state.is_terminal and sum(state.returns()) == 0
-            again = [DouDizhuSearchAgent(seed + s, samples=4, evidence=evidence) for s in range(3)]
-            assert cardkit.play(GAME, again, seed=seed).history == state.history
+        assert_seeded_search(
+            GAME,
+            lambda seed, fit=evidence: [
+                DouDizhuSearchAgent(seed + s, samples=4, evidence=fit) for s in range(3)
+            ],
+        )
     for value in (1, "yes", None, "farmer", "Landlord", b"landlord"):
         with pytest.raises(cardkit.RuleOptionError, match="evidence must be a bool or 'landlord'"):
             DouDizhuSearchAgent(0, evidence=value)  # type: ignore[arg-type]
@@ -302,10 +301,7 @@ def test_search_fitting_the_passes_as_landlord_only_replays_and_is_mixed() -> No
             for s in range(3)
         ]
 
-    for seed in range(3):
-        state = cardkit.play(GAME, best(seed), seed=seed)
-        assert state.is_terminal and sum(state.returns()) == 0
-        assert cardkit.play(GAME, best(seed), seed=seed).history == state.history
+    assert_seeded_search(GAME, best)
     state = GAME.new_state(seed=4)
     checked = set()
     while not state.is_terminal and len(checked) < 2:

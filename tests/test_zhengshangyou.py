@@ -18,6 +18,8 @@ from cardkit.games import zhengshangyou
 from cardkit.games._climbing import _ACTIONS
 from cardkit.games.zhengshangyou import ZhengShangyouState
 
+from .test_climbing import assert_seeded_search
+
 GAME = zhengshangyou.ZhengShangyou()
 
 # Seat 0 holds the heart three; seat 1 the 4444 bomb; seat 2 no bomb.
@@ -193,23 +195,19 @@ def test_search_with_the_endgame_solver_plays_legal_replayable_games() -> None:
 
 
 def test_search_by_successive_halving_plays_legal_replayable_games() -> None:
-    for seed in range(3):
-        agents = [ZhengShangyouSearchAgent(seed + s, samples=8, halving=True) for s in range(3)]
-        state = cardkit.play(GAME, agents, seed=seed)
-        assert state.is_terminal
-        again = [ZhengShangyouSearchAgent(seed + s, samples=8, halving=True) for s in range(3)]
-        assert cardkit.play(GAME, again, seed=seed).history == state.history
+    def agents(seed: int) -> list[ZhengShangyouSearchAgent]:
+        return [ZhengShangyouSearchAgent(seed + s, samples=8, halving=True) for s in range(3)]
+
+    assert_seeded_search(GAME, agents)
 
 
 def test_search_with_shedding_playouts_plays_legal_replayable_games() -> None:
     # The shedding policy's own choices are checked in the Rust tests (playout.rs);
     # here the option reaches the search and its games replay.
-    for seed in range(3):
-        agents = [ZhengShangyouSearchAgent(seed + s, samples=4, shedding=True) for s in range(3)]
-        state = cardkit.play(GAME, agents, seed=seed)
-        assert state.is_terminal and sum(state.returns()) == 0
-        again = [ZhengShangyouSearchAgent(seed + s, samples=4, shedding=True) for s in range(3)]
-        assert cardkit.play(GAME, again, seed=seed).history == state.history
+    def agents(seed: int) -> list[ZhengShangyouSearchAgent]:
+        return [ZhengShangyouSearchAgent(seed + s, samples=4, shedding=True) for s in range(3)]
+
+    assert_seeded_search(GAME, agents)
     for value in (1, "yes", None):
         with pytest.raises(cardkit.RuleOptionError, match="shedding must be a bool"):
             ZhengShangyouSearchAgent(0, shedding=value)  # type: ignore[arg-type]
