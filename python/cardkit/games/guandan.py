@@ -423,7 +423,7 @@ class GuandanState(BaseState):
         self._due: list[tuple[int, int]] = []
         self._anti_tribute: list[int] | None = None
         self._leader: int | None = None
-        self._enter(Phase.PLAY)
+        # The phase is entered below: the card play, or returning tribute.
         if not previous:
             # GD-13: the match's first leader is drawn from the seed.
             self._start_play(derive_seed(self._seed, _LEADER_STREAM) % 4)
