@@ -258,3 +258,29 @@ def test_bad_inputs_to_writers() -> None:
 def test_quotes_in_tag_values_round_trip() -> None:
     board = Board(tags={"Event": 'The "big" one', "Site": "C:\\club"})
     assert loads(dumps([board])) == [board]
+
+
+def test_the_auction_tag_names_the_dealer() -> None:
+    # Without a Dealer tag the Auction's seat is the dealer; a contradicting one
+    # would read every call as another seat's, so it is refused.
+    (board,) = loads('[Auction "E"]\n1S Pass Pass Pass\n')
+    assert board.dealer == 1 and board.auction == ["1S", "pass", "pass", "pass"]
+    assert loads(dumps([board])) == [board]
+    with pytest.raises(InvalidNotationError, match="starts with N, but the dealer is S"):
+        loads('[Dealer "S"]\n[Auction "N"]\n1S AP\n')
+    with pytest.raises(InvalidNotationError, match="first seat"):
+        loads('[Dealer "S"]\n[Auction "Q"]\n')
+
+
+def test_the_play_tag_names_the_opening_leader() -> None:
+    # The Play's seat is declarer's left-hand opponent: it gives a missing Declarer
+    # and must agree with a present one.
+    (board,) = loads('[Contract "4S"]\n[Play "E"]\nCQ CK CA S6\n')
+    assert board.declarer == 0 and [str(c) for c in board.play] == ["Qc", "Kc", "Ac", "6s"]
+    assert loads(dumps([board])) == [board]
+    with pytest.raises(InvalidNotationError, match="left-hand opponent is E"):
+        loads('[Declarer "N"]\n[Contract "4S"]\n[Play "W"]\nCQ CK CA S6\n')
+    with pytest.raises(InvalidNotationError, match="first seat"):
+        loads('[Contract "4S"]\n[Play "?"]\n*\n')
+    with pytest.raises(InvalidNotationError, match="first seat"):
+        loads('[Contract "4S"]\n[Play "Z"]\n')

@@ -10,6 +10,7 @@ import pytest
 
 from cardkit import CardkitError, games, phh
 from cardkit.bridge import pbn
+from cardkit.errors import InvalidNotationError
 
 
 def test_malformed_phh_value_is_a_typed_error_without_a_warning() -> None:
@@ -49,10 +50,8 @@ def test_doudizhu_play_longer_than_any_hand_is_refused_by_the_index() -> None:
     "text",
     [
         '[Play "N"]\n',
-        '[Auction "?"]\n[Play ")"]\n',
+        '[Auction "?"]\n[Play "?"]\n',
         '[Board "?"]\n[Contract ""]\n\n[Event "x"]\n',
-        # the fuzzer's own input (pbn_loads), an empty Play section after junk
-        '% PB.KJTass A5s\n[Play ")\x00\x00 DJ KJT.8632 AQT = z seed"]\n',
     ],
 )
 def test_a_pbn_tag_group_that_gives_nothing_is_no_board(text: str) -> None:
@@ -61,6 +60,13 @@ def test_a_pbn_tag_group_that_gives_nothing_is_no_board(text: str) -> None:
     boards = pbn.loads(text)
     assert all(b != pbn.Board() for b in boards)
     assert pbn.loads(pbn.dumps(boards)) == boards
+
+
+def test_an_empty_pbn_section_still_names_a_seat() -> None:
+    # The fuzzer's own input (pbn_loads): an empty Play section after junk. Its
+    # first seat is no seat, which is refused like any other bad seat, section or not.
+    with pytest.raises(InvalidNotationError, match="first seat"):
+        pbn.loads('% PB.KJTass A5s\n[Play ")\x00\x00 DJ KJT.8632 AQT = z seed"]\n')
 
 
 def test_pbn_text_after_a_tag_reads_as_a_line_of_its_own() -> None:

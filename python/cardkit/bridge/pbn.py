@@ -360,15 +360,27 @@ class _Reader:
                 raise InvalidNotationError(f"{self.where('Result')}: {shown(result)}")
             b.result = int(result)
         if "Auction" in tags:
-            b.auction = self.auction(tags.pop("Auction"))
+            b.auction = self.auction(tags.pop("Auction"), b)
         if "Play" in tags:
             b.play, b.claimed = self.play(tags.pop("Play"), b)
         b.tags = tags
         b.tables = {name: self.sections[name] for name in tags if self.sections.get(name)}
         return b
 
-    def auction(self, value: str) -> list[str]:
+    def auction(self, value: str, board: Board) -> list[str]:
         where = self.where("Auction")
+        # The Auction tag names the dealer (who calls first): it stands in for a
+        # missing Dealer tag and must not contradict a present one, or every call
+        # would be read as another seat's.
+        if value.strip() not in ("", "?"):
+            first = _seat(value.strip(), f"{where}: first seat")
+            if board.dealer is None:
+                board.dealer = first
+            elif first != board.dealer:
+                raise InvalidNotationError(
+                    f"{where}: the auction starts with {SEATS[first]}, "
+                    f"but the dealer is {SEATS[board.dealer]}"
+                )
         calls: list[str] = []
         for token in " ".join(self.sections.get("Auction", [])).split():
             if _annotation(token):
@@ -387,12 +399,24 @@ class _Reader:
         tokens = [t for t in " ".join(lines).split() if not _annotation(t)]
         claimed = "*" in tokens
         tokens = tokens[: tokens.index("*")] if claimed else tokens
+        named = value.strip() not in ("", "?")
+        first = _seat(value.strip(), f"{where}: first seat") if named else None
         if not tokens and not claimed:
             return [], False
         # A claim before the first card is a play too (dumps writes it back).
         if board.trump is None:
             raise InvalidNotationError(f"{where}: a Play section needs a Contract")
-        first = _seat(value, f"{where}: first seat")
+        if first is None:
+            raise InvalidNotationError(f"{where}: a Play section needs its first seat")
+        # The Play tag names the opening leader, declarer's left-hand opponent: it
+        # gives a missing Declarer and must agree with a present one.
+        if board.declarer is None:
+            board.declarer = (first + 3) % 4
+        elif first != (board.declarer + 1) % 4:
+            raise InvalidNotationError(
+                f"{where}: the play starts with {SEATS[first]}, but declarer "
+                f"{SEATS[board.declarer]}'s left-hand opponent is {SEATS[(board.declarer + 1) % 4]}"
+            )
         if not tokens:
             return [], True
         cards = [None if t in ("-", "+") else _read_card(t, where) for t in tokens]
