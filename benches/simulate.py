@@ -161,6 +161,12 @@ def executor(column: str) -> Iterator[Any]:
     pool.shutdown()
 
 
+def games_per_second(rate: float) -> str:
+    """A rate for the table: whole games/s, or three digits for a game that takes
+    seconds (a random Spades match), which would print as 0."""
+    return f"{rate:,.0f}" if rate >= 10 else f"{rate:.3g}"
+
+
 #: The parallel columns, in the order a round times them.
 COLUMNS = ("two", "ceiling", "ray", "dask")
 
@@ -184,9 +190,9 @@ class Row:
         median ratio and its range."""
         ratios = self.ratios[column]
         if len(ratios) == 1:
-            return f"{self.rates[column]:,.0f} ({ratios[0]:.2f}x)"
+            return f"{games_per_second(self.rates[column])} ({ratios[0]:.2f}x)"
         return (
-            f"{self.rates[column]:,.0f} ({statistics.median(ratios):.2f}x; "
+            f"{games_per_second(self.rates[column])} ({statistics.median(ratios):.2f}x; "
             f"{min(ratios):.2f} .. {max(ratios):.2f})"
         )
 
@@ -276,7 +282,8 @@ def main() -> None:
         spread = f"{min(r.overheads):+.1%} .. {max(r.overheads):+.1%}"
         cells = " | ".join(r.cell(c) for c in COLUMNS)
         print(
-            f"| {r.game} | {r.games:,} | {r.bare:,.0f} | {r.one:,.0f} | {cells} "
+            f"| {r.game} | {r.games:,} | {games_per_second(r.bare)} | "
+            f"{games_per_second(r.one)} | {cells} "
             f"| {statistics.median(r.overheads):+.1%} ({spread}) |",
             flush=True,
         )
