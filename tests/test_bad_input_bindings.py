@@ -242,3 +242,22 @@ def test_spades_bag_carries_past_nine_are_refused() -> None:
     assert _test.spades_team_score([3, 2], [4, 2], 9) == (51 - 100, 0)
     with pytest.raises(RuleOptionError, match="bags"):
         _test.spades_team_score([3, 2], [4, 2], 10)
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"objective": "moon"}, "objective"),
+        ({"objective": "match", "scores": [10**7 + 1, 0]}, "scores"),
+        ({"objective": "match", "scores": [0, -(10**7) - 1]}, "scores"),
+        ({"objective": "match", "target": 0}, "target"),
+        ({"objective": "match", "target": 10**7 + 1}, "target"),
+    ],
+)
+def test_spades_search_objective_out_of_range_is_refused(
+    options: dict[str, Any], match: str
+) -> None:
+    view = _hearts_start()
+    args = [0, view["known"], view["unknown"], [13] * 4, [0] * 4, 0, [], 0, [3] * 4]
+    with pytest.raises(RuleOptionError, match=match):
+        spades_search(*args, [0] * 4, [0, 0], False, view["candidates"], 2, 1, **options)

@@ -54,6 +54,8 @@ STR = Kind((None, 5, 1.5, ["x"], b"x", "\ud800"))
 OPT_STR = Kind((5, 1.5, ["x"], b"x"))
 LIST = Kind(("x", 5, None, 1.5, ["x"], [-1], [2**70]))
 OPT_LIST = Kind(("x", 5, 1.5, ["x"]))
+#: A list of signed ints (match scores may be negative).
+INT_LIST = Kind(("x", 5, None, 1.5, ["x"], [2**70]))
 ITERABLE = Kind((5, None, 1.5))
 CALLABLE = Kind((5, "x"))
 OPT_CALLABLE = Kind((5, "x"))
@@ -670,6 +672,10 @@ TABLE: dict[str, Entry] = {
             "bags": [0, 0],
             "endgame_cards": 4,
             "endgame_nodes": 100,
+            "objective": "match",
+            "scores": [-150, 420],
+            "target": 500,
+            "nil_play": True,
         },
         {
             **SEARCH_KINDS,
@@ -679,6 +685,10 @@ TABLE: dict[str, Entry] = {
             "bags": LIST,
             "endgame_cards": UINT,
             "endgame_nodes": UINT,
+            "objective": STR,
+            "scores": INT_LIST,
+            "target": INT,
+            "nil_play": BOOL,
         },
     ),
     "spades_bid_playouts": Entry(

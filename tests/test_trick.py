@@ -3,6 +3,8 @@ checks, playouts, and the Hearts/Spades agents playing legal, seeded games."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import cardkit
@@ -172,6 +174,83 @@ def test_spades_agents_play_legal_seeded_games() -> None:
         a = cardkit.play(game, _spades_table(seed), seed=seed)  # type: ignore[arg-type]
         b = cardkit.play(game, _spades_table(seed), seed=seed)  # type: ignore[arg-type]
         assert a.history == b.history and a.is_terminal
+
+
+def _nil_set_values(**options: object) -> list[float]:
+    """Seat 0's solved values of A♠ and 3♦ in a two-card ending against seat 1's nil
+    (the line that sets it, and the one that lets it through)."""
+
+    def mask(text: str) -> int:
+        return mask_of([cardkit.Card(c).index for c in text.split()])
+
+    return spades_search(
+        0,
+        [mask("As 3d"), mask("Ks 4d"), mask("5d 5h"), mask("6h 7h")],
+        0,
+        [2, 2, 2, 2],
+        [0, 0, 0, 0],
+        0,
+        [],
+        0,
+        [1, 0, 1, 2],
+        [4, 0, 3, 4],
+        [0, 0],
+        True,
+        [cardkit.Card("As").index, cardkit.Card("3d").index],
+        4,
+        1,
+        0.0,
+        endgame_cards=8,
+        endgame_nodes=1000,
+        **options,  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.rule("SPD-10")
+def test_spades_match_objective_counts_the_match_a_deal_ends() -> None:
+    # A♠ sets the nil: team 0 26 points against -77 (+103); 3♦ lets it through:
+    # 27 against 122 (-95).
+    assert _nil_set_values() == [103.0, -95.0]
+    # Nobody can reach 500 this deal: the deal objective.
+    assert _nil_set_values(objective="match", scores=[100, 100]) == [103.0, -95.0]
+    # Team 1 at 400 reaches 522 and wins if the nil goes through (-95 - 200).
+    assert _nil_set_values(objective="match", scores=[0, 400]) == [103.0, -295.0]
+    # Team 0 at 480 wins either way (+200); the target is a parameter.
+    assert _nil_set_values(objective="match", scores=[480, 0]) == [303.0, 105.0]
+    assert _nil_set_values(objective="match", scores=[480, 0], target=600) == [103.0, -95.0]
+
+
+def test_spades_nil_play_reaches_the_playouts() -> None:
+    # Seat 1 bid nil: seat 0's leads are valued against defenders who set it.
+    hand = random.Random(5).sample(range(52), 13)
+    args = [0, [mask_of(hand), 0, 0, 0], FULL & ~mask_of(hand), [13] * 4, [0] * 4, 0, [], 0]
+    leads = [c for c in hand if c % 4 != 3]  # spades are not broken
+    rest = [[3, 0, 3, 3], [0] * 4, [0, 0], False, leads, 64, 5, 0.0]
+    plain = spades_search(*args, *rest)  # type: ignore[arg-type]
+    assert spades_search(*args, *rest, nil_play=False) == plain  # type: ignore[arg-type]
+    assert spades_search(*args, *rest, nil_play=True) != plain  # type: ignore[arg-type]
+
+
+def test_spades_search_agent_options_play_legal_seeded_matches() -> None:
+    game = games.make("spades", target=200)
+
+    def table(seed: int) -> list[object]:
+        strong = {"bidding": "search", "bid_worlds": 16, "endgame": 12}
+        return [
+            SpadesSearchAgent(seed * 4 + s, 8, objective="match", nil_play=True, **strong)
+            if s % 2 == 0
+            else SpadesSearchAgent(seed * 4 + s, 8)
+            for s in range(4)
+        ]
+
+    for seed in range(2):
+        a = cardkit.play(game, table(seed), seed=seed)  # type: ignore[arg-type]
+        b = cardkit.play(game, table(seed), seed=seed)  # type: ignore[arg-type]
+        assert a.history == b.history and a.is_terminal
+    with pytest.raises(RuleOptionError, match="objective"):
+        SpadesSearchAgent(1, objective="moon")
+    with pytest.raises(RuleOptionError, match="nil_play"):
+        SpadesSearchAgent(1, nil_play=1)  # type: ignore[arg-type]
 
 
 def test_rule_bids() -> None:

@@ -2221,12 +2221,17 @@ def spades_search(
     epsilon: float = 0.1,
     endgame_cards: int = 0,
     endgame_nodes: int = 20_000,
+    objective: str = "deal",
+    scores: list[int] = ...,
+    target: int = 500,
+    nil_play: bool = False,
 ) -> list[float]:
     """Average (own team's deal points - the other team's) of each Spades candidate.
 
     Each world deals the unseen cards consistently with what ``seat`` knows, then
     plays each candidate and finishes the deal with the playout policy; every
-    candidate meets the same worlds. Runs without the GIL.
+    candidate meets the same worlds. Runs without the GIL. With ``objective="match"``
+    a deal that ends the match also counts the match won (+200) or lost (-200).
 
     Args:
         seat: The searching seat, the seat to act (0..=3); its team is ``seat % 2``.
@@ -2251,6 +2256,17 @@ def spades_search(
             partnership); an int in 0..=52, 0 (default) is off.
         endgame_nodes: Nodes one solve may visit before the world is played out
             instead, an int in 0..2**32-1.
+        objective: ``"deal"`` (the deal's points difference) or ``"match"`` (plus
+            200 when the deal ends the match with ``seat``'s team ahead, minus 200
+            when behind: some total reaches ``target`` and the totals differ).
+        scores: Each team's match total before this deal (``"match"`` only; seats
+            0 and 2, then 1 and 3), each within -10,000,000..=10,000,000; default
+            ``[0, 0]``.
+        target: The total that ends the match (``"match"`` only), 1..=10,000,000.
+        nil_play: Whether the playouts play around nils: each seat tries to set an
+            opponent's nil that has taken no trick (leads low, stays under the nil
+            when it is winning the trick, plays low ahead of it) and covers a nil
+            partner (takes a trick the partner is winning).
 
     Returns:
         Each candidate's average value, in ``candidates`` order (higher is better).
@@ -2261,7 +2277,8 @@ def spades_search(
             voids above 15, sizes above 13 or not adding up to the unplayed cards,
             cards in two places, ``seat`` not the seat to act, candidates that are not
             distinct cards of its hand, a bid above 13, more than 12 tricks won,
-            bags above 9, ``epsilon`` outside 0..=1, or ``endgame_cards`` above 52.
+            bags above 9, ``epsilon`` outside 0..=1, ``endgame_cards`` above 52, an
+            unknown ``objective``, or ``scores`` or ``target`` out of range.
         KeyboardInterrupt: On Ctrl-C during a long search.
     """
 

@@ -14,6 +14,7 @@ from cardkit._core import spades_bid_playouts, spades_search
 from cardkit._validate import (
     check_agent_seed,
     check_count,
+    check_flag,
     check_legal_actions,
     check_real,
     check_seed,
@@ -30,6 +31,7 @@ from ._trickview import TrickView, check_time_per_move, mask_of_names, search_va
 __all__ = [
     "BIDDINGS",
     "NIL_MIN_SHARE",
+    "OBJECTIVES",
     "OVERTRICK_VALUE",
     "UNKNOWN_BID",
     "SpadesRuleAgent",
@@ -40,6 +42,9 @@ __all__ = [
 
 #: The search agent's bidding styles: the rule agent's count, or sampled play.
 BIDDINGS = ("rule", "search")
+#: What the search agent's play values: the deal's points difference, or that plus
+#: the match won or lost when the deal can end it.
+OBJECTIVES = ("deal", "match")
 #: The bid the bidding playouts assume for a seat that has not bid yet (about the
 #: average bid of a 13-card hand).
 UNKNOWN_BID = 3
@@ -234,7 +239,17 @@ class SpadesSearchAgent:
     hands (once the candidate is played) is solved exactly instead of played out:
     alpha-beta on the same score difference, partnership against partnership
     (``docs/spades.md``, Endgame solver), each solve capped at ``endgame_nodes``
-    nodes (past that, the world is played out as without it). Off by default."""
+    nodes (past that, the world is played out as without it). Off by default.
+
+    ``objective="deal"`` (default) values a card by the deal's points difference
+    alone; ``objective="match"`` adds 200 to a world in which the deal ends the
+    match with its team ahead and takes 200 off one in which it ends behind
+    (``docs/spades.md``, Search objective), from the observation's ``scores`` and
+    ``target``. Where the deal cannot end the match the two are the same.
+
+    ``nil_play=True`` makes the playouts play around nils: each seat tries to set
+    an opponent's nil that has taken no trick and covers a nil partner (off by
+    default: the playouts then let nils through)."""
 
     def __init__(
         self,
@@ -246,6 +261,8 @@ class SpadesSearchAgent:
         bid_worlds: int = 256,
         endgame: int = 0,
         endgame_nodes: int = 20_000,
+        objective: str = "deal",
+        nil_play: bool = False,
     ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self.worlds = check_count("worlds", worlds, 1, 1_000_000)
@@ -255,6 +272,8 @@ class SpadesSearchAgent:
         self.bid_worlds = check_count("bid_worlds", bid_worlds, 1, 1_000_000)
         self.endgame = check_count("endgame", endgame, 0, 52)
         self.endgame_nodes = check_count("endgame_nodes", endgame_nodes, 1, 100_000_000)
+        self.objective = check_choice("objective", objective, OBJECTIVES)
+        self.nil_play = check_flag("nil_play", nil_play)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The searched choice among ``legal_actions``."""
@@ -302,6 +321,10 @@ class SpadesSearchAgent:
                 self.epsilon,
                 endgame_cards=self.endgame,
                 endgame_nodes=self.endgame_nodes,
+                objective=self.objective,
+                scores=observation["scores"],
+                target=observation["target"],
+                nil_play=self.nil_play,
             )
 
         values = search_values(search, self.worlds, self.time_per_move, self._rng)

@@ -16,7 +16,7 @@ use cardkit_engine::trick::bridge::{self, Auction, BridgeDeal, Contract};
 use cardkit_engine::trick::endgame::{self, Endgame};
 use cardkit_engine::trick::hearts::{HeartsDeal, HeartsObjective};
 use cardkit_engine::trick::observe::{self, BridgeInfo, HeartsInfo, Position, SpadesInfo};
-use cardkit_engine::trick::spades::{self, SpadesDeal};
+use cardkit_engine::trick::spades::{self, SpadesDeal, SpadesObjective};
 use cardkit_engine::trick::{
     self, HiddenHands, PlayoutPolicy, SearchView, SteppedDeal, TrickPlay, TrickTable,
 };
@@ -396,13 +396,50 @@ fn hearts_objective(
     })
 }
 
+/// Spades match totals and targets beyond this are refused: a match without a
+/// floor sinks by at most 419 a deal for 10,000 deals.
+const MAX_SPADES_TOTAL: i64 = 10_000_000;
+
+fn spades_objective(
+    py: Python<'_>,
+    name: &str,
+    scores: [i64; 2],
+    target: i64,
+) -> PyResult<SpadesObjective> {
+    let within = |x: i64| (-MAX_SPADES_TOTAL..=MAX_SPADES_TOTAL).contains(&x);
+    if !scores.iter().all(|&s| within(s)) || !(1..=MAX_SPADES_TOTAL).contains(&target) {
+        return Err(rule_error(
+            py,
+            format!("scores must be within ±{MAX_SPADES_TOTAL} and target 1..{MAX_SPADES_TOTAL}"),
+        ));
+    }
+    // Bounded above, so the conversions are exact.
+    let to_i32 = |x: i64| i32::try_from(x).unwrap_or(i32::MAX);
+    Ok(match name {
+        "deal" => SpadesObjective::Deal,
+        "match" => SpadesObjective::Match {
+            scores: scores.map(to_i32),
+            target: to_i32(target),
+        },
+        other => {
+            let shown: String = other.chars().take(40).collect();
+            return Err(rule_error(
+                py,
+                format!("objective {shown:?} must be deal or match"),
+            ));
+        }
+    })
+}
+
 /// Average (own team's deal points - the other team's) of each Spades candidate.
 ///
-/// `endgame_cards` > 0 solves a world exactly once at most that many cards are
-/// left, each solve visiting at most `endgame_nodes` nodes (past that, the world
-/// is played out as without the solver).
+/// `objective` "match" adds the match won or lost when the deal can end it, from
+/// the team totals `scores` toward `target`; `nil_play` makes the playouts set
+/// opposing nils and cover a nil partner. `endgame_cards` > 0 solves a world
+/// exactly once at most that many cards are left, each solve visiting at most
+/// `endgame_nodes` nodes (past that, the world is played out as without the solver).
 #[pyfunction]
-#[pyo3(signature = (seat, known, unknown, sizes, voids, leader, trick, played, bids, tricks, bags, broken, candidates, worlds, seed, epsilon = 0.1, endgame_cards = 0, endgame_nodes = 20_000))]
+#[pyo3(signature = (seat, known, unknown, sizes, voids, leader, trick, played, bids, tricks, bags, broken, candidates, worlds, seed, epsilon = 0.1, endgame_cards = 0, endgame_nodes = 20_000, objective = "deal", scores = [0; 2], target = 500, nil_play = false))]
 #[allow(clippy::too_many_arguments)]
 fn spades_search(
     py: Python<'_>,
@@ -424,9 +461,14 @@ fn spades_search(
     #[pyo3(from_py_with = arg)] epsilon: f64,
     #[pyo3(from_py_with = arg)] endgame_cards: u32,
     #[pyo3(from_py_with = arg)] endgame_nodes: u32,
+    #[pyo3(from_py_with = arg)] objective: &str,
+    #[pyo3(from_py_with = arg)] scores: [i64; 2],
+    #[pyo3(from_py_with = arg)] target: i64,
+    #[pyo3(from_py_with = arg)] nil_play: bool,
 ) -> PyResult<Vec<f64>> {
     let policy = policy(py, epsilon)?;
     let endgame = endgame_of(py, endgame_cards, endgame_nodes)?;
+    let objective = spades_objective(py, objective, scores, target)?;
     check_bags(py, &bags)?;
     if bids.iter().any(|&b| b > 13) || tricks.iter().map(|&t| u32::from(t)).sum::<u32>() > 12 {
         return Err(rule_error(
@@ -451,11 +493,12 @@ fn spades_search(
     )?;
     let mut deal = SpadesDeal::new([CardSet::EMPTY; 4], bids, 0);
     deal.tricks = tricks;
+    deal.nil_play = nil_play;
     let in_hands = input.hidden.sizes.iter().sum();
     let (view, cands) = input.view(deal);
     let micros = endgame_micros(worlds, &cands, endgame, in_hands);
     interrupt::run_sized(py, micros, |cancel| {
-        let value = |d: &SpadesDeal| d.team_value(seat, bags);
+        let value = |d: &SpadesDeal| d.objective_value(seat, bags, objective);
         view.evaluate(&cands, worlds, seed, policy, endgame, value, cancel)
     })?
     .py_err(py)

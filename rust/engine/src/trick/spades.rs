@@ -27,6 +27,11 @@ pub struct SpadesDeal {
     pub tricks: [u8; 4],
     /// Whether the first lead must be 2♣ (the `two_of_clubs` first-lead option).
     pub two_of_clubs_leads: bool,
+    /// Whether the heuristic plays around nils: every seat tries to set an
+    /// opponent's nil (leads low, stays under a nil that is winning the trick,
+    /// plays low ahead of it) and covers a nil partner (takes a trick the partner
+    /// is winning). Off, it is the plain contract-and-bags policy.
+    pub nil_play: bool,
 }
 
 /// One partnership's result for a deal.
@@ -80,6 +85,32 @@ pub fn team_score(bids: [u8; 2], tricks: [u8; 2], bags_before: u32) -> TeamScore
     }
 }
 
+/// What a Spades search values in a finished deal, for the searching team.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpadesObjective {
+    /// Own team's deal points minus the other team's (bags and bag penalties
+    /// included): the deal alone, blind to the match standing.
+    Deal,
+    /// The deal's points difference, plus [`MATCH_WIN`] when the deal ends the
+    /// match with own team ahead and minus it when behind. Where the deal cannot end
+    /// the match this is the deal objective, to the bit; where it can, a contract
+    /// that takes the team past `target` outranks a bigger score that falls short,
+    /// and setting a contract that would end the match against the team is worth
+    /// more than its points.
+    Match {
+        /// Match totals before this deal, per team (seats 0 and 2, then 1 and 3).
+        scores: [i32; 2],
+        /// The total that ends the match (the higher total then wins).
+        target: i32,
+    },
+}
+
+/// What ending the match a winner (or a loser) is worth in the match objective, in
+/// deal points. A judgement, not a fit: more than all but rare deals swing, and
+/// about what a 200-point lead late in a match (two set contracts of ten) is worth
+/// in chances of winning it.
+pub const MATCH_WIN: f64 = 200.0;
+
 impl SpadesDeal {
     /// A deal of `hands` after `bids`; `leader` leads the first trick.
     pub fn new(hands: [CardSet; 4], bids: [u8; 4], leader: usize) -> SpadesDeal {
@@ -88,6 +119,7 @@ impl SpadesDeal {
             bids,
             tricks: [0; 4],
             two_of_clubs_leads: false,
+            nil_play: false,
         }
     }
 
@@ -110,9 +142,84 @@ impl SpadesDeal {
     /// Own team's deal points minus the other team's, for `seat` with each
     /// team's `bags` before the deal (the search agent's value of a finished deal).
     pub fn team_value(&self, seat: usize, bags: [u32; 2]) -> f64 {
+        self.objective_value(seat, bags, SpadesObjective::Deal)
+    }
+
+    /// What the finished deal is worth to `seat`'s team under `objective`, with
+    /// each team's `bags` carried into the deal.
+    pub fn objective_value(&self, seat: usize, bags: [u32; 2], objective: SpadesObjective) -> f64 {
         let team = seat % 2;
         let s = self.scores(bags);
-        f64::from(s[team].points) - f64::from(s[1 - team].points)
+        let diff = f64::from(s[team].points) - f64::from(s[1 - team].points);
+        match objective {
+            SpadesObjective::Deal => diff,
+            SpadesObjective::Match { scores, target } => {
+                let own = scores[team].saturating_add(s[team].points);
+                let other = scores[1 - team].saturating_add(s[1 - team].points);
+                // SPD-10: at the target the higher score wins; equal scores play on.
+                if own == other || own.max(other) < target {
+                    diff
+                } else if own > other {
+                    diff + MATCH_WIN
+                } else {
+                    diff - MATCH_WIN
+                }
+            }
+        }
+    }
+
+    /// Whether `seat` bid nil and has taken no trick: a nil still to set or keep.
+    fn nil_alive(&self, seat: usize) -> bool {
+        self.bids[seat] == 0 && self.tricks[seat] == 0
+    }
+
+    /// The nil play of `seat` (see [`SpadesDeal::nil_play`]), when a nil is alive
+    /// and the seat has a card for it; `winners` are its legal cards that would
+    /// take the lead of the trick in progress and `losers` the others.
+    fn nil_card(
+        &self,
+        seat: usize,
+        legal: CardSet,
+        winners: CardSet,
+        losers: CardSet,
+    ) -> Option<Card> {
+        let table = &self.table;
+        let trick = table.trick();
+        let partner = (seat + 2) % 4;
+        let cover = self.bids[seat] != 0 && self.nil_alive(partner);
+        let target = [(seat + 1) % 4, (seat + 3) % 4]
+            .into_iter()
+            .find(|&s| self.nil_alive(s));
+        if trick.is_empty() {
+            // Lead low under an opponent's nil, high over a partner's.
+            let side = legal.difference(suit_cards(legal, SPADES));
+            let pool = if side.is_empty() { legal } else { side };
+            return match (target, cover) {
+                (Some(_), _) => Some(lowest(pool)),
+                (None, true) => Some(highest(pool)),
+                (None, false) => None,
+            };
+        }
+        let has_played = |s: usize| (s + 4 - table.leader) % 4 < trick.len();
+        let winner = (table.leader + trick_winner(trick, Some(SPADES))) % 4;
+        if let Some(nil) = target {
+            if winner == nil || !has_played(nil) {
+                // Keep the nil on top, or keep the card it must beat low: the
+                // highest card that does not take the lead.
+                return Some(if losers.is_empty() {
+                    lowest(legal)
+                } else {
+                    highest(losers)
+                });
+            }
+        }
+        if cover && winner == partner && !winners.is_empty() {
+            return Some(lowest(winners));
+        }
+        if cover && !has_played(partner) && !winners.is_empty() {
+            return Some(highest(winners));
+        }
+        None
     }
 
     fn wants_tricks(&self, seat: usize) -> bool {
@@ -164,6 +271,11 @@ impl TrickPlay for SpadesDeal {
         let want = self.wants_tricks(seat);
         let trick = self.table.trick();
         if trick.is_empty() {
+            if self.nil_play {
+                if let Some(card) = self.nil_card(seat, legal, CardSet::EMPTY, legal) {
+                    return card;
+                }
+            }
             // Cash a high side card when tricks are needed; otherwise lead low.
             let side = legal.difference(suit_cards(legal, SPADES));
             let pool = if side.is_empty() { legal } else { side };
@@ -180,6 +292,11 @@ impl TrickPlay for SpadesDeal {
             winners = winners.union(suit_cards(legal, SPADES));
         }
         let losers = legal.difference(winners);
+        if self.nil_play {
+            if let Some(card) = self.nil_card(seat, legal, winners, losers) {
+                return card;
+            }
+        }
         if want && !partner_winning && !winners.is_empty() {
             // The cheapest winning card: in the winning card's suit if possible.
             let pool = CardSet(winners.0 & same.0);
@@ -297,6 +414,111 @@ mod tests {
         assert!(matches!(bad, Err(EngineError::RuleOption(_))));
         let bad = bid_playouts(1, set(all), [14, 3, 3, 3], None, 5, policy, 1, &NEVER);
         assert!(matches!(bad, Err(EngineError::RuleOption(_))));
+    }
+
+    #[test]
+    fn match_objective_adds_the_match_only_to_deals_that_end_it() {
+        // SPD-10. Team 0 bid 3 + 2 and took 6 (51); team 1 bid 4 + 3 and took 7 (70).
+        let mut deal = SpadesDeal::new([CardSet::EMPTY; 4], [3, 4, 2, 3], 0);
+        deal.tricks = [3, 4, 3, 3];
+        let diff = deal.objective_value(0, [0, 0], SpadesObjective::Deal);
+        assert_eq!(diff, -19.0);
+        let at = |seat: usize, scores: [i32; 2]| {
+            let objective = SpadesObjective::Match {
+                scores,
+                target: 500,
+            };
+            deal.objective_value(seat, [0, 0], objective)
+        };
+        // Nobody reaches 500: the deal objective, to the bit.
+        assert_eq!(at(0, [100, 100]).to_bits(), diff.to_bits());
+        assert_eq!(at(0, [448, 429]), diff);
+        // Team 0 reaches 501 against 370; both pass 500 and team 0 is higher (511, 510).
+        assert_eq!(at(0, [450, 300]), diff + MATCH_WIN);
+        assert_eq!(at(2, [460, 440]), diff + MATCH_WIN);
+        // Team 1 reaches 510 against 491; the other side of it.
+        assert_eq!(at(0, [440, 440]), diff - MATCH_WIN);
+        assert_eq!(at(1, [440, 440]), -diff + MATCH_WIN);
+        // Equal at the target (501 each): the match goes on.
+        assert_eq!(at(0, [450, 431]), diff);
+        // Bags carried in count: team 0's tenth bag costs 100 (450 + 51 - 100 < 500).
+        let objective = SpadesObjective::Match {
+            scores: [450, 0],
+            target: 500,
+        };
+        assert_eq!(deal.objective_value(0, [9, 0], objective), diff - 100.0);
+        // Totals near the ends of i32 saturate instead of wrapping.
+        assert_eq!(at(0, [i32::MAX, 0]), diff + MATCH_WIN);
+    }
+
+    /// The heuristic's card for the seat to act once `played` is played, with and
+    /// without nil play.
+    fn nil_play_choice(hands: [&str; 4], bids: [u8; 4], leader: usize, played: &str) -> [Card; 2] {
+        let mut deal = SpadesDeal::new(hands.map(set), bids, leader);
+        for card in crate::cards::parse_cards(played).unwrap() {
+            deal.play(card);
+        }
+        let plain = deal.heuristic();
+        deal.nil_play = true;
+        [deal.heuristic(), plain]
+    }
+
+    fn cards(text: &str) -> [Card; 2] {
+        let parsed = crate::cards::parse_cards(text).unwrap();
+        [parsed[0], parsed[1]]
+    }
+
+    #[test]
+    fn nil_play_sets_an_opposing_nil_and_covers_a_partners() {
+        // SPD-08. Seat 1 bid nil: seat 0 leads low under it (plain: cash the ace).
+        let hands = ["Ah 2h 3d Ks", "9h 4c", "Th 8h 2c", "5c 6c"];
+        assert_eq!(nil_play_choice(hands, [3, 0, 3, 3], 0, ""), cards("2h Ah"));
+        // The nil's 9h is winning: seat 2 stays under it (plain: wins with the ten).
+        let hands = ["", "9h 4c", "Th 8h 2c", "5c 6c"];
+        assert_eq!(
+            nil_play_choice(hands, [3, 0, 3, 3], 1, "9h"),
+            cards("8h Th")
+        );
+        // The nil plays after seat 2: the card to beat stays low (plain: wins it).
+        let hands = ["", "5c 4d", "Kc 2c", "9c 6c"];
+        assert_eq!(
+            nil_play_choice(hands, [3, 3, 3, 0], 1, "5c"),
+            cards("2c Kc")
+        );
+        // Seat 0 bid nil and is winning with 9h: its partner takes the trick over it
+        // (plain: leaves a trick its partner is winning).
+        let hands = ["9h 4c", "3h 5c", "Th Ah 2h", "6c 7c"];
+        assert_eq!(
+            nil_play_choice(hands, [0, 3, 3, 3], 0, "9h 3h"),
+            cards("Th 2h")
+        );
+        // A nil that has taken a trick is nothing to set any more: plain play.
+        let mut deal =
+            SpadesDeal::new(["", "9h 4c", "Th 8h 2c", "5c 6c"].map(set), [3, 0, 3, 3], 1);
+        deal.tricks[1] = 1;
+        deal.nil_play = true;
+        deal.play(Card::parse("9h").unwrap());
+        assert_eq!(deal.heuristic(), Card::parse("Th").unwrap());
+    }
+
+    #[test]
+    fn nil_play_sets_more_nils_in_playouts() {
+        let made = |nil_play: bool| {
+            let mut rng = CardRng::new(11);
+            (0..2000)
+                .filter(|_| {
+                    let mut deal = SpadesDeal::random([3, 0, 3, 3], &mut rng);
+                    deal.nil_play = nil_play;
+                    playout(&mut deal, PlayoutPolicy::Heuristic(0.0), &mut rng);
+                    deal.tricks[1] == 0
+                })
+                .count()
+        };
+        let (plain, set) = (made(false), made(true));
+        assert!(
+            set < plain,
+            "nils made: {set} with nil play, {plain} without"
+        );
     }
 
     #[test]
