@@ -17,8 +17,9 @@ Run: python benches/climbing_agents.py [--deals N] [--samples S]  (issue target:
      both agents' time per searched move on the same positions
      [--best]: each game's strongest search vs the plain search, with both
      agents' time per searched move on the same positions: Dou Dizhu's
-     halving=True, evidence="landlord"; Zheng Shangyou's shedding=True (the
-     shedding playout policy), halving=True; both at --best-samples samples
+     halving=True, evidence="landlord", shedding=True; Zheng Shangyou's
+     shedding=True (the shedding playout policy), halving=True; both at
+     --best-samples samples
      [--first-deal D]: play deals D .. D+N-1 (fresh seeds for a confirmation)
 """
 
@@ -52,10 +53,14 @@ def _agents(game: str, samples: int, endgame: int, best_samples: int) -> dict[st
         "endgame": lambda s: search(s, samples, endgame=endgame),
         # the same playouts, spent by successive halving of the candidate moves
         "halving": lambda s: search(s, samples, halving=True),
-        # each game's strongest search: for Dou Dizhu, halving and fitting the
-        # passes only as the landlord; for Zheng Shangyou, shedding playouts and halving
+        # each game's strongest search: shedding playouts and halving, and for Dou
+        # Dizhu fitting the passes only as the landlord
         "best": (
-            (lambda s: DouDizhuSearchAgent(s, best_samples, halving=True, evidence="landlord"))
+            (
+                lambda s: DouDizhuSearchAgent(
+                    s, best_samples, halving=True, evidence="landlord", shedding=True
+                )
+            )
             if game == "doudizhu"
             else (lambda s: ZhengShangyouSearchAgent(s, best_samples, halving=True, shedding=True))
         ),

@@ -318,6 +318,30 @@ def test_search_fitting_the_passes_as_landlord_only_replays_and_is_mixed() -> No
     assert checked == {True, False}
 
 
+def test_search_with_shedding_playouts_plays_legal_replayable_games() -> None:
+    # The shedding policy's Dou Dizhu choices are checked in the Rust tests
+    # (playout.rs); here the option reaches the search (on the same sampled deals,
+    # some move of a game differs from the rule playouts' choice) and games replay.
+    assert_seeded_search(
+        GAME,
+        lambda seed: [DouDizhuSearchAgent(seed + s, samples=4, shedding=True) for s in range(3)],
+    )
+    state = GAME.new_state(seed=2)
+    differs = False
+    while not state.is_terminal and not differs:
+        seat = state.current_player
+        assert seat is not None
+        obs, legal = state.observation(seat), state.legal_actions()
+        if obs["phase"] == "play" and len(legal) > 1:
+            shed = DouDizhuSearchAgent(7, samples=8, shedding=True).act(obs, legal)
+            differs = shed != DouDizhuSearchAgent(7, samples=8).act(obs, legal)
+        state.apply(DouDizhuRuleAgent().act(obs, legal))
+    assert differs
+    for value in (1, "yes", None):
+        with pytest.raises(cardkit.RuleOptionError, match="shedding must be a bool"):
+            DouDizhuSearchAgent(0, shedding=value)  # type: ignore[arg-type]
+
+
 def test_a_play_history_that_does_not_fit_is_an_illegal_action() -> None:
     with pytest.raises(cardkit.IllegalActionError, match="out of turn"):
         ClimbingView("doudizhu", 0, "3", [1, 1, 1], "44", history=[(1, "5"), (1, "4")])

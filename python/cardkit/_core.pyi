@@ -787,8 +787,8 @@ class ClimbingView:
                 the worse half (a bool).
             shedding: Play the playouts with the shedding policy instead of the
                 rule policy: leads weigh each card of a planned group as three
-                ranks lower, and answers do not hold back a bomb (a bool; Zheng
-                Shangyou's stronger playouts).
+                ranks lower, and answers do not hold back a bomb (a bool; the
+                stronger playouts of both games' searches).
 
         Returns:
             The rank text of the chosen play, or ``None`` to pass.

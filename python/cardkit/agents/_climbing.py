@@ -104,9 +104,9 @@ class ClimbingSearch:
     Shangyou pass means nothing in that hand beat the table; a Dou Dizhu pass on an
     opponent makes hands the rule policy would have answered with less likely);
     ``evidence=False`` deals them uniformly, as the search did before. With
-    ``shedding`` (Zheng Shangyou only), the playouts play the shedding policy
-    instead of the rule policy: it leads long groups before low singles and does
-    not hold back a bomb, which makes the search far stronger."""
+    ``shedding``, the playouts play the shedding policy instead of the rule policy:
+    it leads long groups before low singles and does not hold back a bomb, which
+    makes the Zheng Shangyou search far stronger and the Dou Dizhu one somewhat."""
 
     def __init__(
         self,

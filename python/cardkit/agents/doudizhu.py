@@ -7,8 +7,9 @@ into combinations, leads the lowest planned group, answers with the response tha
 keeps its plan cheapest, saves bombs and the rocket for when an opponent is close to
 going out, and as a farmer never beats its partner. The search agent deals the
 unseen cards at random to the other two seats many times, tries each candidate move
-in each deal and finishes it with fast Rust playouts of the rule policy, and plays
-the move with the best mean score. Neither reads hidden state.
+in each deal and finishes it with fast Rust playouts of the rule policy (or, with
+``shedding=True``, of the shedding policy), and plays the move with the best mean
+score. Neither reads hidden state.
 """
 
 from __future__ import annotations
@@ -121,7 +122,12 @@ class DouDizhuSearchAgent(ClimbingSearch):
     likely. Off by default: it costs some 15% more time per move and showed no gain
     overall (docs/doudizhu.md). ``evidence="landlord"`` fits the passes only when the
     agent is the landlord, where they helped; as a farmer it deals uniformly, since
-    fitting the passes cost the farmers.
+    fitting the passes cost the farmers. ``shedding=True`` finishes the samples with
+    the shedding policy (Zheng Shangyou's, unchanged) instead of the rule policy:
+    it leads long groups (pairs, triples, runs, airplanes) before low singles and
+    answers with a bomb when that keeps its plan as cheap. Off by default; with
+    ``halving=True, evidence="landlord"`` it makes the strongest search so far
+    (docs/doudizhu.md).
 
     ``bidding="points"`` (default) bids like the rule agent. ``bidding="search"``
     estimates the hand's mean score as landlord at bid 1, ``e``, from
@@ -145,11 +151,14 @@ class DouDizhuSearchAgent(ClimbingSearch):
         bid_thresholds: Sequence[float] = BID_THRESHOLDS,
         halving: bool = False,
         evidence: bool | str = False,
+        shedding: bool = False,
     ) -> None:
         landlord_only = isinstance(evidence, str) and evidence == "landlord"
         if not landlord_only and not isinstance(evidence, bool):
             raise RuleOptionError(f"evidence must be a bool or 'landlord', got {shown(evidence)}")
-        super().__init__(seed, samples, endgame, endgame_nodes, halving, evidence is not False)
+        super().__init__(
+            seed, samples, endgame, endgame_nodes, halving, evidence is not False, shedding
+        )
         self._landlord_evidence = landlord_only
         self.bidding = check_choice("bidding", bidding, BIDDINGS)
         self.bid_samples = check_count("bid_samples", bid_samples, 1, 1_000_000)

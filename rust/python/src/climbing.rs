@@ -757,8 +757,8 @@ impl PyClimbingView {
     /// cards are left in all hands, each solve visiting at most `endgame_nodes`
     /// nodes (past that, the world is played out as without the solver).
     /// `halving` spends the same playouts by successive halving of the candidates.
-    /// `shedding` plays the playouts with the shedding policy (Zheng Shangyou's
-    /// stronger playouts) instead of the rule policy.
+    /// `shedding` plays the playouts with the shedding policy (the stronger
+    /// playouts of both games' searches) instead of the rule policy.
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (
         samples, seed, endgame_cards = 0, endgame_nodes = 20_000, halving = false, shedding = false

@@ -534,7 +534,9 @@ pub fn rule_move(deal: &Deal) -> Move {
 /// back a bomb when it keeps the plan as cheap. A Zheng Shangyou seat playing it
 /// against two rule seats gains some +1.7 per deal over the rule policy (seats
 /// rotated, paired deals); as the search's playout policy it makes the search
-/// stronger (docs/zhengshangyou.md).
+/// stronger (docs/zhengshangyou.md). A Dou Dizhu seat gains nothing by it against
+/// rule seats, but as the playout policy of the Dou Dizhu search it helps there too
+/// (docs/doudizhu.md).
 pub fn shedding_move(deal: &Deal) -> Move {
     planned_move(deal, Style::Shedding)
 }
@@ -787,7 +789,7 @@ pub const SEARCH_PLAYOUT: Policy = Policy::Rule {
     epsilon_inverse: 32,
 };
 
-/// The shedding playouts of [`search_move`] (Zheng Shangyou's `shedding` search):
+/// The shedding playouts of [`search_move`] (both games' `shedding` search):
 /// the shedding policy, a random move one time in 32.
 pub const SHEDDING_PLAYOUT: Policy = Policy::Shedding {
     epsilon_inverse: 32,
@@ -811,7 +813,7 @@ pub const SHEDDING_PLAYOUT: Policy = Policy::Shedding {
 /// seats' passes ([`Evidence::sample`]) instead of uniformly.
 ///
 /// `policy` plays every seat of the playouts: [`SEARCH_PLAYOUT`], or
-/// [`SHEDDING_PLAYOUT`] (Zheng Shangyou's stronger playouts).
+/// [`SHEDDING_PLAYOUT`] (the stronger playouts of both games' searches).
 ///
 /// With `endgame` on and at most `endgame.cards` cards left in the deal, each
 /// candidate in each sampled world is solved exactly instead
@@ -1288,8 +1290,8 @@ mod tests {
     #[test]
     fn shedding_playouts_end_zero_sum() {
         let mut rng = CardRng::new(9);
-        for _ in 0..200 {
-            let mut deal = random_deal(false, &mut rng);
+        for i in 0..400 {
+            let mut deal = random_deal(i % 2 == 0, &mut rng);
             playout(&mut deal, SHEDDING_PLAYOUT, &mut rng);
             assert!(deal.is_over());
             assert_eq!(deal.scores().iter().sum::<i32>(), 0, "{deal:?}");
