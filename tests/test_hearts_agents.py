@@ -270,13 +270,10 @@ def test_endgame_solver_values_the_queen_seat_zero_cannot_escape() -> None:
     assert _queen_values(6) == [-9.75, 3.25]
 
 
-@pytest.mark.rule("SPD-06", "SPD-08", "SPD-09")
-def test_endgame_solver_finds_the_one_line_that_sets_the_nil() -> None:
-    # Seat 1 bid nil with K♠ 4♦. A♠ draws the K♠ while the partner throws the 5♦;
-    # then the 3♦ forces the 4♦ to win. Leading the 3♦ lets the partner's 5♦ win.
-    # Team 0: 8 tricks on 2 (26) against a failed nil and 4 on 2 (-77): 103.
-    # Team 0 after 3♦: 9 tricks (27) against a made nil and 4 on 2 (122): -95.
-    values = spades_search(
+def _nil_set_values(**options: object) -> list[float]:
+    """Seat 0's solved values of A♠ and 3♦ in a two-card ending against seat 1's nil
+    (the line that sets it, and the one that lets it through)."""
+    return spades_search(
         0,
         [mask("As 3d"), mask("Ks 4d"), mask("5d 5h"), mask("6h 7h")],
         0,
@@ -295,8 +292,28 @@ def test_endgame_solver_finds_the_one_line_that_sets_the_nil() -> None:
         0.0,
         endgame_cards=8,
         endgame_nodes=1000,
+        **options,  # type: ignore[arg-type]
     )
-    assert values == [103.0, -95.0]
+
+
+@pytest.mark.rule("SPD-06", "SPD-08", "SPD-09")
+def test_endgame_solver_finds_the_one_line_that_sets_the_nil() -> None:
+    # Seat 1 bid nil with K♠ 4♦. A♠ draws the K♠ while the partner throws the 5♦;
+    # then the 3♦ forces the 4♦ to win. Leading the 3♦ lets the partner's 5♦ win.
+    # Team 0: 8 tricks on 2 (26) against a failed nil and 4 on 2 (-77): 103.
+    # Team 0 after 3♦: 9 tricks (27) against a made nil and 4 on 2 (122): -95.
+    assert _nil_set_values() == [103.0, -95.0]
+
+
+@pytest.mark.rule("SPD-10")
+def test_spades_match_objective_counts_the_match_a_deal_ends() -> None:
+    # Nobody can reach 500 this deal: the deal objective.
+    assert _nil_set_values(objective="match", scores=[100, 100]) == [103.0, -95.0]
+    # Team 1 at 400 reaches 522 and wins if the nil goes through (-95 - 200).
+    assert _nil_set_values(objective="match", scores=[0, 400]) == [103.0, -295.0]
+    # Team 0 at 480 wins either way (+200); the target is a parameter.
+    assert _nil_set_values(objective="match", scores=[480, 0]) == [303.0, 105.0]
+    assert _nil_set_values(objective="match", scores=[480, 0], target=600) == [103.0, -95.0]
 
 
 def test_endgame_options_are_checked() -> None:

@@ -176,50 +176,6 @@ def test_spades_agents_play_legal_seeded_games() -> None:
         assert a.history == b.history and a.is_terminal
 
 
-def _nil_set_values(**options: object) -> list[float]:
-    """Seat 0's solved values of A♠ and 3♦ in a two-card ending against seat 1's nil
-    (the line that sets it, and the one that lets it through)."""
-
-    def mask(text: str) -> int:
-        return mask_of([cardkit.Card(c).index for c in text.split()])
-
-    return spades_search(
-        0,
-        [mask("As 3d"), mask("Ks 4d"), mask("5d 5h"), mask("6h 7h")],
-        0,
-        [2, 2, 2, 2],
-        [0, 0, 0, 0],
-        0,
-        [],
-        0,
-        [1, 0, 1, 2],
-        [4, 0, 3, 4],
-        [0, 0],
-        True,
-        [cardkit.Card("As").index, cardkit.Card("3d").index],
-        4,
-        1,
-        0.0,
-        endgame_cards=8,
-        endgame_nodes=1000,
-        **options,  # type: ignore[arg-type]
-    )
-
-
-@pytest.mark.rule("SPD-10")
-def test_spades_match_objective_counts_the_match_a_deal_ends() -> None:
-    # A♠ sets the nil: team 0 26 points against -77 (+103); 3♦ lets it through:
-    # 27 against 122 (-95).
-    assert _nil_set_values() == [103.0, -95.0]
-    # Nobody can reach 500 this deal: the deal objective.
-    assert _nil_set_values(objective="match", scores=[100, 100]) == [103.0, -95.0]
-    # Team 1 at 400 reaches 522 and wins if the nil goes through (-95 - 200).
-    assert _nil_set_values(objective="match", scores=[0, 400]) == [103.0, -295.0]
-    # Team 0 at 480 wins either way (+200); the target is a parameter.
-    assert _nil_set_values(objective="match", scores=[480, 0]) == [303.0, 105.0]
-    assert _nil_set_values(objective="match", scores=[480, 0], target=600) == [103.0, -95.0]
-
-
 def test_spades_nil_play_reaches_the_playouts() -> None:
     # Seat 1 bid nil: seat 0's leads are valued against defenders who set it.
     hand = random.Random(5).sample(range(52), 13)

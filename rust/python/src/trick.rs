@@ -362,6 +362,13 @@ fn hearts_moon_card(
     Ok(deal.moon_move().map(|c| u32::from(c.index())))
 }
 
+/// The error for an objective name a search does not know: the name (cut to 40
+/// characters) and the names it takes.
+fn unknown_objective(py: Python<'_>, name: &str, known: &str) -> PyErr {
+    let shown: String = name.chars().take(40).collect();
+    rule_error(py, format!("objective {shown:?} must be {known}"))
+}
+
 /// Match totals above this are refused: no match target goes past 10,000.
 const MAX_HEARTS_TOTAL: u32 = 1_000_000;
 
@@ -386,13 +393,7 @@ fn hearts_objective(
             scores: scores.map(to_i32),
             target: to_i32(target),
         },
-        other => {
-            let shown: String = other.chars().take(40).collect();
-            return Err(rule_error(
-                py,
-                format!("objective {shown:?} must be zero_sum, deal or match"),
-            ));
-        }
+        other => return Err(unknown_objective(py, other, "zero_sum, deal or match")),
     })
 }
 
@@ -421,13 +422,7 @@ fn spades_objective(
             scores: scores.map(to_i32),
             target: to_i32(target),
         },
-        other => {
-            let shown: String = other.chars().take(40).collect();
-            return Err(rule_error(
-                py,
-                format!("objective {shown:?} must be deal or match"),
-            ));
-        }
+        other => return Err(unknown_objective(py, other, "deal or match")),
     })
 }
 
