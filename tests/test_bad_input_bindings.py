@@ -252,6 +252,9 @@ def test_spades_bag_carries_past_nine_are_refused() -> None:
         ({"objective": "match", "scores": [0, -(10**7) - 1]}, "scores"),
         ({"objective": "match", "target": 0}, "target"),
         ({"objective": "match", "target": 10**7 + 1}, "target"),
+        ({"objective": "match", "lose_at": 0}, "lose_at"),
+        ({"objective": "match", "lose_at": 200}, "lose_at"),
+        ({"objective": "match", "lose_at": -(10**7) - 1}, "lose_at"),
     ],
 )
 def test_spades_search_objective_out_of_range_is_refused(

@@ -316,6 +316,18 @@ def test_spades_match_objective_counts_the_match_a_deal_ends() -> None:
     assert _nil_set_values(objective="match", scores=[480, 0], target=600) == [103.0, -95.0]
 
 
+@pytest.mark.rule("SPD-10")
+def test_spades_match_objective_ends_the_match_at_the_lose_at_floor() -> None:
+    # Setting the nil leaves team 1 at -150 - 77 = -227: under a -200 floor the match
+    # ends with team 0 ahead (+200); letting it through leaves team 1 at -28.
+    assert _nil_set_values(objective="match", scores=[0, -150]) == [103.0, -95.0]
+    assert _nil_set_values(objective="match", scores=[0, -150], lose_at=-200) == [303.0, -95.0]
+    # Team 0 at -230 sinks to -204 or -203 either way under a -203 floor, behind.
+    assert _nil_set_values(objective="match", scores=[-230, 0], lose_at=-203) == [-97.0, -295.0]
+    # The floor is the match objective's: the deal objective ignores it.
+    assert _nil_set_values(scores=[0, -150], lose_at=-200) == [103.0, -95.0]
+
+
 def test_endgame_options_are_checked() -> None:
     for bad in (-1, 53, 1.5, "8", None):
         with pytest.raises(RuleOptionError, match="endgame"):

@@ -219,6 +219,10 @@ def test_only_500_ends_a_match_by_default() -> None:
 
 def test_lose_at_ends_hopeless_matches() -> None:
     # The house rule, an option: a match also ends when a team sinks to lose_at.
+    # Every seat's observation carries it, for agents that value the match.
+    state = games.make("spades", lose_at=-200).new_state(seed=1)
+    assert [state.observation(s)["lose_at"] for s in range(4)] == [-200] * 4
+    assert games.make("spades").new_state(seed=1).observation(0)["lose_at"] is None
     for seed in range(5):
         state = cardkit.play(
             games.make("spades", lose_at=-200), [RandomAgent(seed + i) for i in range(4)], seed=seed

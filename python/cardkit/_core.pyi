@@ -2225,6 +2225,7 @@ def spades_search(
     scores: list[int] = ...,
     target: int = 500,
     nil_play: bool = False,
+    lose_at: int | None = None,
 ) -> list[float]:
     """Average (own team's deal points - the other team's) of each Spades candidate.
 
@@ -2258,7 +2259,8 @@ def spades_search(
             instead, an int in 0..2**32-1.
         objective: ``"deal"`` (the deal's points difference) or ``"match"`` (plus
             200 when the deal ends the match with ``seat``'s team ahead, minus 200
-            when behind: some total reaches ``target`` and the totals differ).
+            when behind: some total reaches ``target``, or falls to ``lose_at``,
+            and the totals differ).
         scores: Each team's match total before this deal (``"match"`` only; seats
             0 and 2, then 1 and 3), each within -10,000,000..=10,000,000; default
             ``[0, 0]``.
@@ -2267,6 +2269,9 @@ def spades_search(
             opponent's nil that has taken no trick (leads low, stays under the nil
             when it is winning the trick, plays low ahead of it) and covers a nil
             partner (takes a trick the partner is winning).
+        lose_at: The ``lose_at`` house rule's floor (``"match"`` only): a total at
+            or below it also ends the match; ``None`` (default) for no floor, else
+            -10,000,000..=-1.
 
     Returns:
         Each candidate's average value, in ``candidates`` order (higher is better).
@@ -2278,7 +2283,8 @@ def spades_search(
             cards in two places, ``seat`` not the seat to act, candidates that are not
             distinct cards of its hand, a bid above 13, more than 12 tricks won,
             bags above 9, ``epsilon`` outside 0..=1, ``endgame_cards`` above 52, an
-            unknown ``objective``, or ``scores`` or ``target`` out of range.
+            unknown ``objective``, or ``scores``, ``target`` or ``lose_at`` out of
+            range.
         KeyboardInterrupt: On Ctrl-C during a long search.
     """
 

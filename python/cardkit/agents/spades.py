@@ -244,8 +244,9 @@ class SpadesSearchAgent:
     ``objective="deal"`` (default) values a card by the deal's points difference
     alone; ``objective="match"`` adds 200 to a world in which the deal ends the
     match with its team ahead and takes 200 off one in which it ends behind
-    (``docs/spades.md``, Search objective), from the observation's ``scores`` and
-    ``target``. Where the deal cannot end the match the two are the same.
+    (``docs/spades.md``, Search objective), from the observation's ``scores``,
+    ``target`` and ``lose_at``. Where the deal cannot end the match the two are
+    the same.
 
     ``nil_play=True`` makes the playouts play around nils: each seat tries to set
     an opponent's nil that has taken no trick and covers a nil partner (off by
@@ -325,6 +326,7 @@ class SpadesSearchAgent:
                 scores=observation["scores"],
                 target=observation["target"],
                 nil_play=self.nil_play,
+                lose_at=observation["lose_at"],
             )
 
         values = search_values(search, self.worlds, self.time_per_move, self._rng)

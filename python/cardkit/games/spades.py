@@ -500,6 +500,7 @@ class SpadesState(TrickState):
             "scores": list(self._scores),
             "bags": list(self._bags),
             "target": self._game.target,
+            "lose_at": self._game.lose_at,
             "to_act": self.current_player,
         }
 

@@ -406,12 +406,19 @@ fn spades_objective(
     name: &str,
     scores: [i64; 2],
     target: i64,
+    lose_at: Option<i64>,
 ) -> PyResult<SpadesObjective> {
     let within = |x: i64| (-MAX_SPADES_TOTAL..=MAX_SPADES_TOTAL).contains(&x);
     if !scores.iter().all(|&s| within(s)) || !(1..=MAX_SPADES_TOTAL).contains(&target) {
         return Err(rule_error(
             py,
             format!("scores must be within ±{MAX_SPADES_TOTAL} and target 1..{MAX_SPADES_TOTAL}"),
+        ));
+    }
+    if lose_at.is_some_and(|floor| !(-MAX_SPADES_TOTAL..=-1).contains(&floor)) {
+        return Err(rule_error(
+            py,
+            format!("lose_at must be -{MAX_SPADES_TOTAL}..-1 or None"),
         ));
     }
     // Bounded above, so the conversions are exact.
@@ -421,6 +428,7 @@ fn spades_objective(
         "match" => SpadesObjective::Match {
             scores: scores.map(to_i32),
             target: to_i32(target),
+            lose_at: lose_at.map(to_i32),
         },
         other => return Err(unknown_objective(py, other, "deal or match")),
     })
@@ -429,12 +437,13 @@ fn spades_objective(
 /// Average (own team's deal points - the other team's) of each Spades candidate.
 ///
 /// `objective` "match" adds the match won or lost when the deal can end it, from
-/// the team totals `scores` toward `target`; `nil_play` makes the playouts set
-/// opposing nils and cover a nil partner. `endgame_cards` > 0 solves a world
-/// exactly once at most that many cards are left, each solve visiting at most
-/// `endgame_nodes` nodes (past that, the world is played out as without the solver).
+/// the team totals `scores` toward `target` (or down to the `lose_at` floor);
+/// `nil_play` makes the playouts set opposing nils and cover a nil partner.
+/// `endgame_cards` > 0 solves a world exactly once at most that many cards are
+/// left, each solve visiting at most `endgame_nodes` nodes (past that, the world
+/// is played out as without the solver).
 #[pyfunction]
-#[pyo3(signature = (seat, known, unknown, sizes, voids, leader, trick, played, bids, tricks, bags, broken, candidates, worlds, seed, epsilon = 0.1, endgame_cards = 0, endgame_nodes = 20_000, objective = "deal", scores = [0; 2], target = 500, nil_play = false))]
+#[pyo3(signature = (seat, known, unknown, sizes, voids, leader, trick, played, bids, tricks, bags, broken, candidates, worlds, seed, epsilon = 0.1, endgame_cards = 0, endgame_nodes = 20_000, objective = "deal", scores = [0; 2], target = 500, nil_play = false, lose_at = None))]
 #[allow(clippy::too_many_arguments)]
 fn spades_search(
     py: Python<'_>,
@@ -460,10 +469,11 @@ fn spades_search(
     #[pyo3(from_py_with = arg)] scores: [i64; 2],
     #[pyo3(from_py_with = arg)] target: i64,
     #[pyo3(from_py_with = arg)] nil_play: bool,
+    #[pyo3(from_py_with = arg)] lose_at: Option<i64>,
 ) -> PyResult<Vec<f64>> {
     let policy = policy(py, epsilon)?;
     let endgame = endgame_of(py, endgame_cards, endgame_nodes)?;
-    let objective = spades_objective(py, objective, scores, target)?;
+    let objective = spades_objective(py, objective, scores, target, lose_at)?;
     check_bags(py, &bags)?;
     if bids.iter().any(|&b| b > 13) || tricks.iter().map(|&t| u32::from(t)).sum::<u32>() > 12 {
         return Err(rule_error(

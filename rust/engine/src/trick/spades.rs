@@ -102,6 +102,9 @@ pub enum SpadesObjective {
         scores: [i32; 2],
         /// The total that ends the match (the higher total then wins).
         target: i32,
+        /// The `lose_at` house rule: a total at or below it also ends the match
+        /// (the higher total wins); `None` when the match has no floor (SPD-10).
+        lose_at: Option<i32>,
     },
 }
 
@@ -153,11 +156,17 @@ impl SpadesDeal {
         let diff = f64::from(s[team].points) - f64::from(s[1 - team].points);
         match objective {
             SpadesObjective::Deal => diff,
-            SpadesObjective::Match { scores, target } => {
+            SpadesObjective::Match {
+                scores,
+                target,
+                lose_at,
+            } => {
                 let own = scores[team].saturating_add(s[team].points);
                 let other = scores[1 - team].saturating_add(s[1 - team].points);
-                // SPD-10: at the target the higher score wins; equal scores play on.
-                if own == other || own.max(other) < target {
+                // SPD-10: at the target (or the floor) the higher score wins; equal
+                // scores play on.
+                let sunk = lose_at.is_some_and(|floor| own.min(other) <= floor);
+                if own == other || (own.max(other) < target && !sunk) {
                     diff
                 } else if own > other {
                     diff + MATCH_WIN
@@ -427,6 +436,7 @@ mod tests {
             let objective = SpadesObjective::Match {
                 scores,
                 target: 500,
+                lose_at: None,
             };
             deal.objective_value(seat, [0, 0], objective)
         };
@@ -445,10 +455,38 @@ mod tests {
         let objective = SpadesObjective::Match {
             scores: [450, 0],
             target: 500,
+            lose_at: None,
         };
         assert_eq!(deal.objective_value(0, [9, 0], objective), diff - 100.0);
         // Totals near the ends of i32 saturate instead of wrapping.
         assert_eq!(at(0, [i32::MAX, 0]), diff + MATCH_WIN);
+    }
+
+    #[test]
+    fn match_objective_ends_the_match_at_the_lose_at_floor() {
+        // SPD-10 with the lose_at house rule. Team 0 scores 51 and team 1 70, as above.
+        let mut deal = SpadesDeal::new([CardSet::EMPTY; 4], [3, 4, 2, 3], 0);
+        deal.tricks = [3, 4, 3, 3];
+        let diff = deal.objective_value(0, [0, 0], SpadesObjective::Deal);
+        let at = |seat: usize, scores: [i32; 2], lose_at: Option<i32>| {
+            let objective = SpadesObjective::Match {
+                scores,
+                target: 500,
+                lose_at,
+            };
+            deal.objective_value(seat, [0, 0], objective)
+        };
+        // Team 0 stays at -250 + 51 = -199 against 70: above a -200 floor, play on;
+        // at a -199 floor the match ends with team 0 behind.
+        assert_eq!(at(0, [-250, 0], Some(-200)).to_bits(), diff.to_bits());
+        assert_eq!(at(0, [-250, 0], Some(-199)), diff - MATCH_WIN);
+        assert_eq!(at(1, [-250, 0], Some(-199)), -diff + MATCH_WIN);
+        // Without the floor the same totals play on.
+        assert_eq!(at(0, [-250, 0], None).to_bits(), diff.to_bits());
+        // Both sunk and equal (-149 each): equal scores play on.
+        assert_eq!(at(0, [-200, -219], Some(-100)).to_bits(), diff.to_bits());
+        // Team 1 sinks to -230 + 70 = -160 below a -150 floor while team 0 is ahead.
+        assert_eq!(at(0, [0, -230], Some(-150)), diff + MATCH_WIN);
     }
 
     /// The heuristic's card for the seat to act once `played` is played, with and
