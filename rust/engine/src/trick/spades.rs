@@ -114,6 +114,17 @@ pub enum SpadesObjective {
 /// in chances of winning it.
 pub const MATCH_WIN: f64 = 200.0;
 
+/// The side-suit cards of `legal`, or all of them when only spades are left: the
+/// pool a playout leads from, keeping spades (trumps) back while it can.
+fn side_first(legal: CardSet) -> CardSet {
+    let side = legal.difference(suit_cards(legal, SPADES));
+    if side.is_empty() {
+        legal
+    } else {
+        side
+    }
+}
+
 impl SpadesDeal {
     /// A deal of `hands` after `bids`; `leader` leads the first trick.
     pub fn new(hands: [CardSet; 4], bids: [u8; 4], leader: usize) -> SpadesDeal {
@@ -201,8 +212,7 @@ impl SpadesDeal {
             .find(|&s| self.nil_alive(s));
         if trick.is_empty() {
             // Lead low under an opponent's nil, high over a partner's.
-            let side = legal.difference(suit_cards(legal, SPADES));
-            let pool = if side.is_empty() { legal } else { side };
+            let pool = side_first(legal);
             return match (target, cover) {
                 (Some(_), _) => Some(lowest(pool)),
                 (None, true) => Some(highest(pool)),
@@ -286,8 +296,7 @@ impl TrickPlay for SpadesDeal {
                 }
             }
             // Cash a high side card when tricks are needed; otherwise lead low.
-            let side = legal.difference(suit_cards(legal, SPADES));
-            let pool = if side.is_empty() { legal } else { side };
+            let pool = side_first(legal);
             return if want { highest(pool) } else { lowest(pool) };
         }
         let i = trick_winner(trick, Some(SPADES));
