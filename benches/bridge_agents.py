@@ -29,9 +29,10 @@ deals a close decision may draw; equal to ``--samples``: one draw only) and
 the defenders' cards of the trick in progress were double-dummy best),
 ``--weigh-defence FLOOR`` (``weigh_defence``: each deal weighed by how likely a
 double-dummy defence was to play those cards in it, ``FLOOR`` for a card that
-was not a best one) and ``--ties most_best`` (exact ties go to the card best in
-the most deals). Each
-deal's row also counts the search declarer's decisions, the deals it solved and
+was not a best one), ``--ties most_best`` (exact ties go to the card best in
+the most deals) and ``--rival distinct`` (``rival="distinct"``: a close
+decision's best card must clearly lead the best card that is not its equal).
+Each deal's row also counts the search declarer's decisions, the deals it solved and
 the decisions whose deals had to drop the auction's point ranges or shapes (the
 sampler's relaxation, ``BridgeSearchAgent.stats``) and the deals rejected for not
 fitting the defence's cards; the report sums them. Use
@@ -39,7 +40,8 @@ one ``--out`` file per setting.
 
 Run: python benches/bridge_agents.py [--deals N] [--samples S] [--seed K]
 [--max-samples M] [--objective tricks|score] [--threads T] [--declarer-only] [--read-defence]
-[--weigh-defence FLOOR] [--ties lowest|most_best] [--out FILE] [--report] [--against OTHER]
+[--weigh-defence FLOOR] [--ties lowest|most_best] [--rival next|distinct] [--out FILE]
+[--report] [--against OTHER]
 """
 
 from __future__ import annotations
@@ -118,10 +120,11 @@ def deal(
     read_defence: bool = False,
     weigh_defence: float | None = None,
     ties: str = "lowest",
+    rival: str = "next",
 ) -> dict[str, Any]:
     """One deal's results (see the module docstring)."""
     settings = _settings(
-        samples, objective, declarer_only, max_samples, read_defence, weigh_defence, ties
+        samples, objective, declarer_only, max_samples, read_defence, weigh_defence, ties, rival
     )
     game = make("bridge")
     state = game.new_state(seed=seed)
@@ -148,6 +151,7 @@ def deal(
             read_defence=read_defence,
             weigh_defence=weigh_defence,
             ties=ties,
+            rival=rival,
         )
         for s in range(4)
     ]
@@ -170,6 +174,7 @@ def deal(
             read_defence=read_defence,
             weigh_defence=weigh_defence,
             ties=ties,
+            rival=rival,
         )  # a fresh one, so its stats are this play's alone
         seats[declarer] = seats[dummy] = agent
         _play_out(state, seats)
@@ -186,12 +191,13 @@ def _settings(
     read_defence: bool = False,
     weigh_defence: float | None = None,
     ties: str = "lowest",
+    rival: str = "next",
 ) -> dict[str, Any]:
     """What a row was played with, kept in the row: a file resumed with other flags
     would otherwise mix two settings under one report. ``read_defence``,
-    ``weigh_defence`` and ``ties`` are kept only when not the default: rows written
-    before those options existed played without them and resume or pair as that
-    setting."""
+    ``weigh_defence``, ``ties`` and ``rival`` are kept only when not what rows
+    written before those options existed played with, so those resume or pair as
+    that setting."""
     settings: dict[str, Any] = {
         "samples": samples,
         "max_samples": max_samples,
@@ -204,6 +210,8 @@ def _settings(
         settings["weigh_defence"] = weigh_defence
     if ties != "lowest":
         settings["ties"] = ties
+    if rival != "next":
+        settings["rival"] = rival
     return settings
 
 
@@ -294,6 +302,7 @@ def main() -> None:
         "--weigh-defence", type=float, default=None, help="weigh_defence=FLOOR (declarer)"
     )
     parser.add_argument("--ties", choices=["lowest", "most_best"], default="lowest")
+    parser.add_argument("--rival", choices=["next", "distinct"], default="next")
     parser.add_argument("--report", action="store_true", help="only print the file's table")
     parser.add_argument("--against", type=Path, help="another setting's --out file to pair with")
     args = parser.parse_args()
@@ -308,6 +317,7 @@ def main() -> None:
             read_defence,
             args.weigh_defence,
             args.ties,
+            args.rival,
         )
         other_settings = {
             json.dumps(r["settings"], sort_keys=True)
@@ -332,6 +342,7 @@ def main() -> None:
                     read_defence,
                     args.weigh_defence,
                     args.ties,
+                    args.rival,
                 )
                 out.write(json.dumps(done[seed]) + "\n")
                 out.flush()

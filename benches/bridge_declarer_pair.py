@@ -10,10 +10,17 @@ met the same observation (for ``weigh_defence`` every deal then weighs 1, so
 the deals and the card are A's; the agents' cards depend on the seed and the
 observation only): its card and its CPU time are reused rather than searched
 again. Give ``--ties`` to B only with that in mind: a tie rule acts on every
-decision, so ``--no-reuse`` searches all of B's.
+decision, so ``--no-reuse`` searches all of B's. A variant with ``--samples``,
+``--max-samples`` or ``--rival`` (``BridgeSearchAgent``'s arguments) acts on
+every decision too, and searches all of B's; with ``--share-solves`` the
+positions A solved in a deal (the same sampled deal of the same decision: the
+agents draw a decision's deals from a seed of the seed and the cards played)
+are not solved again for B, so B's CPU time then counts only its own solves,
+and its ``deals`` (every deal its decisions used) measure its cost.
 
 Run: python benches/bridge_declarer_pair.py --seed K --deals N [--weigh-defence FLOOR]
-[--ties lowest|most_best] [--no-reuse] [--threads T] --out FILE [--report]
+[--ties lowest|most_best] [--samples S] [--max-samples M] [--rival next|distinct]
+[--no-reuse] [--threads T] --out FILE [--report]
 """
 
 from __future__ import annotations
@@ -22,9 +29,11 @@ import argparse
 import json
 import math
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import cardkit.agents.bridge as search_module
 from bridge_agents import _auction, _play_out
 from cardkit.agents.bridge import BridgeRuleAgent, BridgeSearchAgent
 from cardkit.api import Action, Agent, Observation
@@ -63,6 +72,41 @@ class _Timed:
         return action
 
 
+class _SharedSolves:
+    """``dd_solve_many`` remembering each position it solved (hands, trumps,
+    leader, trick): the solves are exact, so a position met again (B's deal at a
+    decision A searched) takes the stored plays."""
+
+    def __init__(self) -> None:
+        self.solved: dict[tuple[Any, ...], list[tuple[int, int]]] = {}
+        self.solve = search_module.dd_solve_many
+
+    def __call__(
+        self,
+        hands: Sequence[list[int]],
+        trumps: Sequence[int],
+        leaders: Sequence[int],
+        tricks: Sequence[list[int]],
+        threads: int | None = None,
+    ) -> list[list[tuple[int, int]]]:
+        keys = [
+            (tuple(h), s, lead, tuple(t))
+            for h, s, lead, t in zip(hands, trumps, leaders, tricks, strict=True)
+        ]
+        new = [i for i, k in enumerate(keys) if k not in self.solved]
+        if new:
+            found = self.solve(
+                [hands[i] for i in new],
+                [trumps[i] for i in new],
+                [leaders[i] for i in new],
+                [tricks[i] for i in new],
+                threads,
+            )
+            for i, plays in zip(new, found, strict=True):
+                self.solved[keys[i]] = plays
+        return [self.solved[k] for k in keys]
+
+
 def pair(seed: int, variant: dict[str, Any], threads: int | None, reuse: bool) -> dict[str, Any]:
     """One deal: A's and B's tricks lost, CPU time and searched decisions."""
     state = make("bridge").new_state(seed=seed)
@@ -75,6 +119,8 @@ def pair(seed: int, variant: dict[str, Any], threads: int | None, reuse: bool) -
     declarer, dummy = contract["declarer"], contract["dummy"]
     dd = table.tricks(declarer, STRAINS.index(contract["strain"]))
     memo: dict[str, Any] = {}
+    if isinstance(search_module.dd_solve_many, _SharedSolves):
+        search_module.dd_solve_many.solved.clear()  # one deal's positions at a time
     for name, kwargs in (("A", {}), ("B", variant)):
         agent = BridgeSearchAgent(seed=4 * seed + declarer, threads=threads, **kwargs)
         timed = _Timed(agent, memo, reuse and name == "B")
@@ -129,6 +175,10 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--weigh-defence", type=float, default=None)
     parser.add_argument("--ties", choices=["lowest", "most_best"], default="lowest")
+    parser.add_argument("--samples", type=int, default=None, help="B's samples (16)")
+    parser.add_argument("--max-samples", type=int, default=None, help="B's max_samples")
+    parser.add_argument("--rival", choices=["next", "distinct"], default="next")
+    parser.add_argument("--share-solves", action="store_true", help="B takes A's solved positions")
     parser.add_argument("--no-reuse", action="store_true", help="search all of B's decisions")
     parser.add_argument("--threads", type=int, default=None, help="solver threads (all cores)")
     parser.add_argument("--out", type=Path, default=Path("bridge_declarer_pair.jsonl"))
@@ -137,6 +187,14 @@ def main() -> None:
     variant: dict[str, Any] = {"ties": args.ties}
     if args.weigh_defence is not None:
         variant["weigh_defence"] = args.weigh_defence
+    # Only the arguments given, so the files written before them still match.
+    for name in ("samples", "max_samples"):
+        if getattr(args, name) is not None:
+            variant[name] = getattr(args, name)
+    if args.rival != "next":
+        variant["rival"] = args.rival
+    # weigh_defence alone leaves the decisions without a defender's card to A.
+    reuse = not args.no_reuse and not {"samples", "max_samples", "rival"} & set(variant)
     done: dict[int, dict[str, Any]] = {}
     if args.out.exists():
         for line in args.out.read_text().splitlines():
@@ -144,11 +202,13 @@ def main() -> None:
             done[row["seed"]] = row
     if any(r["variant"] != variant for r in done.values()) and not args.report:
         parser.error(f"{args.out} holds deals played with another variant")
+    if args.share_solves:
+        search_module.dd_solve_many = _SharedSolves()  # type: ignore[assignment]
     if not args.report:
         with args.out.open("a") as out:
             for seed in range(args.seed, args.seed + args.deals):
                 if seed not in done:
-                    done[seed] = pair(seed, variant, args.threads, not args.no_reuse)
+                    done[seed] = pair(seed, variant, args.threads, reuse)
                     out.write(json.dumps(done[seed]) + "\n")
                     out.flush()
     print(report([done[s] for s in range(args.seed, args.seed + args.deals) if s in done]))

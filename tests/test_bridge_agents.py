@@ -317,6 +317,9 @@ def test_search_agent_is_registered_and_reproducible() -> None:
         BridgeSearchAgent(0, read_defence=True, weigh_defence=0.1)
     with pytest.raises(cardkit.RuleOptionError, match="ties"):
         BridgeSearchAgent(0, ties="highest")
+    for rival in ("second", "", None, 2):
+        with pytest.raises(cardkit.RuleOptionError, match="rival"):
+            BridgeSearchAgent(0, rival=rival)  # type: ignore[arg-type]
 
 
 def _first_search(seed: int) -> tuple[Any, Any, list[Any]]:
@@ -391,6 +394,41 @@ def test_close_decisions_draw_more_deals() -> None:
     # Weighted: a deal of little weight moves the lead little.
     assert _clear([1] * 5 + [0], [0] * 5 + [5], [1.0] * 5 + [0.01])
     assert not _clear([1] * 5 + [0], [0] * 5 + [5], one[:6])
+
+
+def test_close_decisions_against_the_best_cards_distinct_rival() -> None:
+    # Cards 8 and 12 (touching, say) take the same tricks in every deal; card 20
+    # takes one fewer in one deal of three. By default the best card leads its
+    # equal, on no deal, and the draws stop; rival="distinct" puts card 20 up.
+    taken_in = {8: [3, 2, 2], 12: [3, 2, 2], 20: [3, 2, 1]}
+    ranked = [20, 12, 8]  # by merit, best last
+    assert BridgeSearchAgent(0)._rival_of(ranked, taken_in) == 12
+    assert BridgeSearchAgent(0, rival="distinct")._rival_of(ranked, taken_in) == 20
+    # When every card is the best one's equal, the next best: a clear decision.
+    equal = {8: [1, 2], 12: [1, 2]}
+    assert BridgeSearchAgent(0, rival="distinct")._rival_of([12, 8], equal) == 12
+    assert _clear(taken_in[8], taken_in[12], [1.0] * 3)
+    assert not _clear(taken_in[8], taken_in[20], [1.0] * 3)
+
+
+def test_distinct_rival_plays_legal_cards_reproducibly_and_draws_more() -> None:
+    # Whole deals to the end with legal cards (cardkit.play refuses others), the
+    # same seeds giving the same play; on these deals the close rule against a
+    # distinct card draws more deals than against the next best.
+    game = cardkit.games.make("bridge")
+    drawn = {}
+    for rival in ("next", "distinct"):
+        runs = []
+        for _ in range(2):
+            agents = [BridgeSearchAgent(s, samples=4, rival=rival) for s in range(4)]
+            state = cardkit.play(game, agents, seed=2)
+            assert state.is_terminal
+            runs.append(state.history)
+        assert runs[0] == runs[1]
+        drawn[rival] = sum(a.stats["deals"] for a in agents) / sum(
+            a.stats["decisions"] for a in agents
+        )
+    assert drawn["distinct"] > drawn["next"]
 
 
 def test_search_agent_counts_relaxed_decisions() -> None:

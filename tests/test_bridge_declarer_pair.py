@@ -1,11 +1,14 @@
 """The paired declarer bench (benches/bridge_declarer_pair.py): B's reused
-decisions and the paired report."""
+decisions, the solves B shares with A, and the paired report."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+
+import pytest
 
 from .scripts import load_script
 
@@ -54,3 +57,28 @@ def test_the_report_pairs_the_deals() -> None:
         and "200 ms CPU each" in text
     )
     assert "B better on 1, worse on 0, alike on 1" in text
+
+
+def test_shared_solves_change_nothing_but_the_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    # With --share-solves B takes the positions A solved: the same cards, tricks
+    # lost and deals per decision as solving them again, for fewer solves.
+    import cardkit.agents.bridge as search_module
+
+    bench = _bench()
+    variant = {"samples": 4, "rival": "distinct"}
+    alone = bench.pair(1002, variant, 1, False)
+    shared = bench._SharedSolves()
+    solve = shared.solve
+    positions: list[int] = []
+
+    def counted(hands: Any, *rest: Any) -> Any:
+        positions.append(len(hands))
+        return solve(hands, *rest)
+
+    shared.solve = counted
+    monkeypatch.setattr(search_module, "dd_solve_many", shared)
+    together = bench.pair(1002, variant, 1, False)
+    for name in "AB":
+        for key in ("lost", "searched", "deals"):
+            assert together[name][key] == alone[name][key]
+    assert sum(positions) < together["A"]["deals"] + together["B"]["deals"]

@@ -769,7 +769,11 @@ class BridgeSearchAgent:
     equal to ``samples``: one draw, when no deal is rejected; the last draw may
     go over by its kept deals), and at most twice the draws that takes (when no
     deal of them fits, the last draw is searched whole). A decision where the
-    two lead on every deal alike stops at once. Cards of one suit with nothing
+    two lead on every deal alike stops at once. With ``rival="distinct"`` the
+    card to lead is the best one taking other tricks than the best card in some
+    deal, not its equal (touching cards take the same tricks in every deal, so by
+    default a best card with an equal stops the draws at once however close the
+    next card is). Cards of one suit with nothing
     left in play between them are played low without a search (they take the
     same tricks in every deal).
 
@@ -795,6 +799,7 @@ class BridgeSearchAgent:
         read_defence: bool = False,
         weigh_defence: float | None = None,
         ties: str = "lowest",
+        rival: str = "next",
     ) -> None:
         self._read_defence = check_flag("read_defence", read_defence)
         if weigh_defence is not None and (
@@ -811,6 +816,9 @@ class BridgeSearchAgent:
         if ties not in ("lowest", "most_best"):
             raise RuleOptionError(f"ties must be 'lowest' or 'most_best', got {ties!r}")
         self._ties = ties
+        if rival not in ("next", "distinct"):
+            raise RuleOptionError(f"rival must be 'next' or 'distinct', got {rival!r}")
+        self._rival = rival
         self._key = random.Random(check_agent_seed(seed)).getrandbits(64)
         self._samples = check_count("samples", samples, 1, 1000)
         self._max_samples = (
@@ -916,7 +924,7 @@ class BridgeSearchAgent:
                 break
             if count >= self._samples and _clear(
                 self._primary(taken_in[ranked[-1]], values),
-                self._primary(taken_in[ranked[-2]], values),
+                self._primary(taken_in[self._rival_of(ranked, taken_in)], values),
                 weights,
             ):
                 break
@@ -925,6 +933,20 @@ class BridgeSearchAgent:
         if relaxed:
             self.stats["relaxed_points" if relaxed == 1 else "relaxed_shapes"] += 1
         return by_card[ranked[-1]]
+
+    def _rival_of(self, ranked: list[int], taken_in: dict[int, list[int]]) -> int:
+        """The card the best one (``ranked[-1]``) must lead clearly: the next
+        best, or with ``rival="distinct"`` the best card that takes other tricks
+        than it in some deal (its equals, KQ in one hand or cards made equal by
+        the ones played, take the same tricks in every deal, and leading them
+        says nothing about the other cards; when every card is its equal, the
+        next best, which it leads on no deal)."""
+        if self._rival == "distinct":
+            best = taken_in[ranked[-1]]
+            for card in reversed(ranked[:-1]):
+                if taken_in[card] != best:
+                    return card
+        return ranked[-2]
 
     def _primary(self, taken: list[int], values: list[int]) -> list[int]:
         """Per deal, what the objective ranks first: tricks or the score."""
