@@ -3,7 +3,9 @@
     python benches/hearts_bench.py speed [--deals 3000]
     python benches/hearts_bench.py strength [--deals 10000] [--worlds 100]
     python benches/hearts_bench.py versus --baseline OLD.py [--deals 10000] [--worlds 100]
-        [--kind search|rule] [--start 0] [--every 500]
+        [--kind search|rule] [--start 0] [--every 500] [--new-worlds N]
+        [--policy plain|counting] [--new-epsilon E] [--evidence] [--pass-worlds N]
+        [--endgame N] [--best]
 
 ``speed``: random single deals through the Python State API (cardkit and
 OpenSpiel's ``hearts``, passing included in both; five alternating rounds of
@@ -24,6 +26,9 @@ Reports the new seat's points per deal, the old agent's in the same seat and dea
 their paired difference, the new seat's points minus its opponents' mean (all
 with 95% CIs), and the moons shot by the new seat and against it (by an opponent),
 and by the old seat and against it in the duplicate, every ``--every`` deals.
+The new agent's options (``--new-worlds``, ``--policy``, ``--new-epsilon``,
+``--evidence``, ``--pass-worlds``, ``--endgame``) are ``HeartsSearchAgent``'s;
+``--best`` plays ``cardkit.agents.hearts.STRONGEST`` instead of them.
 """
 
 from __future__ import annotations

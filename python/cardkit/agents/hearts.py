@@ -227,7 +227,15 @@ class HeartsSearchAgent:
     hands (once the candidate is played) is solved exactly instead of played out:
     alpha-beta with the three other seats playing against this seat's objective
     (``docs/hearts.md``, Endgame solver), each solve capped at ``endgame_nodes``
-    nodes (past that, the world is played out as without it). Off by default."""
+    nodes (past that, the world is played out as without it). Off by default.
+
+    ``policy="counting"`` plays the playouts with the card-counting heuristic (every
+    seat reads the unplayed cards as a whole) instead of the plain one;
+    ``evidence=True`` keeps Q♠ out of the sampled hands of seats whose play shows
+    they do not hold it (:func:`queen_evidence`); ``pass_worlds`` > 0 chooses the
+    pass by playouts from the first lead over that many deals
+    (``hearts_pass_search``) instead of the rule pass. All off by default;
+    :data:`STRONGEST` holds the strongest settings measured (``docs/hearts.md``)."""
 
     def __init__(
         self,
