@@ -3,7 +3,9 @@
     python benches/hearts_bench.py speed [--deals 3000]
     python benches/hearts_bench.py strength [--deals 10000] [--worlds 100]
     python benches/hearts_bench.py versus --baseline OLD.py [--deals 10000] [--worlds 100]
-        [--kind search|rule] [--start 0] [--every 500]
+        [--kind search|rule] [--start 0] [--every 500] [--new-worlds N]
+        [--policy plain|counting] [--new-epsilon E] [--evidence] [--pass-worlds N]
+        [--endgame N] [--best]
 
 ``speed``: random single deals through the Python State API (cardkit and
 OpenSpiel's ``hearts``, passing included in both; five alternating rounds of
@@ -24,6 +26,9 @@ Reports the new seat's points per deal, the old agent's in the same seat and dea
 their paired difference, the new seat's points minus its opponents' mean (all
 with 95% CIs), and the moons shot by the new seat and against it (by an opponent),
 and by the old seat and against it in the duplicate, every ``--every`` deals.
+The new agent's options (``--new-worlds``, ``--policy``, ``--new-epsilon``,
+``--evidence``, ``--pass-worlds``, ``--endgame``) are ``HeartsSearchAgent``'s;
+``--best`` plays ``cardkit.agents.hearts.STRONGEST`` instead of them.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ import cardkit
 from _timing import ci_row, interleaved
 from cardkit._core import _bench  # unstable helpers, for benches and tests only
 from cardkit.agents import RandomAgent
-from cardkit.agents.hearts import HeartsRuleAgent, HeartsSearchAgent
+from cardkit.agents.hearts import STRONGEST, HeartsRuleAgent, HeartsSearchAgent
 from cardkit.api import Agent
 from cardkit.games.hearts import Hearts
 from cardkit.sim import mean_ci
@@ -163,6 +168,16 @@ def main() -> None:
     parser.add_argument(
         "--new-worlds", type=int, default=None, help="the new agent's worlds (versus)"
     )
+    parser.add_argument(
+        "--policy", choices=["plain", "counting"], default="plain", help="new agent's playouts"
+    )
+    parser.add_argument("--evidence", action="store_true", help="new agent's Q♠ evidence")
+    parser.add_argument(
+        "--best", action="store_true", help="the new agent with STRONGEST (overrides the rest)"
+    )
+    parser.add_argument("--endgame", type=int, default=0, help="new agent's endgame solver")
+    parser.add_argument("--pass-worlds", type=int, default=0, help="new agent's pass search")
+    parser.add_argument("--new-epsilon", type=float, default=None, help="new agent's epsilon")
     parser.add_argument("--start", type=int, default=0, help="first seed (versus)")
     parser.add_argument("--every", type=int, default=500, help="report interval (versus)")
     args = parser.parse_args()
@@ -175,16 +190,28 @@ def main() -> None:
         old = load_baseline(args.baseline)
         worlds = args.worlds
         new_worlds = args.new_worlds or worlds
+        new_options: dict[str, object] = {
+            "policy": args.policy,
+            "evidence": args.evidence,
+            "pass_worlds": args.pass_worlds,
+            "endgame": args.endgame,
+        }
+        if args.new_epsilon is not None:
+            new_options["epsilon"] = args.new_epsilon
+        if args.best:
+            new_options = dict(STRONGEST)
+            new_worlds = int(STRONGEST["worlds"])
+            del new_options["worlds"]
         print(
             f"Hearts {args.kind}: this checkout (worlds={new_worlds}) vs {args.baseline} "
-            f"(worlds={worlds}), seeds {args.start}.."
+            f"(worlds={worlds}), seeds {args.start}.., new options {new_options}"
         )
         if args.kind == "search":
             versus(
                 args.deals or 10_000,
                 args.start,
                 args.every,
-                lambda s: HeartsSearchAgent(s, new_worlds),
+                lambda s: HeartsSearchAgent(s, new_worlds, **new_options),
                 lambda s: old.HeartsSearchAgent(s, worlds),
             )
         else:

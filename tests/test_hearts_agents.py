@@ -10,9 +10,9 @@ import pytest
 
 import cardkit
 from cardkit import RuleOptionError, games
-from cardkit._core import hearts_moon_card, hearts_search, spades_search
+from cardkit._core import hearts_moon_card, hearts_pass_search, hearts_search, spades_search
 from cardkit.agents._trickview import BATCH_WORLDS, search_values
-from cardkit.agents.hearts import HeartsRuleAgent, HeartsSearchAgent
+from cardkit.agents.hearts import HeartsRuleAgent, HeartsSearchAgent, queen_evidence
 from cardkit.agents.spades import SpadesSearchAgent
 from cardkit.api import Action
 from cardkit.games._tricks import NAMES, PLAY_INDEX
@@ -358,3 +358,138 @@ def test_search_with_the_endgame_solver_plays_legal_replayable_deals(agent: type
         state = cardkit.play(game, table(seed), seed=seed)
         assert state.is_terminal
         assert cardkit.play(game, table(seed), seed=seed).history == state.history
+
+
+def test_counting_options_are_checked() -> None:
+    for bad in ("v2", "", None, 1):
+        with pytest.raises(RuleOptionError, match="policy"):
+            HeartsSearchAgent(1, policy=bad)  # type: ignore[arg-type]
+    for bad_flag in (1, "yes", None):
+        with pytest.raises(RuleOptionError, match="evidence"):
+            HeartsSearchAgent(1, evidence=bad_flag)  # type: ignore[arg-type]
+    for bad_worlds in (-1, 1.5, "8", 10**7):
+        with pytest.raises(RuleOptionError, match="pass_worlds"):
+            HeartsSearchAgent(1, pass_worlds=bad_worlds)  # type: ignore[arg-type]
+    with pytest.raises(RuleOptionError, match="policy"):
+        hearts_search(**{**_STOP_SEARCH, "policy": "v2"})
+    with pytest.raises(RuleOptionError, match="avoid"):
+        hearts_search(**{**_STOP_SEARCH, "avoid": [1 << 52, 0, 0, 0]})
+
+
+_STOP_SEARCH: dict[str, Any] = {
+    "seat": 1,
+    "known": [mask("2s"), mask("Th 3h"), mask("2c"), mask("2d")],
+    "unknown": 0,
+    "sizes": [1, 2, 1, 1],
+    "voids": [0, 0, 0, 0],
+    "leader": 2,
+    "trick": STOP_TRICK,
+    "taken": [SHOOTER_TAKEN, 0, 0, 0],
+    "broken": True,
+    "tricks_played": 11,
+    "candidates": [PLAY_INDEX["play 3h"], PLAY_INDEX["play Th"]],
+    "worlds": 16,
+    "seed": 1,
+}
+
+
+def _best_options(seed: int) -> HeartsSearchAgent:
+    return HeartsSearchAgent(
+        seed, worlds=16, epsilon=0.0, policy="counting", evidence=True, pass_worlds=8
+    )
+
+
+def test_counting_agent_plays_legal_replayable_deals_unlike_the_plain_one() -> None:
+    differs = False
+    for seed, direction in enumerate(("left", "right", "across", "hold")):
+        game = games.make("hearts", match=False, pass_direction=direction)
+        table = [_best_options(seed * 4 + s) if s % 2 else HeartsRuleAgent() for s in range(4)]
+        state = cardkit.play(game, table, seed=seed)
+        assert state.is_terminal and sum(state.scores) in (26, 78)
+        again = [_best_options(seed * 4 + s) if s % 2 else HeartsRuleAgent() for s in range(4)]
+        assert cardkit.play(game, again, seed=seed).history == state.history
+        plain = [
+            HeartsSearchAgent(seed * 4 + s, worlds=16) if s % 2 else HeartsRuleAgent()
+            for s in range(4)
+        ]
+        differs |= cardkit.play(game, plain, seed=seed).history != state.history
+    assert differs
+
+
+def test_counting_policy_changes_search_values_and_plain_is_the_default() -> None:
+    # Seat 0 to lead early in a deal: the two playout policies value its cards
+    # differently; "plain" and zero evidence are the defaults, bit for bit.
+    view = {
+        "seat": 0,
+        "known": [mask("2c 3c 9c Kc 4d Jd Ad 5h Qh Ah 3s Qs Ks"), 0, 0, 0],
+        "unknown": ALL & ~mask("2c 3c 9c Kc 4d Jd Ad 5h Qh Ah 3s Qs Ks"),
+        "sizes": [13, 13, 13, 13],
+        "voids": [0, 0, 0, 0],
+        "leader": 0,
+        "trick": [],
+        "taken": [0, 0, 0, 0],
+        "broken": False,
+        "tricks_played": 0,
+        "candidates": [PLAY_INDEX["play 2c"]],
+        "worlds": 50,
+        "seed": 3,
+        "objective": "deal",
+        "moon": True,
+    }
+    plain = hearts_search(**view)
+    assert hearts_search(**view, policy="plain", avoid=[0, 0, 0, 0]) == plain
+    assert hearts_search(**view, policy="counting") != plain
+    # Keeping A♠ out of seats 1 and 2 puts it with seat 3 in every world.
+    moved = hearts_search(**view, avoid=[0, mask("As"), mask("As"), 0])
+    assert moved != plain
+
+
+def test_queen_evidence_reads_discards_and_ducks_while_the_queen_is_out() -> None:
+    obs = observation(0, "2h", 0, "", [0, 0, 0, 0], True)
+    obs["tricks"] = [
+        ["2c", "3c", "4c", "5d"],  # first trick: seat 3's discard says nothing
+        ["3d", "9h", "6d", "8d"],  # seat 1 void in diamonds kept Q♠ back
+        ["4s", "Ks", "3s", "5s"],  # seats 2 and 3 ducked under K♠ without Q♠
+    ]
+    obs["trick_leaders"] = [0, 0, 0]
+    obs["trick_winners"] = [2, 3, 1]
+    obs["leader"] = 1
+    obs["trick"] = []
+    queen = mask("Qs")
+    assert queen_evidence(obs) == [0, queen, queen, queen]
+    # Once Q♠ is played, nothing more is read.
+    obs["tricks"][1] = ["3d", "Qs", "6d", "8d"]
+    assert queen_evidence(obs) == [0, 0, 0, 0]
+
+
+def test_pass_search_prefers_shedding_an_unguarded_queen() -> None:
+    hand = mask("Qs Ks As 2c 3c 4c 5c 5d 6d 7d 8h 9h Th")
+    passes = [mask("Qs Ks As"), mask("2c 3c 4c")]
+    values = hearts_pass_search(0, hand, passes, 1, 300, 5)
+    assert values[0] > values[1]
+    assert hearts_pass_search(0, hand, passes, 1, 300, 5) == values
+    for bad in ({"offset": 0}, {"passes": [mask("Qs Ks")]}, {"passes": [mask("Qs Ks Ah")]}):
+        with pytest.raises(RuleOptionError):
+            hearts_pass_search(
+                **{
+                    "seat": 0,
+                    "hand": hand,
+                    "passes": passes,
+                    "offset": 1,
+                    "worlds": 2,
+                    "seed": 1,
+                    **bad,
+                }
+            )
+
+
+def test_searched_pass_is_three_cards_chosen_once_per_hand() -> None:
+    game = games.make("hearts", match=False, pass_direction="left")
+    state = game.new_state(seed=4)
+    agent = HeartsSearchAgent(2, worlds=4, policy="counting", pass_worlds=16)
+    picked = []
+    for _ in range(3):
+        action = agent.act(state.observation(0), state.legal_actions())
+        picked.append(action)
+        state.apply(action)
+    assert len({a.text for a in picked}) == 3 and all(a.kind == "pass" for a in picked)

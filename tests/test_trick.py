@@ -46,6 +46,12 @@ def test_playouts_conserve_points_and_tricks() -> None:
     assert _bench.hearts_playouts(50, 9) == _bench.hearts_playouts(50, 9)
     with pytest.raises(RuleOptionError):
         _bench.hearts_playouts(1, 1, 2.0)
+    with pytest.raises(RuleOptionError, match="counting"):
+        _bench.hearts_playouts(1, 1, 0.1, 16)
+    # Seat 0 counting cards against three plain seats takes fewer points.
+    plain = _bench.hearts_playouts(2000, 3, 0.1)
+    counting = _bench.hearts_playouts(2000, 3, 0.1, 0b0001)
+    assert counting[0] < plain[0] and sum(counting) % 26 == 0
     with pytest.raises(RuleOptionError):
         _bench.spades_playouts(1, 1, 14)
 

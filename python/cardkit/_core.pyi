@@ -46,6 +46,7 @@ __all__ = [
     "derive_seed",
     "hearts_moon_card",
     "hearts_observation",
+    "hearts_pass_search",
     "hearts_search",
     "parse_cards",
     "poker_compare",
@@ -2037,6 +2038,50 @@ def hearts_moon_card(
             not the seat to act, the trick has 4 cards, or ``tricks_played`` is above 12.
     """
 
+def hearts_pass_search(
+    seat: int,
+    hand: int,
+    passes: list[int],
+    offset: int,
+    worlds: int,
+    seed: int,
+    epsilon: float = 0.1,
+    objective: str = "deal",
+    scores: list[int] = ...,
+    target: int = 100,
+    policy: str = "counting",
+) -> list[float]:
+    """Average value for ``seat`` of each candidate Hearts pass over sampled deals.
+
+    Each world deals the 39 unseen cards at random, gives ``seat`` three random
+    cards of the hand of the seat that passes to it (the other seats' passes are
+    not modelled), makes the candidate pass and plays the deal out from the first
+    lead with moon play; every candidate meets the same worlds. Runs without the GIL.
+
+    Args:
+        seat: The passing seat, 0..=3.
+        hand: A bitset of its 13 dealt cards.
+        passes: Bitsets of three cards of ``hand`` each, the candidates.
+        offset: Where the pass goes: 1 left, 2 across, 3 right.
+        worlds: Sampled deals, an int in 0..2**32-1.
+        seed: The sampling seed, an int in 0..2**64-1.
+        epsilon: The playouts' chance of a random move, 0..=1.
+        objective: ``"zero_sum"``, ``"deal"`` or ``"match"``, as in :func:`hearts_search`.
+        scores: Match totals before this deal (``"match"`` only); default all 0.
+        target: The total that ends the match (``"match"`` only), 1..=1,000,000.
+        policy: ``"plain"`` or ``"counting"`` (default), as in :func:`hearts_search`.
+
+    Returns:
+        Each pass's average value, in ``passes`` order (higher is better).
+
+    Raises:
+        RuleOptionError: If ``seat`` is outside 0..=3, ``offset`` outside 1..=3,
+            ``hand`` is not 13 cards of the pack, no pass is given or one is not
+            three cards of ``hand``, or ``epsilon``, ``objective``, ``scores``,
+            ``target`` or ``policy`` is out of range.
+        KeyboardInterrupt: On Ctrl-C during a long search.
+    """
+
 def hearts_search(
     seat: int,
     known: list[int],
@@ -2058,6 +2103,8 @@ def hearts_search(
     moon: bool = False,
     endgame_cards: int = 0,
     endgame_nodes: int = 20_000,
+    policy: str = "plain",
+    avoid: list[int] = ...,
 ) -> list[float]:
     """Average value for ``seat`` of each Hearts candidate over sampled deals.
 
@@ -2095,6 +2142,13 @@ def hearts_search(
             against ``seat``'s objective; an int in 0..=52, 0 (default) is off.
         endgame_nodes: Nodes one solve may visit before the world is played out
             instead, an int in 0..2**32-1.
+        policy: The playouts' heuristic: ``"plain"`` (default: ducks and dumps
+            without reading the cards out) or ``"counting"`` (every seat reads the
+            unplayed cards as a whole: leads that cannot win, Q♠ still out, tricks
+            won anyway; docs/hearts.md).
+        avoid: Per seat, a bitset of cards its play shows it almost surely does not
+            hold: worlds keep them out of its hand while the sizes and voids allow;
+            default all 0 (the worlds drawn before the option existed).
 
     Returns:
         Each candidate's average value, in ``candidates`` order (higher is better).
@@ -2105,8 +2159,8 @@ def hearts_search(
             voids above 15, sizes above 13 or not adding up to the unplayed cards,
             cards in two places, ``seat`` not the seat to act, candidates that are not
             distinct cards of its hand, ``tricks_played`` above 12, ``epsilon``
-            outside 0..=1, an unknown ``objective``, ``scores``/``target`` out of
-            range, or ``endgame_cards`` above 52.
+            outside 0..=1, an unknown ``objective`` or ``policy``, ``scores``/``target``
+            out of range, ``endgame_cards`` above 52, or ``avoid`` bits outside the pack.
         KeyboardInterrupt: On Ctrl-C during a long search.
     """
 

@@ -5,19 +5,48 @@ playouts. Both read only their observation."""
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from cardkit._core import hearts_moon_card, hearts_search
+from cardkit._core import hearts_moon_card, hearts_pass_search, hearts_search
 from cardkit._validate import check_agent_seed, check_count, check_legal_actions, check_real
 from cardkit.api import Action, Observation
-from cardkit.errors import IllegalActionError
+from cardkit.errors import IllegalActionError, RuleOptionError
 from cardkit.games._tricks import NAMES, PLAY_INDEX, SUIT_MASKS, bits
 from cardkit.games.hearts import PASS_DIRECTIONS, PASS_ONE, penalty_points
 
 from ._trickview import INDEX, TrickView, check_time_per_move, mask_of_names, search_values
 
-__all__ = ["HeartsRuleAgent", "HeartsSearchAgent"]
+__all__ = [
+    "PLAYOUT_POLICIES",
+    "STRONGEST",
+    "HeartsRuleAgent",
+    "HeartsSearchAgent",
+    "queen_evidence",
+]
+
+#: The playout policies of :class:`HeartsSearchAgent`: ``plain`` ducks and dumps
+#: without reading the cards out; ``counting`` reads the unplayed cards as a whole
+#: (leads that cannot win, Q♠ still out, tricks won anyway; ``docs/hearts.md``).
+PLAYOUT_POLICIES = ("plain", "counting")
+
+#: The strongest :class:`HeartsSearchAgent` settings measured (``docs/hearts.md``,
+#: Agents): card-counting playouts without random moves, Q♠ evidence, a searched
+#: pass, 1,000 worlds and the endgame solver from 12 cards. ``benches/hearts_bench.py
+#: versus --best`` plays them.
+STRONGEST: dict[str, object] = {
+    "worlds": 1000,
+    "epsilon": 0.0,
+    "policy": "counting",
+    "evidence": True,
+    "pass_worlds": 500,
+    "endgame": 12,
+}
+
+#: How many of the rule pass's most dangerous cards a searched pass chooses
+#: three from: C(8, 3) = 56 candidates, the rule's own pass among them.
+PASS_SHORTLIST = 8
 
 _QS = INDEX["Qs"]
 _KS = INDEX["Ks"]
@@ -28,9 +57,10 @@ def _rank(card: int) -> int:
     return card >> 2
 
 
-def _choose_pass(hand: int) -> list[int]:
-    """Three cards to pass: Q♠ and the top spades when spades are short, high
-    hearts, and the cards of the shortest side suit so it can be voided."""
+def _by_danger(hand: int) -> list[int]:
+    """The cards of ``hand``, the rule pass's first choice first: Q♠ and the top
+    spades when spades are short, high hearts, and the cards of the shortest side
+    suit so it can be voided."""
     cards = bits(hand)
     spades = (hand & SUIT_MASKS[3]).bit_count()
     lengths = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
@@ -50,13 +80,21 @@ def _choose_pass(hand: int) -> list[int]:
             score -= 5
         return score
 
-    return sorted(sorted(cards, key=danger, reverse=True)[:3])
+    return sorted(cards, key=danger, reverse=True)
 
 
-def _next_pass(observation: Observation) -> Action:
-    """The next card of the chosen pass (passes are offered one card at a time)."""
+def _choose_pass(hand: int) -> list[int]:
+    """The rule pass: the three most dangerous cards (:func:`_by_danger`)."""
+    return sorted(_by_danger(hand)[:3])
+
+
+def _next_pass(
+    observation: Observation, choose: Callable[[int], list[int]] = _choose_pass
+) -> Action:
+    """The next card of the pass ``choose`` makes from the dealt hand (passes are
+    offered one card at a time)."""
     picked = mask_of_names(observation["my_pass"])
-    for card in _choose_pass(mask_of_names(observation["hand"]) | picked):
+    for card in choose(mask_of_names(observation["hand"]) | picked):
         if not picked >> card & 1:
             return PASS_ONE[card]
     raise IllegalActionError("the pass is already complete")
@@ -125,6 +163,36 @@ def _rule_play(obs: Observation, legal: int) -> int:
     return max(cards, key=_rank)
 
 
+def queen_evidence(obs: Observation) -> list[int]:
+    """Per seat, ``1 << Q♠`` when its play shows it almost surely does not hold
+    Q♠ (else 0): while Q♠ was still out, it discarded another card when void in
+    the suit led after the first trick (where Q♠ may not be discarded), or followed
+    a spade led under a winning A♠ or K♠ with another spade (where Q♠ goes
+    safely). Seats shed Q♠ at those chances, so holding it back is rare (a moon
+    try). Reads only the public tricks."""
+    avoid = [0, 0, 0, 0]
+    played_queen = False
+    history = zip(obs["tricks"], obs["trick_leaders"], strict=True)
+    current = [(obs["trick"], obs["leader"])] if obs["leader"] is not None else []
+    for number, (cards, leader) in enumerate([*history, *current]):
+        indices = [INDEX[n] for n in cards]
+        for pos, card in enumerate(indices):
+            if played_queen:
+                return avoid
+            if card == _QS:
+                played_queen = True
+                continue
+            seat = (leader + pos) % 4
+            led = indices[0] & 3
+            if pos and card & 3 != led and number > 0:
+                avoid[seat] = 1 << _QS
+            elif pos and led == 3 and card & 3 == 3:
+                winning = max(c for c in indices[:pos] if c & 3 == led)
+                if winning in (_KS, _AS):
+                    avoid[seat] = 1 << _QS
+    return avoid
+
+
 class HeartsRuleAgent:
     """Rule-based Hearts: passes danger and short suits, ducks, manages Q♠ and
     defends against a moon shot. Deterministic: the same observation gives the
@@ -159,7 +227,15 @@ class HeartsSearchAgent:
     hands (once the candidate is played) is solved exactly instead of played out:
     alpha-beta with the three other seats playing against this seat's objective
     (``docs/hearts.md``, Endgame solver), each solve capped at ``endgame_nodes``
-    nodes (past that, the world is played out as without it). Off by default."""
+    nodes (past that, the world is played out as without it). Off by default.
+
+    ``policy="counting"`` plays the playouts with the card-counting heuristic (every
+    seat reads the unplayed cards as a whole) instead of the plain one;
+    ``evidence=True`` keeps Q♠ out of the sampled hands of seats whose play shows
+    they do not hold it (:func:`queen_evidence`); ``pass_worlds`` > 0 chooses the
+    pass by playouts from the first lead over that many deals
+    (``hearts_pass_search``) instead of the rule pass. All off by default;
+    :data:`STRONGEST` holds the strongest settings measured (``docs/hearts.md``)."""
 
     def __init__(
         self,
@@ -169,6 +245,9 @@ class HeartsSearchAgent:
         time_per_move: float | None = None,
         endgame: int = 0,
         endgame_nodes: int = 20_000,
+        policy: str = "plain",
+        evidence: bool = False,
+        pass_worlds: int = 0,
     ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self.worlds = check_count("worlds", worlds, 1, 1_000_000)
@@ -176,12 +255,22 @@ class HeartsSearchAgent:
         self.time_per_move = check_time_per_move(time_per_move)
         self.endgame = check_count("endgame", endgame, 0, 52)
         self.endgame_nodes = check_count("endgame_nodes", endgame_nodes, 1, 100_000_000)
+        if policy not in PLAYOUT_POLICIES:
+            raise RuleOptionError(f"policy {policy!r} must be one of {', '.join(PLAYOUT_POLICIES)}")
+        self.policy = policy
+        if not isinstance(evidence, bool):
+            raise RuleOptionError(f"evidence must be True or False, got {evidence!r}")
+        self.evidence = evidence
+        self.pass_worlds = check_count("pass_worlds", pass_worlds, 0, 1_000_000)
+        self._pass: tuple[int, list[int]] | None = None
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The searched choice among ``legal_actions``."""
         check_legal_actions(legal_actions)
         if legal_actions[0].kind == "pass":
-            return _next_pass(observation)
+            if not self.pass_worlds:
+                return _next_pass(observation)
+            return _next_pass(observation, lambda hand: self._searched_pass(observation, hand))
         if len(legal_actions) == 1:
             return legal_actions[0]
         view = TrickView.from_observation(observation)
@@ -194,6 +283,8 @@ class HeartsSearchAgent:
         candidates = [PLAY_INDEX[a.text] for a in legal_actions]
         scores = observation["scores"]
         standing = observation["deal"] > 0 or any(scores)
+        avoid = queen_evidence(observation) if self.evidence else [0, 0, 0, 0]
+        avoid[view.seat] = 0
 
         def search(worlds: int, seed: int) -> list[float]:
             return hearts_search(
@@ -217,8 +308,38 @@ class HeartsSearchAgent:
                 moon=True,
                 endgame_cards=self.endgame,
                 endgame_nodes=self.endgame_nodes,
+                policy=self.policy,
+                avoid=avoid,
             )
 
         values = search_values(search, self.worlds, self.time_per_move, self._rng)
         best = max(range(len(values)), key=lambda i: values[i])
         return legal_actions[best]
+
+    def _searched_pass(self, observation: Observation, hand: int) -> list[int]:
+        """The pass with the best average objective over ``pass_worlds`` deals
+        played out from the first lead (``hearts_pass_search``), among the
+        three-card sets of the rule pass's :data:`PASS_SHORTLIST` most dangerous
+        cards; chosen once per dealt hand, then passed card by card."""
+        if self._pass is not None and self._pass[0] == hand:
+            return self._pass[1]
+        shortlist = _by_danger(hand)[:PASS_SHORTLIST]
+        passes = [sorted(trio) for trio in itertools.combinations(shortlist, 3)]
+        scores = observation["scores"]
+        standing = observation["deal"] > 0 or any(scores)
+        values = hearts_pass_search(
+            observation["seat"],
+            hand,
+            [sum(1 << c for c in trio) for trio in passes],
+            dict(PASS_DIRECTIONS)[observation["pass_direction"]],
+            self.pass_worlds,
+            self._rng.getrandbits(64),
+            self.epsilon,
+            objective="match" if standing else "deal",
+            scores=scores,
+            target=observation["target"],
+            policy=self.policy,
+        )
+        best = passes[max(range(len(values)), key=lambda i: values[i])]
+        self._pass = (hand, best)
+        return best

@@ -14,7 +14,7 @@ use cardkit_engine::cardset::CardSet;
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::trick::bridge::{self, Auction, BridgeDeal, Contract};
 use cardkit_engine::trick::endgame::{self, Endgame};
-use cardkit_engine::trick::hearts::{HeartsDeal, HeartsObjective};
+use cardkit_engine::trick::hearts::{self, HeartsDeal, HeartsObjective};
 use cardkit_engine::trick::observe::{self, BridgeInfo, HeartsInfo, Position, SpadesInfo};
 use cardkit_engine::trick::spades::{self, SpadesDeal, SpadesObjective};
 use cardkit_engine::trick::{
@@ -139,6 +139,7 @@ fn search_input(
         unknown: card_set(py, "unknown", unknown)?,
         sizes,
         voids,
+        avoid: [CardSet::EMPTY; 4],
     };
     let trick = card_list(py, "trick", trick)?;
     let candidates = card_list(py, "candidates", candidates)?;
@@ -234,9 +235,12 @@ fn trick_winner(
 /// shoot and defend against moons. `endgame_cards` > 0 solves a world exactly
 /// (the other seats playing against this one) once at most that many cards are
 /// left, each solve visiting at most `endgame_nodes` nodes (past that, the world
-/// is played out as without the solver).
+/// is played out as without the solver). `policy` is the playouts' heuristic:
+/// "plain" (ducking) or "counting" (reads the unplayed cards, every seat).
+/// `avoid` holds, per seat, cards its play shows it almost surely does not hold:
+/// worlds keep them out of its hand while the sizes and voids allow.
 #[pyfunction]
-#[pyo3(signature = (seat, known, unknown, sizes, voids, leader, trick, taken, broken, tricks_played, candidates, worlds, seed, epsilon = 0.1, objective = "zero_sum", scores = [0; 4], target = 100, moon = false, endgame_cards = 0, endgame_nodes = 20_000))]
+#[pyo3(signature = (seat, known, unknown, sizes, voids, leader, trick, taken, broken, tricks_played, candidates, worlds, seed, epsilon = 0.1, objective = "zero_sum", scores = [0; 4], target = 100, moon = false, endgame_cards = 0, endgame_nodes = 20_000, policy = "plain", avoid = [0; 4]))]
 #[allow(clippy::too_many_arguments)]
 fn hearts_search(
     py: Python<'_>,
@@ -260,8 +264,11 @@ fn hearts_search(
     #[pyo3(from_py_with = arg)] moon: bool,
     #[pyo3(from_py_with = arg)] endgame_cards: u32,
     #[pyo3(from_py_with = arg)] endgame_nodes: u32,
+    #[pyo3(from_py_with = arg)] policy: &str,
+    #[pyo3(from_py_with = arg)] avoid: [u64; 4],
 ) -> PyResult<Vec<f64>> {
-    let policy = policy(py, epsilon)?;
+    let counting = hearts_counting(py, policy)?;
+    let policy = self::policy(py, epsilon)?;
     let endgame = endgame_of(py, endgame_cards, endgame_nodes)?;
     let objective = hearts_objective(py, objective, scores, target)?;
     let mut taken_sets = [CardSet::EMPTY; 4];
@@ -273,7 +280,7 @@ fn hearts_search(
     if tricks_played > 12 {
         return Err(rule_error(py, "tricks_played must be 0..12".into()));
     }
-    let input = search_input(
+    let mut input = search_input(
         py,
         seat,
         known,
@@ -287,17 +294,66 @@ fn hearts_search(
         tricks_played,
         &candidates,
     )?;
+    for (p, &bits) in avoid.iter().enumerate() {
+        input.hidden.avoid[p] = card_set(py, "avoid", bits)?;
+    }
     let mut deal = HeartsDeal::new([CardSet::EMPTY; 4]);
     deal.taken = taken_sets;
     deal.moon_play = moon;
     // Only the searching seat defends: it must not count on others to stop a moon.
     deal.moon_defenders = if moon { 1 << seat } else { 0 };
+    deal.counting = counting;
     let in_hands = input.hidden.sizes.iter().sum();
     let (view, cands) = input.view(deal);
     let micros = endgame_micros(worlds, &cands, endgame, in_hands);
     interrupt::run_sized(py, micros, |cancel| {
         let value = |d: &HeartsDeal| objective.value(d.points(), seat);
         view.evaluate(&cands, worlds, seed, policy, endgame, value, cancel)
+    })?
+    .py_err(py)
+}
+
+/// Average value for `seat` of each candidate Hearts pass over sampled deals.
+///
+/// `hand` is the 13 dealt cards, `passes` three-card subsets of it (bitsets),
+/// passed `offset` seats to the left (1 left, 2 across, 3 right). Each world deals
+/// the unseen cards at random, gives `seat` three random cards of the passer's
+/// hand, and plays the deal out with moon play; `objective`, `scores`, `target`,
+/// `epsilon` and `policy` are as in `hearts_search`.
+#[pyfunction]
+#[pyo3(signature = (seat, hand, passes, offset, worlds, seed, epsilon = 0.1, objective = "deal", scores = [0; 4], target = 100, policy = "counting"))]
+#[allow(clippy::too_many_arguments)]
+fn hearts_pass_search(
+    py: Python<'_>,
+    #[pyo3(from_py_with = arg)] seat: usize,
+    #[pyo3(from_py_with = arg)] hand: u64,
+    #[pyo3(from_py_with = arg)] passes: Vec<u64>,
+    #[pyo3(from_py_with = arg)] offset: usize,
+    #[pyo3(from_py_with = arg)] worlds: u32,
+    #[pyo3(from_py_with = arg)] seed: u64,
+    #[pyo3(from_py_with = arg)] epsilon: f64,
+    #[pyo3(from_py_with = arg)] objective: &str,
+    #[pyo3(from_py_with = arg)] scores: [u32; 4],
+    #[pyo3(from_py_with = arg)] target: u32,
+    #[pyo3(from_py_with = arg)] policy: &str,
+) -> PyResult<Vec<f64>> {
+    let counting = hearts_counting(py, policy)?;
+    let policy = self::policy(py, epsilon)?;
+    let objective = hearts_objective(py, objective, scores, target)?;
+    let hand = card_set(py, "hand", hand)?;
+    let passes = passes
+        .iter()
+        .map(|&p| card_set(py, "passes", p))
+        .collect::<PyResult<Vec<_>>>()?;
+    // A world is one deal and a playout per candidate.
+    let micros = u64::from(worlds)
+        .saturating_mul(passes.len() as u64 + 1)
+        .saturating_mul(PLAYOUT_MICROS);
+    interrupt::run_sized(py, micros, |cancel| {
+        let value = |d: &HeartsDeal| objective.value(d.points(), seat);
+        hearts::pass_values(
+            seat, hand, &passes, offset, worlds, seed, policy, counting, value, cancel,
+        )
     })?
     .py_err(py)
 }
@@ -360,6 +416,21 @@ fn hearts_moon_card(
     table.tricks_played = tricks_played;
     deal.taken = taken_sets;
     Ok(deal.moon_move().map(|c| u32::from(c.index())))
+}
+
+/// The seats whose playouts count cards for a Hearts search's `policy` name.
+fn hearts_counting(py: Python<'_>, name: &str) -> PyResult<u8> {
+    match name {
+        "plain" => Ok(0),
+        "counting" => Ok(0b1111),
+        other => {
+            let shown: String = other.chars().take(40).collect();
+            Err(rule_error(
+                py,
+                format!("policy {shown:?} must be plain or counting"),
+            ))
+        }
+    }
 }
 
 /// The error for an objective name a search does not know: the name (cut to 40
@@ -541,19 +612,32 @@ fn spades_bid_playouts(
 }
 
 /// Unstable, for benches only: play `deals` random Hearts deals (no passing) to the
-/// end; each seat's total points.
+/// end; each seat's total points. The seats in the 4-bit mask `counting` play the
+/// card-counting heuristic, the others the plain one.
 #[pyfunction(name = "hearts_playouts")]
-#[pyo3(signature = (deals, seed, epsilon = 1.0))]
+#[pyo3(signature = (deals, seed, epsilon = 1.0, counting = 0))]
 fn bench_hearts_playouts(
     py: Python<'_>,
     deals: u64,
     seed: u64,
     epsilon: f64,
+    counting: u8,
 ) -> PyResult<[i64; 4]> {
     let policy = policy(py, epsilon)?;
+    if counting >= 16 {
+        return Err(rule_error(
+            py,
+            format!("counting {counting} must be a 4-bit seat mask"),
+        ));
+    }
+    let build = |rng: &mut CardRng| {
+        let mut deal = HeartsDeal::random(rng);
+        deal.counting = counting;
+        deal
+    };
     interrupt::run_sized(py, deals.saturating_mul(PLAYOUT_MICROS), |cancel| {
         let points = |d: &HeartsDeal| d.points().map(i64::from);
-        trick::playout_totals(deals, seed, policy, HeartsDeal::random, points, cancel)
+        trick::playout_totals(deals, seed, policy, build, points, cancel)
     })?
     .py_err(py)
 }
@@ -1287,6 +1371,7 @@ pub fn register(m: &Bound<'_, PyModule>, bench: &Bound<'_, PyModule>) -> PyResul
     m.add_function(wrap_pyfunction!(trick_winner, m)?)?;
     m.add_function(wrap_pyfunction!(hearts_search, m)?)?;
     m.add_function(wrap_pyfunction!(hearts_moon_card, m)?)?;
+    m.add_function(wrap_pyfunction!(hearts_pass_search, m)?)?;
     m.add_function(wrap_pyfunction!(spades_search, m)?)?;
     m.add_function(wrap_pyfunction!(spades_bid_playouts, m)?)?;
     bench.add_function(wrap_pyfunction!(bench_hearts_playouts, bench)?)?;

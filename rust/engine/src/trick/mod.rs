@@ -375,28 +375,43 @@ pub struct HiddenHands {
     pub sizes: [u32; 4],
     /// Suits each seat has shown out of (bit `s` set = void in suit `s`).
     pub voids: [u8; 4],
+    /// Cards each seat almost surely does not hold (soft evidence from its play,
+    /// such as a discard that kept Q♠ back): kept out of its hand while the sizes
+    /// and voids allow.
+    pub avoid: [CardSet; 4],
 }
 
 impl HiddenHands {
     /// A random assignment of the unknown cards to seats that respects every hand
-    /// size and shown void; hands that fit the sizes but ignore voids when the
-    /// constraints defeat 64 randomised attempts (only possible when the voids are
-    /// inconsistent with the sizes, as with hand-written inputs).
+    /// size and shown void, and keeps each seat's `avoid` cards out of its hand;
+    /// when 64 randomised attempts fail, the avoided cards are let in (the
+    /// evidence is soft), and after 64 more the voids too (only possible when the
+    /// voids are inconsistent with the sizes, as with hand-written inputs). With
+    /// nothing to avoid, the draws are the ones made before `avoid` existed.
     pub fn sample(&self, rng: &mut CardRng) -> [CardSet; 4] {
         let need: [u32; 4] =
             std::array::from_fn(|s| self.sizes[s].saturating_sub(self.known[s].len()));
+        if self.avoid.iter().any(|a| !a.is_empty()) {
+            for _ in 0..64 {
+                if let Some(hands) = self.try_sample(need, true, true, rng) {
+                    return hands;
+                }
+            }
+        }
         for _ in 0..64 {
-            if let Some(hands) = self.try_sample(need, true, rng) {
+            if let Some(hands) = self.try_sample(need, true, false, rng) {
                 return hands;
             }
         }
-        self.try_sample(need, false, rng).unwrap_or(self.known)
+        self.try_sample(need, false, false, rng)
+            .unwrap_or(self.known)
     }
 
     fn try_sample(
         &self,
         mut need: [u32; 4],
         respect_voids: bool,
+        respect_avoid: bool,
         rng: &mut CardRng,
     ) -> Option<[CardSet; 4]> {
         let mut hands = self.known;
@@ -410,11 +425,16 @@ impl HiddenHands {
         for suit in suits {
             let mut cards: Vec<Card> = suit_cards(self.unknown, suit).iter().collect();
             rng.shuffle(&mut cards);
+            if respect_avoid {
+                // Place the avoided cards first, while every seat has room.
+                cards.sort_by_key(|&c| self.avoid.iter().all(|a| !a.contains(c)));
+            }
             for card in cards {
                 let mut total = 0u64;
                 let mut weights = [0u64; 4];
                 for p in 0..4 {
-                    let open = !respect_voids || self.voids[p] & (1 << suit) == 0;
+                    let open = (!respect_voids || self.voids[p] & (1 << suit) == 0)
+                        && !(respect_avoid && self.avoid[p].contains(card));
                     if open {
                         weights[p] = u64::from(need[p]);
                         total += weights[p];
@@ -664,6 +684,7 @@ mod tests {
             unknown: all.difference(mine).difference(passed),
             sizes: [13, 13, 13, 13],
             voids: [0, 0b0100, 0b0010, 0],
+            avoid: [CardSet::EMPTY; 4],
         };
         for _ in 0..200 {
             let hands = hidden.sample(&mut rng);
@@ -681,6 +702,34 @@ mod tests {
             assert!(passed.difference(hands[1]).is_empty());
             assert_eq!(seen, all);
         }
+    }
+
+    #[test]
+    fn sampling_keeps_avoided_cards_out_while_it_can() {
+        let mut rng = CardRng::new(4);
+        let mine = CardSet::from_cards(cards("2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac"));
+        let queen = CardSet::from_cards(cards("Qs"));
+        let mut hidden = HiddenHands {
+            known: [mine, CardSet::EMPTY, CardSet::EMPTY, CardSet::EMPTY],
+            unknown: CardSet((1u64 << 52) - 1).difference(mine),
+            sizes: [13, 13, 13, 13],
+            voids: [0; 4],
+            avoid: [CardSet::EMPTY, queen, queen, CardSet::EMPTY],
+        };
+        for _ in 0..100 {
+            assert!(hidden.sample(&mut rng)[3].contains(Card::parse("Qs").unwrap()));
+        }
+        // Seat 3 void in spades: the evidence gives way to the void.
+        hidden.voids[3] = 0b1000;
+        let mut holders = [0; 4];
+        for _ in 0..100 {
+            let hands = hidden.sample(&mut rng);
+            assert!(suit_cards(hands[3], 3).is_empty());
+            for (p, h) in hands.iter().enumerate() {
+                holders[p] += u32::from(h.contains(Card::parse("Qs").unwrap()));
+            }
+        }
+        assert!(holders[1] > 0 && holders[2] > 0 && holders[3] == 0);
     }
 
     #[test]

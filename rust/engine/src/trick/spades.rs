@@ -385,6 +385,7 @@ pub fn bid_playouts(
         unknown: CardSet((1u64 << 52) - 1).difference(hand),
         sizes: [BIDDING_HAND; 4],
         voids: [0; 4],
+        avoid: [CardSet::EMPTY; 4],
     };
     let two_of_clubs = Card::new(0, 0);
     let mut rng = CardRng::new(seed);
