@@ -45,6 +45,7 @@ class Kind:
 
 UINT = Kind(("7", 1.5, None, -1, 2**64, 2**70, True, [1]))
 INT = Kind(("7", 1.5, None, 2**70, -(2**70), [1]))
+OPT_INT = Kind(("7", 1.5, 2**70, -(2**70), [1]))
 OPT_UINT = Kind(("7", 1.5, -1, 2**70, True))
 FLOAT = Kind(("x", None, [1.0], True))
 OPT_FLOAT = Kind(("x", [1.0], True))
@@ -708,6 +709,7 @@ TABLE: dict[str, Entry] = {
             "scores": [-150, 420],
             "target": 500,
             "nil_play": True,
+            "lose_at": -200,
         },
         {
             **SEARCH_KINDS,
@@ -721,6 +723,7 @@ TABLE: dict[str, Entry] = {
             "scores": INT_LIST,
             "target": INT,
             "nil_play": BOOL,
+            "lose_at": OPT_INT,
         },
     ),
     "spades_bid_playouts": Entry(
