@@ -468,7 +468,12 @@ def test_pass_search_prefers_shedding_an_unguarded_queen() -> None:
     values = hearts_pass_search(0, hand, passes, 1, 300, 5)
     assert values[0] > values[1]
     assert hearts_pass_search(0, hand, passes, 1, 300, 5) == values
-    for bad in ({"offset": 0}, {"passes": [mask("Qs Ks")]}, {"passes": [mask("Qs Ks Ah")]}):
+    for bad in (
+        {"offset": 0},
+        {"passes": [mask("Qs Ks")]},
+        {"passes": [mask("Qs Ks Ah")]},
+        {"passes": [passes[0], passes[1], passes[0]]},
+    ):
         with pytest.raises(RuleOptionError):
             hearts_pass_search(
                 **{

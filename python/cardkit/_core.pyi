@@ -2061,7 +2061,7 @@ def hearts_pass_search(
     Args:
         seat: The passing seat, 0..=3.
         hand: A bitset of its 13 dealt cards.
-        passes: Bitsets of three cards of ``hand`` each, the candidates.
+        passes: Bitsets of three cards of ``hand`` each, the candidates, distinct.
         offset: Where the pass goes: 1 left, 2 across, 3 right.
         worlds: Sampled deals, an int in 0..2**32-1.
         seed: The sampling seed, an int in 0..2**64-1.
@@ -2076,8 +2076,8 @@ def hearts_pass_search(
 
     Raises:
         RuleOptionError: If ``seat`` is outside 0..=3, ``offset`` outside 1..=3,
-            ``hand`` is not 13 cards of the pack, no pass is given or one is not
-            three cards of ``hand``, or ``epsilon``, ``objective``, ``scores``,
+            ``hand`` is not 13 cards of the pack, no pass is given, one is not
+            three cards of ``hand`` or one is repeated, or ``epsilon``, ``objective``, ``scores``,
             ``target`` or ``policy`` is out of range.
         KeyboardInterrupt: On Ctrl-C during a long search.
     """

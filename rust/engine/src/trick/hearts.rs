@@ -396,12 +396,18 @@ pub fn pass_values<V: Fn(&HeartsDeal) -> f64>(
             hand.len()
         ));
     }
+    // Distinct passes bound the playouts between two Ctrl-C checks (one world)
+    // to the 286 three-card sets of a hand, whatever the list's length.
+    let mut distinct: Vec<u64> = passes.iter().map(|p| p.0).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
     if passes.is_empty()
+        || distinct.len() != passes.len()
         || passes
             .iter()
             .any(|p| p.len() != 3 || !p.difference(hand).is_empty())
     {
-        return bad("passes must be three cards of the hand each".into());
+        return bad("passes must be distinct sets of three cards of the hand".into());
     }
     let receiver = (seat + offset) % 4;
     let passer = (seat + 4 - offset) % 4;
@@ -923,6 +929,21 @@ mod tests {
             );
             assert!(got.is_err());
         }
+        // A repeated pass is refused: the passes are distinct sets.
+        let repeated = [passes[0], passes[1], passes[0]];
+        let got = pass_values(
+            0,
+            hand,
+            &repeated,
+            1,
+            1,
+            5,
+            PlayoutPolicy::Random,
+            0,
+            value,
+            &cancel,
+        );
+        assert!(got.is_err());
     }
 
     #[test]
