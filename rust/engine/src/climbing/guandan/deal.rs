@@ -28,7 +28,7 @@ pub fn partner(seat: u8) -> u8 {
 }
 
 /// A deal's card play.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deal {
     level: u8,
     hands: [Hand; SEATS],

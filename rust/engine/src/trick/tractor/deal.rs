@@ -44,7 +44,7 @@ fn push_bits(out: &mut Vec<u32>, mut bits: u64, base: u32) {
 }
 
 /// A deal's card play.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deal {
     trumps: Trumps,
     hands: [Hand; SEATS],
