@@ -89,3 +89,23 @@ def test_a_pbn_claim_before_the_first_card_round_trips() -> None:
     assert pbn.loads(pbn.dumps([board])) == [board]
     with pytest.raises(CardkitError, match="needs a Contract"):
         pbn.loads('[Play "S"]* ac\n')
+
+
+@pytest.mark.parametrize(
+    "value", ["a\\\\b", "a\\", "\\", '\\"', 'say "hi"\\', "Result\\2R", "\\\\2"]
+)
+def test_a_pbn_tag_value_with_backslashes_round_trips(value: str) -> None:
+    # Found by the pbn_loads target: the reader takes a doubled backslash for one
+    # backslash, but dumps wrote backslashes as they were, so a value holding two
+    # (or ending in one) changed on the way back.
+    board = pbn.Board(board=1, tags={"Note": value})
+    assert pbn.loads(pbn.dumps([board])) == [board]
+    assert pbn.loads(pbn.dumps(pbn.loads(pbn.dumps([board])))) == [board]
+
+
+def test_a_pbn_comment_after_a_value_ending_in_an_escaped_backslash_is_a_comment() -> None:
+    # The quote after an escaped backslash closes the value, so what follows on the
+    # line is outside it (here a ";" comment), not more of the value.
+    (board,) = pbn.loads('[Board "1"]\n[Note "a\\\\"] ; a comment\n')
+    assert board.tags == {"Note": "a\\"}
+    assert board.tables == {}

@@ -425,6 +425,15 @@ class _Reader:
         return _linear_play(rows, first, board.trump, where), claimed
 
 
+def _escaped(line: str, at: int) -> bool:
+    """Whether the quote at ``at`` is escaped: an odd run of backslashes before it
+    (``\\\\"`` is an escaped backslash, then the closing quote)."""
+    start = at
+    while start > 0 and line[start - 1] == "\\":
+        start -= 1
+    return (at - start) % 2 == 1
+
+
 def _strip_comments(line: str) -> tuple[str, bool]:
     """``line`` without ``;`` and ``{...}`` comments; True if a ``{`` stays open."""
     out = []
@@ -433,7 +442,7 @@ def _strip_comments(line: str) -> tuple[str, bool]:
         ch = line[i]
         if ch == '"':
             end = line.find('"', i + 1)
-            while end > 0 and line[end - 1] == "\\":
+            while end > 0 and _escaped(line, end):
                 end = line.find('"', end + 1)
             end = len(line) - 1 if end < 0 else end
             out.append(line[i : end + 1])
@@ -470,9 +479,11 @@ def load(fp: IO[str]) -> list[Board]:
 
 
 def _tag(name: str, value: object) -> str:
-    # Only quotes are escaped: table tags such as OptimumResultTable write their
-    # column formats with lone backslashes (``Result\\2R``), as readers expect.
-    text = str(value).replace('"', '\\"')
+    # A backslash is doubled only where the reader would take it as an escape
+    # (before a backslash, a quote or the closing quote): table tags such as
+    # OptimumResultTable write their column formats with lone backslashes
+    # (``Result\\2R``), as readers expect, and those read back as they are.
+    text = re.sub(r'\\(?=[\\"]|$)', r"\\\\", str(value)).replace('"', '\\"')
     return f'[{name} "{text}"]'
 
 
