@@ -4,7 +4,7 @@
     python benches/hearts_bench.py strength [--deals 10000] [--worlds 100]
     python benches/hearts_bench.py versus --baseline OLD.py [--deals 10000] [--worlds 100]
         [--kind search|rule] [--start 0] [--every 500] [--new-worlds N]
-        [--policy plain|counting] [--new-epsilon E] [--evidence] [--pass-worlds N]
+        [--policy plain|counting|unloading] [--new-epsilon E] [--evidence] [--pass-worlds N]
         [--endgame N] [--best]
 
 ``speed``: random single deals through the Python State API (cardkit and
@@ -169,7 +169,10 @@ def main() -> None:
         "--new-worlds", type=int, default=None, help="the new agent's worlds (versus)"
     )
     parser.add_argument(
-        "--policy", choices=["plain", "counting"], default="plain", help="new agent's playouts"
+        "--policy",
+        choices=["plain", "counting", "unloading"],
+        default="plain",
+        help="new agent's playouts",
     )
     parser.add_argument("--evidence", action="store_true", help="new agent's Q♠ evidence")
     parser.add_argument(

@@ -52,6 +52,12 @@ def test_playouts_conserve_points_and_tricks() -> None:
     plain = _bench.hearts_playouts(2000, 3, 0.1)
     counting = _bench.hearts_playouts(2000, 3, 0.1, 0b0001)
     assert counting[0] < plain[0] and sum(counting) % 26 == 0
+    # Unloading as well, against three seats that only count, takes fewer still.
+    table = _bench.hearts_playouts(2000, 3, 0.1, 0b1111)
+    unloading = _bench.hearts_playouts(2000, 3, 0.1, 0b1111, 0b0001)
+    assert unloading[0] < table[0] and sum(unloading) % 26 == 0
+    with pytest.raises(RuleOptionError, match="unloading"):
+        _bench.hearts_playouts(1, 1, 0.1, 15, 16)
     with pytest.raises(RuleOptionError):
         _bench.spades_playouts(1, 1, 14)
 

@@ -2069,7 +2069,8 @@ def hearts_pass_search(
         objective: ``"zero_sum"``, ``"deal"`` or ``"match"``, as in :func:`hearts_search`.
         scores: Match totals before this deal (``"match"`` only); default all 0.
         target: The total that ends the match (``"match"`` only), 1..=1,000,000.
-        policy: ``"plain"`` or ``"counting"`` (default), as in :func:`hearts_search`.
+        policy: ``"plain"``, ``"counting"`` (default) or ``"unloading"``, as in
+            :func:`hearts_search`.
 
     Returns:
         Each pass's average value, in ``passes`` order (higher is better).
@@ -2143,9 +2144,11 @@ def hearts_search(
         endgame_nodes: Nodes one solve may visit before the world is played out
             instead, an int in 0..2**32-1.
         policy: The playouts' heuristic: ``"plain"`` (default: ducks and dumps
-            without reading the cards out) or ``"counting"`` (every seat reads the
+            without reading the cards out), ``"counting"`` (every seat reads the
             unplayed cards as a whole: leads that cannot win, Q♠ still out, tricks
-            won anyway; docs/hearts.md).
+            won anyway; docs/hearts.md) or ``"unloading"`` (counting, and the last
+            seat takes a clean trick with its highest card; void, a seat sheds
+            singletons and hearts sooner and keeps A♠/K♠ behind four spades).
         avoid: Per seat, a bitset of cards its play shows it almost surely does not
             hold: worlds keep them out of its hand while the sizes and voids allow;
             default all 0 (the worlds drawn before the option existed).

@@ -28,8 +28,10 @@ __all__ = [
 
 #: The playout policies of :class:`HeartsSearchAgent`: ``plain`` ducks and dumps
 #: without reading the cards out; ``counting`` reads the unplayed cards as a whole
-#: (leads that cannot win, Q♠ still out, tricks won anyway; ``docs/hearts.md``).
-PLAYOUT_POLICIES = ("plain", "counting")
+#: (leads that cannot win, Q♠ still out, tricks won anyway); ``unloading`` counts
+#: and also takes clean tricks as the last seat with its highest card and, void,
+#: sheds singletons and hearts sooner (``docs/hearts.md``).
+PLAYOUT_POLICIES = ("plain", "counting", "unloading")
 
 #: The strongest :class:`HeartsSearchAgent` settings measured (``docs/hearts.md``,
 #: Agents): card-counting playouts without random moves, Q♠ evidence, a searched
@@ -230,7 +232,9 @@ class HeartsSearchAgent:
     nodes (past that, the world is played out as without it). Off by default.
 
     ``policy="counting"`` plays the playouts with the card-counting heuristic (every
-    seat reads the unplayed cards as a whole) instead of the plain one;
+    seat reads the unplayed cards as a whole) instead of the plain one, and
+    ``policy="unloading"`` with the counting heuristic that also unloads high
+    cards, singletons and hearts sooner;
     ``evidence=True`` keeps Q♠ out of the sampled hands of seats whose play shows
     they do not hold it (:func:`queen_evidence`); ``pass_worlds`` > 0 chooses the
     pass by playouts from the first lead over that many deals

@@ -14,7 +14,7 @@ use cardkit_engine::cardset::CardSet;
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::trick::bridge::{self, Auction, BridgeDeal, Contract};
 use cardkit_engine::trick::endgame::{self, Endgame};
-use cardkit_engine::trick::hearts::{self, HeartsDeal, HeartsObjective};
+use cardkit_engine::trick::hearts::{self, HeartsDeal, HeartsObjective, HeartsPolicy};
 use cardkit_engine::trick::observe::{self, BridgeInfo, HeartsInfo, Position, SpadesInfo};
 use cardkit_engine::trick::spades::{self, SpadesDeal, SpadesObjective};
 use cardkit_engine::trick::{
@@ -236,7 +236,8 @@ fn trick_winner(
 /// (the other seats playing against this one) once at most that many cards are
 /// left, each solve visiting at most `endgame_nodes` nodes (past that, the world
 /// is played out as without the solver). `policy` is the playouts' heuristic:
-/// "plain" (ducking) or "counting" (reads the unplayed cards, every seat).
+/// "plain" (ducking), "counting" (reads the unplayed cards, every seat) or
+/// "unloading" (counting, and sheds high cards, singletons and hearts sooner).
 /// `avoid` holds, per seat, cards its play shows it almost surely does not hold:
 /// worlds keep them out of its hand while the sizes and voids allow.
 #[pyfunction]
@@ -267,7 +268,7 @@ fn hearts_search(
     #[pyo3(from_py_with = arg)] policy: &str,
     #[pyo3(from_py_with = arg)] avoid: [u64; 4],
 ) -> PyResult<Vec<f64>> {
-    let counting = hearts_counting(py, policy)?;
+    let heuristic = hearts_policy(py, policy)?;
     let policy = self::policy(py, epsilon)?;
     let endgame = endgame_of(py, endgame_cards, endgame_nodes)?;
     let objective = hearts_objective(py, objective, scores, target)?;
@@ -302,7 +303,7 @@ fn hearts_search(
     deal.moon_play = moon;
     // Only the searching seat defends: it must not count on others to stop a moon.
     deal.moon_defenders = if moon { 1 << seat } else { 0 };
-    deal.counting = counting;
+    heuristic.apply(&mut deal);
     let in_hands = input.hidden.sizes.iter().sum();
     let (view, cands) = input.view(deal);
     let micros = endgame_micros(worlds, &cands, endgame, in_hands);
@@ -337,7 +338,7 @@ fn hearts_pass_search(
     #[pyo3(from_py_with = arg)] target: u32,
     #[pyo3(from_py_with = arg)] policy: &str,
 ) -> PyResult<Vec<f64>> {
-    let counting = hearts_counting(py, policy)?;
+    let heuristic = hearts_policy(py, policy)?;
     let policy = self::policy(py, epsilon)?;
     let objective = hearts_objective(py, objective, scores, target)?;
     let hand = card_set(py, "hand", hand)?;
@@ -352,7 +353,7 @@ fn hearts_pass_search(
     interrupt::run_sized(py, micros, |cancel| {
         let value = |d: &HeartsDeal| objective.value(d.points(), seat);
         hearts::pass_values(
-            seat, hand, &passes, offset, worlds, seed, policy, counting, value, cancel,
+            seat, hand, &passes, offset, worlds, seed, policy, heuristic, value, cancel,
         )
     })?
     .py_err(py)
@@ -418,16 +419,17 @@ fn hearts_moon_card(
     Ok(deal.moon_move().map(|c| u32::from(c.index())))
 }
 
-/// The seats whose playouts count cards for a Hearts search's `policy` name.
-fn hearts_counting(py: Python<'_>, name: &str) -> PyResult<u8> {
+/// The playout heuristic of a Hearts search's `policy` name.
+fn hearts_policy(py: Python<'_>, name: &str) -> PyResult<HeartsPolicy> {
     match name {
-        "plain" => Ok(0),
-        "counting" => Ok(0b1111),
+        "plain" => Ok(HeartsPolicy::Plain),
+        "counting" => Ok(HeartsPolicy::Counting),
+        "unloading" => Ok(HeartsPolicy::Unloading),
         other => {
             let shown: String = other.chars().take(40).collect();
             Err(rule_error(
                 py,
-                format!("policy {shown:?} must be plain or counting"),
+                format!("policy {shown:?} must be plain, counting or unloading"),
             ))
         }
     }
@@ -613,26 +615,29 @@ fn spades_bid_playouts(
 
 /// Unstable, for benches only: play `deals` random Hearts deals (no passing) to the
 /// end; each seat's total points. The seats in the 4-bit mask `counting` play the
-/// card-counting heuristic, the others the plain one.
+/// card-counting heuristic, the others the plain one; those of them also in
+/// `unloading` unload as well.
 #[pyfunction(name = "hearts_playouts")]
-#[pyo3(signature = (deals, seed, epsilon = 1.0, counting = 0))]
+#[pyo3(signature = (deals, seed, epsilon = 1.0, counting = 0, unloading = 0))]
 fn bench_hearts_playouts(
     py: Python<'_>,
     deals: u64,
     seed: u64,
     epsilon: f64,
     counting: u8,
+    unloading: u8,
 ) -> PyResult<[i64; 4]> {
     let policy = policy(py, epsilon)?;
-    if counting >= 16 {
+    if counting >= 16 || unloading >= 16 {
         return Err(rule_error(
             py,
-            format!("counting {counting} must be a 4-bit seat mask"),
+            format!("counting {counting} and unloading {unloading} must be 4-bit seat masks"),
         ));
     }
     let build = |rng: &mut CardRng| {
         let mut deal = HeartsDeal::random(rng);
         deal.counting = counting;
+        deal.unloading = unloading;
         deal
     };
     interrupt::run_sized(py, deals.saturating_mul(PLAYOUT_MICROS), |cancel| {

@@ -112,6 +112,30 @@ impl HeartsObjective {
     }
 }
 
+/// The heuristic a search's playouts play Hearts with, every seat alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeartsPolicy {
+    /// The plain ducking heuristic, which does not read the cards out.
+    Plain,
+    /// The card-counting heuristic ([`HeartsDeal::counting`]).
+    Counting,
+    /// The card-counting heuristic that also unloads ([`HeartsDeal::unloading`]).
+    Unloading,
+}
+
+impl HeartsPolicy {
+    /// Give every seat of `deal` this heuristic.
+    pub fn apply(self, deal: &mut HeartsDeal) {
+        let (counting, unloading) = match self {
+            HeartsPolicy::Plain => (0, 0),
+            HeartsPolicy::Counting => (0b1111, 0),
+            HeartsPolicy::Unloading => (0b1111, 0b1111),
+        };
+        deal.counting = counting;
+        deal.unloading = unloading;
+    }
+}
+
 /// A Hearts deal in play, after the pass.
 #[derive(Clone, Debug)]
 pub struct HeartsDeal {
@@ -132,6 +156,11 @@ pub struct HeartsDeal {
     /// ([`HeartsDeal::counting_card`]) instead of the plain ducking policy. Off
     /// (0) everywhere unless a search asks for it, so older searches play as before.
     pub counting: u8,
+    /// Seats (bit `s` for seat `s`) whose counting heuristic also unloads: last
+    /// to a clean trick it takes it with its highest card, and void it sheds
+    /// singletons and hearts sooner and keeps A♠/K♠ behind three more spades
+    /// ([`HeartsPolicy::Unloading`]). Off (0) unless a search asks for it.
+    pub unloading: u8,
 }
 
 impl HeartsDeal {
@@ -147,6 +176,7 @@ impl HeartsDeal {
             moon_play: false,
             moon_defenders: 0,
             counting: 0,
+            unloading: 0,
         }
     }
 
@@ -299,8 +329,9 @@ impl HeartsDeal {
         }
         let led = suit_of(trick[0]);
         let follow = suit_cards(legal, led);
+        let unloading = self.unloading >> t.to_act() & 1 == 1;
         if follow.is_empty() {
-            return counting_discard(legal, hand, others);
+            return counting_discard(legal, hand, others, unloading);
         }
         let win_card = trick[trick_winner(trick, None)];
         if follow.contains(QUEEN_OF_SPADES)
@@ -317,6 +348,12 @@ impl HeartsDeal {
             return highest(safe);
         }
         let under = CardSet(follow.0 & below(win_card));
+        let clean = penalty(CardSet::from_cards(trick.iter().copied())) == 0;
+        if unloading && trick.len() == 3 && clean {
+            // Last to a clean trick: taking it costs nothing now and rids the
+            // hand of a card that could win a trick with points later.
+            return highest(safe);
+        }
         if !under.is_empty() {
             let duck = under.difference(no_queen);
             return highest(if duck.is_empty() { under } else { duck });
@@ -329,7 +366,6 @@ impl HeartsDeal {
         // out that every later seat can likely follow makes a clean trick, so win
         // it high; otherwise the lowest, hoping to be overtaken.
         let later = 3 - trick.len() as u32;
-        let clean = penalty(CardSet::from_cards(trick.iter().copied())) == 0;
         if clean && led != HEARTS && led != SPADES && suit_cards(others, led).len() >= 3 * later {
             return highest(safe);
         }
@@ -367,8 +403,7 @@ impl HeartsDeal {
 /// Average `value` for `seat` of each candidate pass (three cards of `hand`,
 /// passed `offset` seats to the left: 1 left, 2 across, 3 right) over `worlds`
 /// deals of the 39 unseen cards, each played from the first lead to the end by
-/// `policy` with moon play (only `seat` defends) and the `counting` seats'
-/// card-counting heuristic. The seat that passes to `seat` gives it three random
+/// `policy` with moon play (only `seat` defends) and the `heuristic` of every seat. The seat that passes to `seat` gives it three random
 /// cards of its hand, and the other seats' passes are not modelled: they change
 /// hands `seat` cannot see either way. Every candidate meets the same worlds and
 /// random streams, so their differences are not noise. Polls `cancel` once per
@@ -382,7 +417,7 @@ pub fn pass_values<V: Fn(&HeartsDeal) -> f64>(
     worlds: u32,
     seed: u64,
     policy: PlayoutPolicy,
-    counting: u8,
+    heuristic: HeartsPolicy,
     value: V,
     cancel: &Cancel,
 ) -> Result<Vec<f64>> {
@@ -438,7 +473,7 @@ pub fn pass_values<V: Fn(&HeartsDeal) -> f64>(
             let mut deal = HeartsDeal::new(after);
             deal.moon_play = true;
             deal.moon_defenders = 1 << seat;
-            deal.counting = counting;
+            heuristic.apply(&mut deal);
             playout(&mut deal, policy, &mut CardRng::new(stream));
             *total += value(&deal);
         }
@@ -493,12 +528,15 @@ fn counting_lead(legal: CardSet, hand: CardSet, others: CardSet) -> Card {
 /// The card-counting policy's discard (void in the suit led): Q♠, then A♠/K♠
 /// while Q♠ is still out, then the card most likely to win a trick later: the
 /// highest by rank, hearts counted higher (they carry their points), and cards of
-/// short suits (shedding them brings a void).
-fn counting_discard(legal: CardSet, hand: CardSet, others: CardSet) -> Card {
+/// short suits (shedding them brings a void). `unloading`
+/// ([`HeartsDeal::unloading`]) keeps A♠/K♠ while at least four spades guard
+/// them, counts hearts five ranks higher instead of two, and sheds a singleton
+/// (a void at once) three ranks sooner.
+fn counting_discard(legal: CardSet, hand: CardSet, others: CardSet, unloading: bool) -> Card {
     if legal.contains(QUEEN_OF_SPADES) {
         return QUEEN_OF_SPADES;
     }
-    if others.contains(QUEEN_OF_SPADES) {
+    if others.contains(QUEEN_OF_SPADES) && (!unloading || suit_cards(hand, SPADES).len() <= 3) {
         for danger in [ACE_OF_SPADES, KING_OF_SPADES] {
             if legal.contains(danger) {
                 return danger;
@@ -508,11 +546,15 @@ fn counting_discard(legal: CardSet, hand: CardSet, others: CardSet) -> Card {
     let danger = |c: Card| {
         let suit = suit_of(c);
         let mut score = 2 * i32::from(c.index() >> 2);
+        let length = suit_cards(hand, suit).len();
         if suit == HEARTS {
-            score += 4;
+            score += if unloading { 10 } else { 4 };
         }
-        if suit_cards(hand, suit).len() <= 2 {
+        if length <= 2 {
             score += 1;
+        }
+        if unloading && length == 1 {
+            score += 6;
         }
         score
     };
@@ -804,13 +846,14 @@ mod tests {
     }
 
     /// Each seat's points over `deals` random deals played by the heuristic, the
-    /// seats in `counting` counting cards.
-    fn heuristic_points(deals: u32, counting: u8, seed: u64) -> [i32; 4] {
+    /// seats in `counting` counting cards, those in `unloading` unloading too.
+    fn heuristic_points(deals: u32, counting: u8, unloading: u8, seed: u64) -> [i32; 4] {
         let mut rng = CardRng::new(seed);
         let mut totals = [0; 4];
         for _ in 0..deals {
             let mut deal = HeartsDeal::random(&mut rng);
             deal.counting = counting;
+            deal.unloading = unloading;
             playout(&mut deal, PlayoutPolicy::Heuristic(0.1), &mut rng);
             for (t, p) in totals.iter_mut().zip(deal.points()) {
                 *t += p;
@@ -826,12 +869,73 @@ mod tests {
         // plain seats, and takes over half a point a deal less than it did
         // playing plain.
         let deals = 4000;
-        let plain = heuristic_points(deals, 0, 11);
+        let plain = heuristic_points(deals, 0, 0, 11);
         for seat in 0..4 {
-            let counting = heuristic_points(deals, 1 << seat, 11);
+            let counting = heuristic_points(deals, 1 << seat, 0, 11);
             let gain = f64::from(plain[seat] - counting[seat]) / f64::from(deals);
             assert!(gain > 0.5, "seat {seat} gains {gain:.2} points a deal");
         }
+    }
+
+    #[test]
+    fn unloading_policy_takes_fewer_points_than_counting() {
+        // The same deals, every seat counting cards: each seat in turn unloads
+        // as well, and takes fewer points than it did counting alone.
+        let deals = 4000;
+        let counting = heuristic_points(deals, 0b1111, 0, 13);
+        let mut gain = 0.0;
+        for seat in 0..4 {
+            let unloading = heuristic_points(deals, 0b1111, 1 << seat, 13);
+            gain += f64::from(counting[seat] - unloading[seat]) / f64::from(deals) / 4.0;
+        }
+        assert!(gain > 0.2, "unloading gains {gain:.2} points a deal");
+    }
+
+    #[test]
+    fn unloading_last_to_a_clean_trick_takes_it_high() {
+        // Seat 3 plays last to 8♦ 2♦ 3♦ (no points) holding 5♦ K♦: counting
+        // ducks with 5♦, unloading takes the trick with K♦.
+        let mut deal = deal_with(["8d 2c", "2d 3c", "3d 4c", "5d Kd"]);
+        deal.table.tricks_played = 11;
+        deal.table.broken = true;
+        for c in ["8d", "2d", "3d"] {
+            deal.play(Card::parse(c).unwrap());
+        }
+        deal.counting = 0b1000;
+        assert_eq!(deal.heuristic(), Card::parse("5d").unwrap());
+        deal.unloading = 0b1000;
+        assert_eq!(deal.heuristic(), Card::parse("Kd").unwrap());
+        // With a heart in the trick it still ducks.
+        let mut deal = deal_with(["8d 2c", "2h 3c", "3d 4c", "5d Kd"]);
+        deal.table.tricks_played = 11;
+        deal.table.broken = true;
+        for c in ["8d", "2h", "3d"] {
+            deal.play(Card::parse(c).unwrap());
+        }
+        deal.counting = 0b1000;
+        deal.unloading = 0b1000;
+        assert_eq!(deal.heuristic(), Card::parse("5d").unwrap());
+    }
+
+    #[test]
+    fn unloading_discards_a_singleton_and_keeps_a_guarded_ace_of_spades() {
+        // Seat 1, void in diamonds, with A♠ behind four more spades while Q♠ is
+        // out: counting sheds A♠, unloading keeps it and sheds its singleton
+        // K♣ (a club void at once; without the singleton weight A♠ would go
+        // first).
+        let mut deal = deal_with([
+            "5d 2c 3c 4c 6c 7c",
+            "As 2s 3s 4s 5s Kc",
+            "Qs 3d 4d 6d 8c 9c",
+            "7d 8d 9d Tc Jc Qc",
+        ]);
+        deal.table.tricks_played = 7;
+        deal.table.leader = 0;
+        deal.counting = 0b0010;
+        deal.play(Card::parse("5d").unwrap());
+        assert_eq!(deal.heuristic(), Card::parse("As").unwrap());
+        deal.unloading = 0b0010;
+        assert_eq!(deal.heuristic(), Card::parse("Kc").unwrap());
     }
 
     #[test]
@@ -893,7 +997,7 @@ mod tests {
             400,
             5,
             PlayoutPolicy::Heuristic(0.1),
-            0b1111,
+            HeartsPolicy::Counting,
             value,
             &cancel,
         )
@@ -907,7 +1011,7 @@ mod tests {
             400,
             5,
             PlayoutPolicy::Heuristic(0.1),
-            0b1111,
+            HeartsPolicy::Counting,
             value,
             &cancel,
         )
@@ -923,7 +1027,7 @@ mod tests {
                 1,
                 5,
                 PlayoutPolicy::Random,
-                0,
+                HeartsPolicy::Plain,
                 value,
                 &cancel,
             );
@@ -939,7 +1043,7 @@ mod tests {
             1,
             5,
             PlayoutPolicy::Random,
-            0,
+            HeartsPolicy::Plain,
             value,
             &cancel,
         );
