@@ -373,6 +373,9 @@ def test_counting_options_are_checked() -> None:
     for bad_worlds in (-1, 1.5, "8", 10**7):
         with pytest.raises(RuleOptionError, match="pass_worlds"):
             HeartsSearchAgent(1, pass_worlds=bad_worlds)  # type: ignore[arg-type]
+    for bad_cards in (2, 14, 1.5, "8", None):
+        with pytest.raises(RuleOptionError, match="pass_cards"):
+            HeartsSearchAgent(1, pass_cards=bad_cards)  # type: ignore[arg-type]
     for bad_halving in (1, "yes", None):
         with pytest.raises(RuleOptionError, match="pass_halving"):
             HeartsSearchAgent(1, pass_halving=bad_halving)  # type: ignore[arg-type]
@@ -549,6 +552,35 @@ def test_pass_halving_spends_the_budget_in_rounds_on_the_better_half(
     assert rounds == [(56, 2), (28, 4), (14, 8), (7, 16), (4, 28), (2, 56)]
     chosen = sum(1 << PLAY_INDEX[f"play {a.text.split()[1]}"] for a in picked)
     assert chosen in survivors[-1]
+
+
+def _first_pass(agent: HeartsRuleAgent | HeartsSearchAgent, seed: int) -> set[str]:
+    game = games.make("hearts", match=False, pass_direction="left")
+    state = game.new_state(seed=seed)
+    picked = set()
+    for _ in range(3):
+        action = agent.act(state.observation(0), state.legal_actions())
+        picked.add(action.text)
+        state.apply(action)
+    return picked
+
+
+def test_pass_cards_sets_the_candidate_passes(monkeypatch: pytest.MonkeyPatch) -> None:
+    searched: list[int] = []
+
+    def recording(*args: Any, **kwargs: Any) -> list[float]:
+        searched.append(len(args[2]))
+        return hearts_pass_search(*args, **kwargs)
+
+    monkeypatch.setattr(hearts_agents, "hearts_pass_search", recording)
+    # Three cards leave one pass, the rule's own.
+    for seed in range(3):
+        rule = _first_pass(HeartsRuleAgent(), seed)
+        assert _first_pass(HeartsSearchAgent(1, pass_worlds=4, pass_cards=3), seed) == rule
+    # The whole hand: all 286 three-card sets, halved over ceil(log2(286)) = 9 rounds.
+    searched.clear()
+    _first_pass(HeartsSearchAgent(1, pass_worlds=4, pass_cards=13, pass_halving=True), 0)
+    assert searched == [286, 143, 72, 36, 18, 9, 5, 3, 2]
 
 
 def test_searched_pass_is_three_cards_chosen_once_per_hand() -> None:

@@ -52,7 +52,8 @@ STRONGEST: dict[str, object] = {
 }
 
 #: How many of the rule pass's most dangerous cards a searched pass chooses
-#: three from: C(8, 3) = 56 candidates, the rule's own pass among them.
+#: three from by default (``pass_cards``): C(8, 3) = 56 candidates, the rule's own
+#: pass among them.
 PASS_SHORTLIST = 8
 
 _QS = INDEX["Qs"]
@@ -250,7 +251,9 @@ class HeartsSearchAgent:
     clean deal, as a duplicate comparison scores them. ``pass_halving=True`` spends
     the searched pass's budget (``pass_worlds`` deals for each candidate pass) in
     rounds of successive halving (:meth:`_searched_pass`), so the close passes get
-    most of the deals."""
+    most of the deals; ``pass_cards`` (3 to 13, default :data:`PASS_SHORTLIST`) is
+    how many of the hand's most dangerous cards the pass is chosen from (13: all 286
+    three-card sets)."""
 
     def __init__(
         self,
@@ -265,6 +268,7 @@ class HeartsSearchAgent:
         pass_worlds: int = 0,
         deal_objective: str = "deal",
         pass_halving: bool = False,
+        pass_cards: int = PASS_SHORTLIST,
     ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self.worlds = check_count("worlds", worlds, 1, 1_000_000)
@@ -287,6 +291,7 @@ class HeartsSearchAgent:
         if not isinstance(pass_halving, bool):
             raise RuleOptionError(f"pass_halving must be True or False, got {pass_halving!r}")
         self.pass_halving = pass_halving
+        self.pass_cards = check_count("pass_cards", pass_cards, 3, 13)
         self._pass: tuple[int, list[int]] | None = None
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
@@ -344,17 +349,17 @@ class HeartsSearchAgent:
     def _searched_pass(self, observation: Observation, hand: int) -> list[int]:
         """The pass with the best average objective over deals played out from the
         first lead (``hearts_pass_search``), among the three-card sets of the rule
-        pass's :data:`PASS_SHORTLIST` most dangerous cards; chosen once per dealt
+        pass's ``pass_cards`` most dangerous cards; chosen once per dealt
         hand, then passed card by card. Every pass meets ``pass_worlds`` deals, or
         with ``pass_halving`` the same number of playouts goes to rounds of
-        successive halving: each of ``ceil(log2(56)) = 6`` rounds spends a sixth of
-        it on fresh deals for the surviving passes and keeps the better half by
-        their average over every deal they met (the same deals for all survivors),
-        so most of the 56 passes, clearly worse, stop early and the close ones are
-        told apart on up to 32 times the deals."""
+        successive halving: each of ``ceil(log2(passes))`` rounds (6 for the 56
+        passes of 8 cards) spends an equal share of it on fresh deals for the
+        surviving passes and keeps the better half by their average over every deal
+        they met (the same deals for all survivors), so the passes that are clearly
+        worse stop early and the close ones are told apart on many more deals."""
         if self._pass is not None and self._pass[0] == hand:
             return self._pass[1]
-        shortlist = _by_danger(hand)[:PASS_SHORTLIST]
+        shortlist = _by_danger(hand)[: self.pass_cards]
         passes = [sorted(trio) for trio in itertools.combinations(shortlist, 3)]
         scores = observation["scores"]
         standing = observation["deal"] > 0 or any(scores)
