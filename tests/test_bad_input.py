@@ -311,7 +311,10 @@ AGENTS: list[tuple[Callable[..., Any], list[str]]] = [
     (cp_agents.SolverAgent, ["samples", "candidates"]),
     (cp_agents.RandomSetAgent, []),
     (ddz_agents.DouDizhuSearchAgent, ["samples", "endgame", "endgame_nodes", "bid_samples"]),
-    (hearts_agents.HeartsSearchAgent, ["worlds", "epsilon", "endgame", "endgame_nodes"]),
+    (
+        hearts_agents.HeartsSearchAgent,
+        ["worlds", "epsilon", "endgame", "endgame_nodes", "pass_worlds", "pass_cards"],
+    ),
     (holdem_agents.EquityAgent, ["samples"]),
     (onepoker_agents.SignalAgent, ["bluff"]),
     (

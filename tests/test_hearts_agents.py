@@ -11,6 +11,7 @@ import pytest
 import cardkit
 from cardkit import RuleOptionError, games
 from cardkit._core import hearts_moon_card, hearts_pass_search, hearts_search, spades_search
+from cardkit.agents import hearts as hearts_agents
 from cardkit.agents._trickview import BATCH_WORLDS, search_values
 from cardkit.agents.hearts import HeartsRuleAgent, HeartsSearchAgent, queen_evidence
 from cardkit.agents.spades import SpadesSearchAgent
@@ -123,6 +124,8 @@ def test_objectives_value_a_moon_against_us() -> None:
     assert _stop_values("deal", True) == [19.5 / 2 - 26, 6.5 / 2 - 5]
     # The zero-sum return rates the moon as only 6.5 worse than an average deal.
     assert _stop_values("zero_sum", False) == [19.5 - 26, 6.5 - 5]
+    # Own points alone: the moon costs all 26.
+    assert _stop_values("own", True) == [-26, -5]
 
 
 @pytest.mark.rule("HRT-12", "HRT-13")
@@ -370,6 +373,15 @@ def test_counting_options_are_checked() -> None:
     for bad_worlds in (-1, 1.5, "8", 10**7):
         with pytest.raises(RuleOptionError, match="pass_worlds"):
             HeartsSearchAgent(1, pass_worlds=bad_worlds)  # type: ignore[arg-type]
+    for bad_cards in (2, 14, 1.5, "8", None):
+        with pytest.raises(RuleOptionError, match="pass_cards"):
+            HeartsSearchAgent(1, pass_cards=bad_cards)  # type: ignore[arg-type]
+    for bad_halving in (1, "yes", None):
+        with pytest.raises(RuleOptionError, match="pass_halving"):
+            HeartsSearchAgent(1, pass_halving=bad_halving)  # type: ignore[arg-type]
+    for bad in ("zero_sum", "match", "", None):
+        with pytest.raises(RuleOptionError, match="deal_objective"):
+            HeartsSearchAgent(1, deal_objective=bad)  # type: ignore[arg-type]
     with pytest.raises(RuleOptionError, match="policy"):
         hearts_search(**{**_STOP_SEARCH, "policy": "v2"})
     with pytest.raises(RuleOptionError, match="avoid"):
@@ -488,6 +500,89 @@ def test_pass_search_prefers_shedding_an_unguarded_queen() -> None:
                     **bad,
                 }
             )
+
+
+@pytest.mark.rule("HRT-11", "HRT-12", "HRT-13")
+def test_deal_objective_reaches_the_search_of_a_single_deal_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[str] = []
+
+    def recording(*args: Any, **kwargs: Any) -> list[float]:
+        asked.append(kwargs["objective"])
+        return hearts_search(*args, **kwargs)
+
+    monkeypatch.setattr(hearts_agents, "hearts_search", recording)
+    for objective in ("deal", "own"):
+        agent = HeartsSearchAgent(1, worlds=4, deal_objective=objective)
+        assert agent.act(STOP, STOP_LEGAL) == "play Th"
+        # Later deals of a match value the standing whatever the option.
+        assert agent.act({**STOP, "deal": 1, "scores": [30, 40, 50, 20]}, STOP_LEGAL)
+    assert asked == ["deal", "match", "own", "match"]
+
+
+def test_pass_halving_spends_the_budget_in_rounds_on_the_better_half(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rounds: list[tuple[int, int]] = []
+    survivors: list[set[int]] = []
+    totals: dict[int, float] = {}
+
+    def recording(*args: Any, **kwargs: Any) -> list[float]:
+        values = hearts_pass_search(*args, **kwargs)
+        passes, worlds = args[2], args[4]
+        if rounds:
+            # Only the better half (over every deal so far) of the last round goes on.
+            assert set(passes) <= survivors[-1]
+        rounds.append((len(passes), worlds))
+        for p, v in zip(passes, values, strict=True):
+            totals[p] = totals.get(p, 0.0) + v * worlds
+        ranked = sorted(passes, key=lambda p: -totals[p])
+        survivors.append(set(ranked[: (len(passes) + 1) // 2]))
+        return values
+
+    monkeypatch.setattr(hearts_agents, "hearts_pass_search", recording)
+    game = games.make("hearts", match=False, pass_direction="left")
+    state = game.new_state(seed=4)
+    agent = HeartsSearchAgent(2, worlds=4, policy="counting", pass_worlds=12, pass_halving=True)
+    picked = []
+    for _ in range(3):
+        action = agent.act(state.observation(0), state.legal_actions())
+        picked.append(action)
+        state.apply(action)
+    # 12 deals for each of 56 passes, a sixth a round: 112 // survivors deals each.
+    assert rounds == [(56, 2), (28, 4), (14, 8), (7, 16), (4, 28), (2, 56)]
+    chosen = sum(1 << PLAY_INDEX[f"play {a.text.split()[1]}"] for a in picked)
+    assert chosen in survivors[-1]
+
+
+def _first_pass(agent: HeartsRuleAgent | HeartsSearchAgent, seed: int) -> set[str]:
+    game = games.make("hearts", match=False, pass_direction="left")
+    state = game.new_state(seed=seed)
+    picked = set()
+    for _ in range(3):
+        action = agent.act(state.observation(0), state.legal_actions())
+        picked.add(action.text)
+        state.apply(action)
+    return picked
+
+
+def test_pass_cards_sets_the_candidate_passes(monkeypatch: pytest.MonkeyPatch) -> None:
+    searched: list[int] = []
+
+    def recording(*args: Any, **kwargs: Any) -> list[float]:
+        searched.append(len(args[2]))
+        return hearts_pass_search(*args, **kwargs)
+
+    monkeypatch.setattr(hearts_agents, "hearts_pass_search", recording)
+    # Three cards leave one pass, the rule's own.
+    for seed in range(3):
+        rule = _first_pass(HeartsRuleAgent(), seed)
+        assert _first_pass(HeartsSearchAgent(1, pass_worlds=4, pass_cards=3), seed) == rule
+    # The whole hand: all 286 three-card sets, halved over ceil(log2(286)) = 9 rounds.
+    searched.clear()
+    _first_pass(HeartsSearchAgent(1, pass_worlds=4, pass_cards=13, pass_halving=True), 0)
+    assert searched == [286, 143, 72, 36, 18, 9, 5, 3, 2]
 
 
 def test_searched_pass_is_three_cards_chosen_once_per_hand() -> None:

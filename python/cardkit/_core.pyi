@@ -2066,7 +2066,8 @@ def hearts_pass_search(
         worlds: Sampled deals, an int in 0..2**32-1.
         seed: The sampling seed, an int in 0..2**64-1.
         epsilon: The playouts' chance of a random move, 0..=1.
-        objective: ``"zero_sum"``, ``"deal"`` or ``"match"``, as in :func:`hearts_search`.
+        objective: ``"zero_sum"``, ``"deal"``, ``"own"`` or ``"match"``, as in
+            :func:`hearts_search`.
         scores: Match totals before this deal (``"match"`` only); default all 0.
         target: The total that ends the match (``"match"`` only), 1..=1,000,000.
         policy: ``"plain"``, ``"counting"`` (default) or ``"unloading"``, as in
@@ -2132,7 +2133,8 @@ def hearts_search(
         epsilon: The playouts' chance of a random move, 0..=1 (1: random playouts).
         objective: ``"zero_sum"`` (``mean(points) - own``, the single deal's return),
             ``"deal"`` (``mean(points) / 2 - own``: an opponent's moon costs more
-            than stopping it) or ``"match"`` (the standing after the deal, from
+            than stopping it), ``"own"`` (``-own``: own points alone, the measure of
+            a duplicate comparison) or ``"match"`` (the standing after the deal, from
             ``scores`` toward ``target``).
         scores: Match totals before this deal (``"match"`` only), each 0..=1,000,000;
             default all 0.

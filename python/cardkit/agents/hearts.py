@@ -6,6 +6,7 @@ playouts. Both read only their observation."""
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Callable, Sequence
 
@@ -19,6 +20,7 @@ from cardkit.games.hearts import PASS_DIRECTIONS, PASS_ONE, penalty_points
 from ._trickview import INDEX, TrickView, check_time_per_move, mask_of_names, search_values
 
 __all__ = [
+    "DEAL_OBJECTIVES",
     "PLAYOUT_POLICIES",
     "STRONGEST",
     "HeartsRuleAgent",
@@ -32,6 +34,11 @@ __all__ = [
 #: and also takes clean tricks as the last seat with its highest card and, void,
 #: sheds singletons and hearts sooner (``docs/hearts.md``).
 PLAYOUT_POLICIES = ("plain", "counting", "unloading")
+
+#: What :class:`HeartsSearchAgent` values a single deal (and a match's first deal)
+#: by: ``deal`` is ``mean points / 2 - own points``; ``own`` is ``-own points``, the
+#: measure of a duplicate comparison (``benches/hearts_bench.py versus``).
+DEAL_OBJECTIVES = ("deal", "own")
 
 #: The strongest :class:`HeartsSearchAgent` settings measured (``docs/hearts.md``,
 #: Agents): card-counting playouts without random moves, Q♠ evidence, a searched
@@ -47,7 +54,8 @@ STRONGEST: dict[str, object] = {
 }
 
 #: How many of the rule pass's most dangerous cards a searched pass chooses
-#: three from: C(8, 3) = 56 candidates, the rule's own pass among them.
+#: three from by default (``pass_cards``): C(8, 3) = 56 candidates, the rule's own
+#: pass among them.
 PASS_SHORTLIST = 8
 
 _QS = INDEX["Qs"]
@@ -239,7 +247,17 @@ class HeartsSearchAgent:
     they do not hold it (:func:`queen_evidence`); ``pass_worlds`` > 0 chooses the
     pass by playouts from the first lead over that many deals
     (``hearts_pass_search``) instead of the rule pass. All off by default;
-    :data:`STRONGEST` holds the strongest settings measured (``docs/hearts.md``)."""
+    :data:`STRONGEST` holds the strongest settings measured (``docs/hearts.md``).
+
+    ``deal_objective="own"`` values a single deal (and a match's first deal) by own
+    points alone instead of ``mean points / 2 - own points`` (:data:`DEAL_OBJECTIVES`):
+    an opponent's moon then costs all 26 and our own moon is worth no more than a
+    clean deal, as a duplicate comparison scores them. ``pass_halving=True`` spends
+    the searched pass's budget (``pass_worlds`` deals for each candidate pass) in
+    rounds of successive halving (:meth:`_searched_pass`), so the close passes get
+    most of the deals; ``pass_cards`` (3 to 13, default :data:`PASS_SHORTLIST`) is
+    how many of the hand's most dangerous cards the pass is chosen from (13: all 286
+    three-card sets)."""
 
     def __init__(
         self,
@@ -252,6 +270,9 @@ class HeartsSearchAgent:
         policy: str = "plain",
         evidence: bool = False,
         pass_worlds: int = 0,
+        deal_objective: str = "deal",
+        pass_halving: bool = False,
+        pass_cards: int = PASS_SHORTLIST,
     ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self.worlds = check_count("worlds", worlds, 1, 1_000_000)
@@ -266,6 +287,15 @@ class HeartsSearchAgent:
             raise RuleOptionError(f"evidence must be True or False, got {evidence!r}")
         self.evidence = evidence
         self.pass_worlds = check_count("pass_worlds", pass_worlds, 0, 1_000_000)
+        if deal_objective not in DEAL_OBJECTIVES:
+            raise RuleOptionError(
+                f"deal_objective {deal_objective!r} must be one of {', '.join(DEAL_OBJECTIVES)}"
+            )
+        self.deal_objective = deal_objective
+        if not isinstance(pass_halving, bool):
+            raise RuleOptionError(f"pass_halving must be True or False, got {pass_halving!r}")
+        self.pass_halving = pass_halving
+        self.pass_cards = check_count("pass_cards", pass_cards, 3, 13)
         self._pass: tuple[int, list[int]] | None = None
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
@@ -306,7 +336,7 @@ class HeartsSearchAgent:
                 worlds,
                 seed,
                 self.epsilon,
-                objective="match" if standing else "deal",
+                objective="match" if standing else self.deal_objective,
                 scores=scores,
                 target=observation["target"],
                 moon=True,
@@ -321,29 +351,51 @@ class HeartsSearchAgent:
         return legal_actions[best]
 
     def _searched_pass(self, observation: Observation, hand: int) -> list[int]:
-        """The pass with the best average objective over ``pass_worlds`` deals
-        played out from the first lead (``hearts_pass_search``), among the
-        three-card sets of the rule pass's :data:`PASS_SHORTLIST` most dangerous
-        cards; chosen once per dealt hand, then passed card by card."""
+        """The pass with the best average objective over deals played out from the
+        first lead (``hearts_pass_search``), among the three-card sets of the rule
+        pass's ``pass_cards`` most dangerous cards; chosen once per dealt
+        hand, then passed card by card. Every pass meets ``pass_worlds`` deals, or
+        with ``pass_halving`` the same number of playouts goes to rounds of
+        successive halving: each of ``ceil(log2(passes))`` rounds (6 for the 56
+        passes of 8 cards) spends an equal share of it on fresh deals for the
+        surviving passes and keeps the better half by their average over every deal
+        they met (the same deals for all survivors), so the passes that are clearly
+        worse stop early and the close ones are told apart on many more deals."""
         if self._pass is not None and self._pass[0] == hand:
             return self._pass[1]
-        shortlist = _by_danger(hand)[:PASS_SHORTLIST]
+        shortlist = _by_danger(hand)[: self.pass_cards]
         passes = [sorted(trio) for trio in itertools.combinations(shortlist, 3)]
         scores = observation["scores"]
         standing = observation["deal"] > 0 or any(scores)
-        values = hearts_pass_search(
-            observation["seat"],
-            hand,
-            [sum(1 << c for c in trio) for trio in passes],
-            dict(PASS_DIRECTIONS)[observation["pass_direction"]],
-            self.pass_worlds,
-            self._rng.getrandbits(64),
-            self.epsilon,
-            objective="match" if standing else "deal",
-            scores=scores,
-            target=observation["target"],
-            policy=self.policy,
-        )
-        best = passes[max(range(len(values)), key=lambda i: values[i])]
+
+        def search(alive: list[int], worlds: int) -> list[float]:
+            return hearts_pass_search(
+                observation["seat"],
+                hand,
+                [sum(1 << c for c in passes[i]) for i in alive],
+                dict(PASS_DIRECTIONS)[observation["pass_direction"]],
+                worlds,
+                self._rng.getrandbits(64),
+                self.epsilon,
+                objective="match" if standing else self.deal_objective,
+                scores=scores,
+                target=observation["target"],
+                policy=self.policy,
+            )
+
+        alive = list(range(len(passes)))
+        if not self.pass_halving:
+            values = search(alive, self.pass_worlds)
+            best = passes[max(alive, key=lambda i: values[i])]
+        else:
+            rounds = math.ceil(math.log2(len(passes)))
+            budget = self.pass_worlds * len(passes)
+            totals = [0.0] * len(passes)
+            while len(alive) > 1:
+                worlds = max(1, budget // (rounds * len(alive)))
+                for i, v in zip(alive, search(alive, worlds), strict=True):
+                    totals[i] += v * worlds
+                alive = sorted(alive, key=lambda i: -totals[i])[: (len(alive) + 1) // 2]
+            best = passes[alive[0]]
         self._pass = (hand, best)
         return best

@@ -230,9 +230,9 @@ fn trick_winner(
 
 /// Average value for `seat` of each Hearts candidate over sampled deals.
 ///
-/// `objective` is "zero_sum" (`mean(points) - own`), "deal" (`mean / 2 - own`) or
-/// "match" (the standing from `scores` toward `target`); `moon` makes the playouts
-/// shoot and defend against moons. `endgame_cards` > 0 solves a world exactly
+/// `objective` is "zero_sum" (`mean(points) - own`), "deal" (`mean / 2 - own`),
+/// "own" (`-own`) or "match" (the standing from `scores` toward `target`); `moon`
+/// makes the playouts shoot and defend against moons. `endgame_cards` > 0 solves a world exactly
 /// (the other seats playing against this one) once at most that many cards are
 /// left, each solve visiting at most `endgame_nodes` nodes (past that, the world
 /// is played out as without the solver). `policy` is the playouts' heuristic:
@@ -462,11 +462,12 @@ fn hearts_objective(
     Ok(match name {
         "zero_sum" => HeartsObjective::ZeroSum,
         "deal" => HeartsObjective::Deal,
+        "own" => HeartsObjective::Own,
         "match" => HeartsObjective::Match {
             scores: scores.map(to_i32),
             target: to_i32(target),
         },
-        other => return Err(unknown_objective(py, other, "zero_sum, deal or match")),
+        other => return Err(unknown_objective(py, other, "zero_sum, deal, own or match")),
     })
 }
 

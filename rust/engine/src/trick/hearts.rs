@@ -65,6 +65,11 @@ pub enum HeartsObjective {
     /// (and like the zero-sum return); an opponent's moon is -16.25 (taking Q♠ and a
     /// heart to stop it, -10.75, is better) and our own moon +9.75 (a clean deal, 3.25).
     Deal,
+    /// `-own`: own points alone, the measure of a duplicate comparison (the seat's
+    /// points against another agent's in the same seat and deal). An opponent's moon
+    /// is -26 (stopping it with Q♠ and a heart, -14, is better) and our own moon 0,
+    /// no better than a clean deal, so the search never risks points to shoot.
+    Own,
     /// The match standing after the deal: the lead in total points over the nearest
     /// rival (negative when behind), plus [`MATCH_WIN`] shared among the seats
     /// with the lowest total, or minus it, when some total reaches `target`. An
@@ -90,6 +95,7 @@ impl HeartsObjective {
         match *self {
             HeartsObjective::ZeroSum => mean - own,
             HeartsObjective::Deal => mean / 2.0 - own,
+            HeartsObjective::Own => -own,
             HeartsObjective::Match { scores, target } => {
                 let totals: [i32; 4] = std::array::from_fn(|s| scores[s] + points[s]);
                 let rival = (0..4)
@@ -768,6 +774,16 @@ mod tests {
         assert!(zero_sum.value(stopped, 3) < zero_sum.value(moon, 3));
         // Our own moon beats a clean deal.
         assert!(deal.value([0, 26, 26, 26], 0) > deal.value([0, 10, 16, 0], 0));
+    }
+
+    #[test]
+    fn own_objective_counts_only_own_points() {
+        // HRT-11, HRT-12: an opponent's moon costs the full 26, stopping it 14; our
+        // own moon is worth a clean deal and no more.
+        let own = HeartsObjective::Own;
+        assert_eq!(own.value([26, 0, 26, 26], 3), -26.0);
+        assert_eq!(own.value([12, 0, 0, 14], 3), -14.0);
+        assert_eq!(own.value([0, 26, 26, 26], 0), own.value([0, 10, 16, 0], 0));
     }
 
     #[test]
