@@ -30,11 +30,9 @@ the best of the 286 passes, in points a deal of the search's own objective.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import itertools
 import json
 import random
-import sys
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -46,6 +44,7 @@ from cardkit.agents.hearts import STRONGEST, HeartsSearchAgent
 from cardkit.api import Action, Observation
 from cardkit.games.hearts import PASS_DIRECTIONS, Hearts
 from cardkit.sim import mean_ci
+from hearts_bench import load_baseline
 
 DIRECTIONS = ["left", "right", "across", "hold"]
 
@@ -69,17 +68,6 @@ class Timed:
         action = self.agent.act(observation, legal_actions)
         self.cpu += time.process_time() - start
         return action
-
-
-def load_baseline(path: str) -> Any:
-    """An older ``cardkit/agents/hearts.py`` as a module of this package."""
-    spec = importlib.util.spec_from_file_location("cardkit.agents._hearts_baseline", path)
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"cannot load {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def games(old: Any, variants: dict[str, dict[str, Any]], start: int, deals: int, out: str) -> None:
