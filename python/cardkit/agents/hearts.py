@@ -41,13 +41,13 @@ PLAYOUT_POLICIES = ("plain", "counting", "unloading")
 DEAL_OBJECTIVES = ("deal", "own")
 
 #: The strongest :class:`HeartsSearchAgent` settings measured (``docs/hearts.md``,
-#: Agents): card-counting playouts without random moves, Q♠ evidence, a searched
-#: pass, 1,000 worlds and the endgame solver from 12 cards. ``benches/hearts_bench.py
+#: Agents): unloading playouts without random moves, Q♠ evidence, a searched pass,
+#: 1,000 worlds and the endgame solver from 12 cards. ``benches/hearts_bench.py
 #: versus --best`` plays them.
 STRONGEST: dict[str, object] = {
     "worlds": 1000,
     "epsilon": 0.0,
-    "policy": "counting",
+    "policy": "unloading",
     "evidence": True,
     "pass_worlds": 500,
     "endgame": 12,
