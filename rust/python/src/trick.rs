@@ -232,10 +232,10 @@ fn trick_winner(
 ///
 /// `objective` is "zero_sum" (`mean(points) - own`), "deal" (`mean / 2 - own`),
 /// "own" (`-own`) or "match" (the standing from `scores` toward `target`); `moon`
-/// makes the playouts shoot and defend against moons. `endgame_cards` > 0 solves a world exactly
-/// (the other seats playing against this one) once at most that many cards are
-/// left, each solve visiting at most `endgame_nodes` nodes (past that, the world
-/// is played out as without the solver). `policy` is the playouts' heuristic:
+/// makes the playouts shoot and defend against moons. `endgame_cards` > 0 solves a
+/// world exactly (the other seats playing against this one) once at most that many
+/// cards are left, each solve visiting at most `endgame_nodes` nodes (past that,
+/// the world is played out as without the solver). `policy` is the playouts' heuristic:
 /// "plain" (ducking), "counting" (reads the unplayed cards, every seat) or
 /// "unloading" (counting, and sheds high cards, singletons and hearts sooner).
 /// `avoid` holds, per seat, cards its play shows it almost surely does not hold:

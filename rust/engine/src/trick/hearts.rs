@@ -409,9 +409,10 @@ impl HeartsDeal {
 /// Average `value` for `seat` of each candidate pass (three cards of `hand`,
 /// passed `offset` seats to the left: 1 left, 2 across, 3 right) over `worlds`
 /// deals of the 39 unseen cards, each played from the first lead to the end by
-/// `policy` with moon play (only `seat` defends) and the `heuristic` of every seat. The seat that passes to `seat` gives it three random
-/// cards of its hand, and the other seats' passes are not modelled: they change
-/// hands `seat` cannot see either way. Every candidate meets the same worlds and
+/// `policy` with moon play (only `seat` defends) and the `heuristic` of every
+/// seat. The seat that passes to `seat` gives it three random cards of its hand,
+/// and the other seats' passes are not modelled: they change hands `seat` cannot
+/// see either way. Every candidate meets the same worlds and
 /// random streams, so their differences are not noise. Polls `cancel` once per
 /// world.
 #[allow(clippy::too_many_arguments)]
@@ -535,9 +536,9 @@ fn counting_lead(legal: CardSet, hand: CardSet, others: CardSet) -> Card {
 /// while Q♠ is still out, then the card most likely to win a trick later: the
 /// highest by rank, hearts counted higher (they carry their points), and cards of
 /// short suits (shedding them brings a void). `unloading`
-/// ([`HeartsDeal::unloading`]) keeps A♠/K♠ while at least four spades guard
-/// them, counts hearts five ranks higher instead of two, and sheds a singleton
-/// (a void at once) three ranks sooner.
+/// ([`HeartsDeal::unloading`]) keeps A♠/K♠ while the hand holds four or more
+/// spades (itself and three guards), counts hearts five ranks higher instead of
+/// two, and sheds a singleton (a void at once) three ranks sooner.
 fn counting_discard(legal: CardSet, hand: CardSet, others: CardSet, unloading: bool) -> Card {
     if legal.contains(QUEEN_OF_SPADES) {
         return QUEEN_OF_SPADES;
