@@ -30,8 +30,10 @@ the defenders' cards of the trick in progress were double-dummy best),
 ``--weigh-defence FLOOR`` (``weigh_defence``: each deal weighed by how likely a
 double-dummy defence was to play those cards in it, ``FLOOR`` for a card that
 was not a best one), ``--ties most_best`` (exact ties go to the card best in
-the most deals) and ``--rival distinct`` (``rival="distinct"``: a close
-decision's best card must clearly lead the best card that is not its equal).
+the most deals), ``--rival distinct`` (``rival="distinct"``: a close
+decision's best card must clearly lead the best card that is not its equal) and
+``--read-tricks T`` (``read_tricks``: with a defence reading, the last ``T``
+tricks' cards are read, 13 the whole play).
 Each deal's row also counts the search declarer's decisions, the deals it solved and
 the decisions whose deals had to drop the auction's point ranges or shapes (the
 sampler's relaxation, ``BridgeSearchAgent.stats``) and the deals rejected for not
@@ -40,8 +42,8 @@ one ``--out`` file per setting.
 
 Run: python benches/bridge_agents.py [--deals N] [--samples S] [--seed K]
 [--max-samples M] [--objective tricks|score] [--threads T] [--declarer-only] [--read-defence]
-[--weigh-defence FLOOR] [--ties lowest|most_best] [--rival next|distinct] [--out FILE]
-[--report] [--against OTHER]
+[--weigh-defence FLOOR] [--read-tricks T] [--ties lowest|most_best] [--rival next|distinct]
+[--out FILE] [--report] [--against OTHER]
 """
 
 from __future__ import annotations
@@ -121,10 +123,19 @@ def deal(
     weigh_defence: float | None = None,
     ties: str = "lowest",
     rival: str = "next",
+    read_tricks: int = 1,
 ) -> dict[str, Any]:
     """One deal's results (see the module docstring)."""
     settings = _settings(
-        samples, objective, declarer_only, max_samples, read_defence, weigh_defence, ties, rival
+        samples,
+        objective,
+        declarer_only,
+        max_samples,
+        read_defence,
+        weigh_defence,
+        ties,
+        rival,
+        read_tricks,
     )
     game = make("bridge")
     state = game.new_state(seed=seed)
@@ -152,6 +163,7 @@ def deal(
             weigh_defence=weigh_defence,
             ties=ties,
             rival=rival,
+            read_tricks=read_tricks,
         )
         for s in range(4)
     ]
@@ -175,6 +187,7 @@ def deal(
             weigh_defence=weigh_defence,
             ties=ties,
             rival=rival,
+            read_tricks=read_tricks,
         )  # a fresh one, so its stats are this play's alone
         seats[declarer] = seats[dummy] = agent
         _play_out(state, seats)
@@ -192,10 +205,11 @@ def _settings(
     weigh_defence: float | None = None,
     ties: str = "lowest",
     rival: str = "next",
+    read_tricks: int = 1,
 ) -> dict[str, Any]:
     """What a row was played with, kept in the row: a file resumed with other flags
     would otherwise mix two settings under one report. ``read_defence``,
-    ``weigh_defence``, ``ties`` and ``rival`` are kept only when not what rows
+    ``weigh_defence``, ``ties``, ``rival`` and ``read_tricks`` are kept only when not what rows
     written before those options existed played with, so those resume or pair as
     that setting."""
     settings: dict[str, Any] = {
@@ -212,6 +226,8 @@ def _settings(
         settings["ties"] = ties
     if rival != "next":
         settings["rival"] = rival
+    if read_tricks != 1:
+        settings["read_tricks"] = read_tricks
     return settings
 
 
@@ -303,6 +319,9 @@ def main() -> None:
     )
     parser.add_argument("--ties", choices=["lowest", "most_best"], default="lowest")
     parser.add_argument("--rival", choices=["next", "distinct"], default="next")
+    parser.add_argument(
+        "--read-tricks", type=int, default=1, help="read_tricks (with a defence reading)"
+    )
     parser.add_argument("--report", action="store_true", help="only print the file's table")
     parser.add_argument("--against", type=Path, help="another setting's --out file to pair with")
     args = parser.parse_args()
@@ -318,6 +337,7 @@ def main() -> None:
             args.weigh_defence,
             args.ties,
             args.rival,
+            args.read_tricks,
         )
         other_settings = {
             json.dumps(r["settings"], sort_keys=True)
@@ -343,6 +363,7 @@ def main() -> None:
                     args.weigh_defence,
                     args.ties,
                     args.rival,
+                    args.read_tricks,
                 )
                 out.write(json.dumps(done[seed]) + "\n")
                 out.flush()

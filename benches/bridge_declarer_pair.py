@@ -11,15 +11,16 @@ the deals and the card are A's; the agents' cards depend on the seed and the
 observation only): its card and its CPU time are reused rather than searched
 again. Give ``--ties`` to B only with that in mind: a tie rule acts on every
 decision, so ``--no-reuse`` searches all of B's. A variant with ``--samples``,
-``--max-samples`` or ``--rival`` (``BridgeSearchAgent``'s arguments) acts on
-every decision too, and searches all of B's; with ``--share-solves`` the
+``--max-samples``, ``--rival`` or ``--read-tricks`` (``BridgeSearchAgent``'s
+arguments; the last reads earlier tricks' cards, so it acts with no defender's
+card in the trick) acts on every decision too, and searches all of B's; with ``--share-solves`` the
 positions A solved in a deal (the same sampled deal of the same decision: the
 agents draw a decision's deals from a seed of the seed and the cards played)
 are not solved again for B, so B's CPU time then counts only its own solves,
 and its ``deals`` (every deal its decisions used) measure its cost.
 
 Run: python benches/bridge_declarer_pair.py --seed K --deals N [--weigh-defence FLOOR]
-[--ties lowest|most_best] [--samples S] [--max-samples M] [--rival next|distinct]
+[--read-tricks T] [--ties lowest|most_best] [--samples S] [--max-samples M] [--rival next|distinct]
 [--no-reuse] [--threads T] --out FILE [--report]
 """
 
@@ -178,6 +179,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=None, help="B's samples (16)")
     parser.add_argument("--max-samples", type=int, default=None, help="B's max_samples")
     parser.add_argument("--rival", choices=["next", "distinct"], default="next")
+    parser.add_argument("--read-tricks", type=int, default=None, help="B's read_tricks (1)")
     parser.add_argument("--share-solves", action="store_true", help="B takes A's solved positions")
     parser.add_argument("--no-reuse", action="store_true", help="search all of B's decisions")
     parser.add_argument("--threads", type=int, default=None, help="solver threads (all cores)")
@@ -188,13 +190,15 @@ def main() -> None:
     if args.weigh_defence is not None:
         variant["weigh_defence"] = args.weigh_defence
     # Only the arguments given, so the files written before them still match.
-    for name in ("samples", "max_samples"):
+    for name in ("samples", "max_samples", "read_tricks"):
         if getattr(args, name) is not None:
             variant[name] = getattr(args, name)
     if args.rival != "next":
         variant["rival"] = args.rival
     # weigh_defence alone leaves the decisions without a defender's card to A.
-    reuse = not args.no_reuse and not {"samples", "max_samples", "rival"} & set(variant)
+    reuse = not args.no_reuse and not {"samples", "max_samples", "rival", "read_tricks"} & set(
+        variant
+    )
     done: dict[int, dict[str, Any]] = {}
     if args.out.exists():
         for line in args.out.read_text().splitlines():

@@ -320,6 +320,13 @@ def test_search_agent_is_registered_and_reproducible() -> None:
     for rival in ("second", "", None, 2):
         with pytest.raises(cardkit.RuleOptionError, match="rival"):
             BridgeSearchAgent(0, rival=rival)  # type: ignore[arg-type]
+    for tricks in (0, 14, -1, 2.0, True, "13", None):
+        with pytest.raises(cardkit.RuleOptionError, match="read_tricks"):
+            BridgeSearchAgent(0, weigh_defence=0.3, read_tricks=tricks)  # type: ignore[arg-type]
+    # How far back the defence is read means nothing without reading it.
+    with pytest.raises(cardkit.RuleOptionError, match="read_tricks"):
+        BridgeSearchAgent(0, read_tricks=13)
+    assert BridgeSearchAgent(0, read_defence=True, read_tricks=13)._read_tricks == 13
 
 
 def _first_search(seed: int) -> tuple[Any, Any, list[Any]]:
@@ -662,6 +669,72 @@ def test_deals_are_weighed_by_how_likely_the_defence_played_its_cards() -> None:
     defending = {**obs, "hand_to_play": 1, "trick": ["4d", "Qd"]}
     east_a = _hands("Ad As", "5d 6d 5s", "2d 3d 2c", "Kd 4s")
     assert _defence_likelihoods(defending, [east_a], 4, 1, 0.05) == [1.0]
+
+
+def test_earlier_tricks_are_read_with_read_tricks() -> None:
+    # The trick above played out: West led the 4d, dummy finessed the Qd, East
+    # played the 5d and South the 2d; dummy, on lead, is to play. Deal A: West
+    # held the Kd, so the 4d lead gave it away (the floor), and East's 5d was
+    # one of its two equal diamonds (1/2). Deal C: East held the Kd and let the
+    # Qd win (the floor), after a lead that cost nothing (one of three best,
+    # 1/3). Reading the trick in progress alone (empty) weighs both deals 1.
+    obs = {
+        "contract": {"declarer": 2, "strain": "NT"},
+        "hand_to_play": 0,
+        "leader": 0,
+        "trick": [],
+        "tricks": [["4d", "Qd", "5d", "2d"]],
+        "trick_leaders": [3],
+    }
+    deal_a = _hands("Ad As", "6d 5s", "3d 2c", "Kd 4s")
+    deal_c = _hands("Ad As", "Kd 5s", "3d 2c", "6d 4s")
+    assert _defence_likelihoods(obs, [deal_a, deal_c], 4, 1, 0.05) == [1.0, 1.0]
+    for tricks in (2, 13):
+        weights = _defence_likelihoods(obs, [deal_a, deal_c], 4, 1, 0.05, tricks)
+        assert weights == pytest.approx([0.05 / 2, 0.05 / 3])
+        assert _fit_the_defence(obs, [deal_a, deal_c], 4, 1, tricks) == []
+    assert _fit_the_defence(obs, [deal_a, deal_c], 4, 1) == [deal_a, deal_c]
+
+
+def test_the_real_deal_fits_the_whole_double_dummy_defence() -> None:
+    # Reading every card of the play (read_tricks=13), the real deal still fits a
+    # double-dummy defence at each of declarer's decisions, the opening lead
+    # included; and an agent reading that far plays a legal card, the same one
+    # each time for the same seed.
+    game = cardkit.games.make("bridge")
+    state = game.new_state(seed=0)
+    rule = BridgeRuleAgent()
+    while state.phase == "auction":
+        seat = state.current_player
+        assert seat is not None
+        state.apply(rule.act(state.observation(seat), state.legal_actions()))
+    contract = state.contract
+    assert contract is not None
+    sides = (contract["declarer"], contract["dummy"])
+    strain = STRAINS.index(contract["strain"])
+    checked = searched = 0
+    while not state.is_terminal:
+        seat = state.current_player
+        assert seat is not None
+        obs, legal = state.observation(seat), state.legal_actions()
+        if seat not in sides:
+            solved = dd_solve(state)
+            best = max(solved.values())
+            card = min((c for c, t in solved.items() if t == best), key=lambda c: c.index)
+            state.apply(f"play {card}")
+            continue
+        real = state._current_hands()
+        assert _fit_the_defence(obs, [real], strain, 1, 13) == [real]
+        checked += 1
+        if len(obs["tricks"]) >= 6 and len(legal) > 1 and _equal_cards(obs, legal) is None:
+            cards = [
+                BridgeSearchAgent(9, samples=3, weigh_defence=0.3, read_tricks=13).act(obs, legal)
+                for _ in range(2)
+            ]
+            assert cards[0] == cards[1] and cards[0] in legal
+            searched += 1
+        state.apply(rule.act(obs, legal))
+    assert checked > 20 and searched > 0
 
 
 def test_weighed_deals_decide_the_card() -> None:

@@ -757,7 +757,11 @@ class BridgeSearchAgent:
     the default: off) each deal counts instead by how likely a double-dummy
     defence was to play those cards if it is the real one (1/k for a card that was
     one of k best, ``weigh_defence`` for one that was not;
-    :func:`_defence_likelihoods`); the two cannot be combined. With
+    :func:`_defence_likelihoods`); the two cannot be combined. Both read the
+    trick in progress unless ``read_tricks`` (1 to 13, with either of them) says
+    how many tricks back to read, counting the one in progress: 13 reads every
+    card the defence has played, the opening lead included (a solve per
+    defender's card and deal). With
     ``ties="most_best"`` cards still tied after both measures go to the one that
     keeps the most tricks of any card in the most deals (by weight), before the
     lowest card.
@@ -800,6 +804,7 @@ class BridgeSearchAgent:
         weigh_defence: float | None = None,
         ties: str = "lowest",
         rival: str = "next",
+        read_tricks: int = 1,
     ) -> None:
         self._read_defence = check_flag("read_defence", read_defence)
         if weigh_defence is not None and (
@@ -813,6 +818,11 @@ class BridgeSearchAgent:
         if weigh_defence is not None and read_defence:
             raise RuleOptionError("read_defence and weigh_defence read the same cards: pick one")
         self._weigh_defence = None if weigh_defence is None else float(weigh_defence)
+        self._read_tricks = check_count("read_tricks", read_tricks, 1, 13)
+        if self._read_tricks != 1 and not read_defence and weigh_defence is None:
+            raise RuleOptionError(
+                "read_tricks says how far read_defence or weigh_defence reads: give one of them"
+            )
         if ties not in ("lowest", "most_best"):
             raise RuleOptionError(f"ties must be 'lowest' or 'most_best', got {ties!r}")
         self._ties = ties
@@ -883,7 +893,7 @@ class BridgeSearchAgent:
             draws += 1
             relaxed = max(relaxed, level)
             fitting = (
-                _fit_the_defence(obs, worlds, strain, self._threads)
+                _fit_the_defence(obs, worlds, strain, self._threads, self._read_tricks)
                 if self._read_defence
                 else worlds
             )
@@ -893,7 +903,7 @@ class BridgeSearchAgent:
                 worlds = fitting
             if self._weigh_defence is not None:
                 weights += _defence_likelihoods(
-                    obs, worlds, strain, self._threads, self._weigh_defence
+                    obs, worlds, strain, self._threads, self._weigh_defence, self._read_tricks
                 )
             else:
                 weights += [1.0] * len(worlds)
@@ -1086,61 +1096,71 @@ def _defence_likelihoods(
     strain: int,
     threads: int | None,
     floor: float,
+    tricks: int = 1,
 ) -> list[float]:
     """Per deal of ``worlds``, how likely a double-dummy defence was to play the
-    cards the defenders have played to the trick in progress, if that deal is
+    cards the defenders have played in the last ``tricks`` tricks (1: the trick
+    in progress; 13: the whole play, the opening lead included), if that deal is
     the real one: the product over those cards of 1/k when the card was one of
     the k double-dummy best cards for the defence in the position before it,
     else ``floor`` (1.0 for every deal of a defender's search, or with no
-    defender's card in the trick yet).
+    defender's card read).
 
     The sampler deals the unseen cards as if the defenders' cards told nothing
     but their suits; a strong defence's choices do tell more. A defender who
     leads a low diamond into dummy's A Q seldom holds the king when another
     lead costs nothing; second hand low rarely holds the card that beats
     dummy's. Deals in which the defence's card gave a trick away are the ones a
-    finesse or a drop is guessed wrongly on. Only the trick in progress is
-    read: a solve per defender's card, on the deals before the decision's own
-    solve."""
+    finesse or a drop is guessed wrongly on. A solve per defender's card read,
+    on the deals before the decision's own solve; the position before a card is
+    the deal with every card played from it on back in the hands that played
+    them."""
     likely = [1.0] * len(worlds)
     declarer = obs["contract"]["declarer"]
     if obs["hand_to_play"] % 2 != declarer % 2:
         return likely
-    leader = obs["leader"]
-    trick: list[str] = obs["trick"]
+    # The tricks read, oldest first, the one in progress last.
+    done = list(zip(obs["tricks"], obs["trick_leaders"], strict=True)) if tricks > 1 else []
+    history = [*done[max(0, len(done) - tricks + 1) :], (obs["trick"], obs["leader"])]
+    # Every card played in them, in order: its trick's leader, the trick's cards
+    # before it, the seat that played it and the card.
+    plays = [
+        (leader, [INDEX[c] for c in cards[:k]], (leader + k) % 4, INDEX[text])
+        for cards, leader in history
+        for k, text in enumerate(cards)
+    ]
+    # back[i][s]: the cards seat s played from play i on, which it held before it.
+    back = [[0, 0, 0, 0]]
+    for _, _, seat, card in reversed(plays):
+        hands = list(back[-1])
+        hands[seat] |= 1 << card
+        back.append(hands)
+    back.reverse()
     # Deals already ruled out (no floor) are not solved again.
     alive = list(range(len(worlds)))
-    for k, text in enumerate(trick):
-        defender = (leader + k) % 4
-        if defender % 2 == declarer % 2 or not alive:
+    for i, (leader, prefix, seat, card) in enumerate(plays):
+        if seat % 2 == declarer % 2 or not alive:
             continue
-        # The position as that defender saw it: the trick's later cards back
-        # in the hands that played them.
-        before = []
-        for i in alive:
-            hands = list(worlds[i])
-            for later in range(k, len(trick)):
-                hands[(leader + later) % 4] |= 1 << INDEX[trick[later]]
-            before.append(hands)
-        prefix = [INDEX[c] for c in trick[:k]]
+        before = [
+            [held | again for held, again in zip(worlds[j], back[i], strict=True)] for j in alive
+        ]
         solved = dd_solve_many(
             before, [strain] * len(before), [leader] * len(before), [prefix] * len(before), threads
         )
-        card = INDEX[text]
-        for i, plays in zip(alive, solved, strict=True):
-            most = max(t for _, t in plays)
-            best = [c for c, t in plays if t == most]
-            likely[i] *= 1 / len(best) if card in best else floor
-        alive = [i for i in alive if likely[i] > 0]
+        for j, plays_there in zip(alive, solved, strict=True):
+            most = max(t for _, t in plays_there)
+            best = [c for c, t in plays_there if t == most]
+            likely[j] *= 1 / len(best) if card in best else floor
+        alive = [j for j in alive if likely[j] > 0]
     return likely
 
 
 def _fit_the_defence(
-    obs: Observation, worlds: list[list[int]], strain: int, threads: int | None
+    obs: Observation, worlds: list[list[int]], strain: int, threads: int | None, tricks: int = 1
 ) -> list[list[int]]:
-    """The ``worlds`` in which every card a defender has played to the trick in
-    progress was a double-dummy best card for the defence (worlds of a defender's
-    search, or with no defender's card in the trick yet: all of them); see
-    :func:`_defence_likelihoods`, here with no floor."""
-    likely = _defence_likelihoods(obs, worlds, strain, threads, 0.0)
+    """The ``worlds`` in which every card a defender has played in the last
+    ``tricks`` tricks (1: the trick in progress) was a double-dummy best card for
+    the defence (worlds of a defender's search, or with no defender's card read:
+    all of them); see :func:`_defence_likelihoods`, here with no floor."""
+    likely = _defence_likelihoods(obs, worlds, strain, threads, 0.0, tricks)
     return [hands for hands, weight in zip(worlds, likely, strict=True) if weight > 0]
