@@ -1036,6 +1036,58 @@ mod tests {
     }
 
     #[test]
+    fn reading_finds_the_true_deal_less_surprising_than_sampled_worlds() {
+        // Seats that play the unloading heuristic with 20% random cards, read
+        // by seat 0 at its turn after the fifth trick: the true hands explain
+        // their plays with fewer surprises than worlds dealt from the sizes and
+        // voids alone, so weighting by the reading moves the worlds toward them.
+        use super::super::{random_card, HiddenHands};
+        let mut rng = CardRng::new(17);
+        let (mut truth, mut sampled) = (0.0, 0.0);
+        for _ in 0..60 {
+            let mut deal = HeartsDeal::random(&mut rng);
+            HeartsPolicy::Unloading.apply(&mut deal);
+            deal.moon_play = true;
+            let mut plays = Vec::new();
+            let mut voids = [0u8; 4];
+            while plays.len() < 20 || deal.to_act() != 0 {
+                let legal = deal.legal();
+                let card = if rng.unit() < 0.2 {
+                    random_card(legal, &mut rng)
+                } else {
+                    deal.heuristic()
+                };
+                if let Some(&led) = deal.table.trick().first() {
+                    if suit_of(card) != suit_of(led) {
+                        voids[deal.to_act()] |= 1 << suit_of(led);
+                    }
+                }
+                plays.push(card);
+                deal.play(card);
+            }
+            let hands = deal.table.hands;
+            let hidden = HiddenHands {
+                known: [hands[0], CardSet::EMPTY, CardSet::EMPTY, CardSet::EMPTY],
+                unknown: hands[1].union(hands[2]).union(hands[3]),
+                sizes: hands.map(|h| h.len()),
+                voids,
+                avoid: [CardSet::EMPTY; 4],
+            };
+            let reading = PlayReading::new(plays, deal.table.leader, &deal.taken, 0, 1.0).unwrap();
+            truth += f64::from(reading.surprises(&deal));
+            for _ in 0..50 {
+                let mut world = deal.clone();
+                world.table.hands = hidden.sample(&mut rng);
+                sampled += f64::from(reading.surprises(&world)) / 50.0;
+            }
+        }
+        assert!(
+            truth + 60.0 < sampled,
+            "true deals {truth}, sampled worlds {sampled} surprises in 60 deals"
+        );
+    }
+
+    #[test]
     fn reading_finds_the_seats_from_the_tricks_and_refuses_what_disagrees() {
         let plays = || crate::cards::parse_cards("2c Kc 5c 4c 3d").unwrap();
         let mut taken = [
