@@ -633,6 +633,8 @@ TABLE: dict[str, Entry] = {
             "endgame_nodes": 100,
             "policy": "counting",
             "avoid": [0, 0, 0, 0],
+            "history": [],
+            "reading": 0.5,
         },
         {
             **SEARCH_KINDS,
@@ -646,6 +648,8 @@ TABLE: dict[str, Entry] = {
             "endgame_nodes": UINT,
             "policy": STR,
             "avoid": LIST,
+            "history": LIST,
+            "reading": FLOAT,
         },
     ),
     "hearts_pass_search": Entry(

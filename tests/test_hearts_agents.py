@@ -595,3 +595,85 @@ def test_searched_pass_is_three_cards_chosen_once_per_hand() -> None:
         picked.append(action)
         state.apply(action)
     assert len({a.text for a in picked}) == 3 and all(a.kind == "pass" for a in picked)
+
+
+_READ_HAND = "3c 9c 4d Jd Ad 5h Qh Ah 3s Qs Ks 7c"
+_READ_VIEW: dict[str, Any] = {
+    # Seat 0 led 2♣, seat 1 took it with K♣ and led 3♦; seats 2 and 3 followed
+    # with 9♦ and 2♦; seat 0 is to play.
+    "seat": 0,
+    "known": [mask(_READ_HAND), 0, 0, 0],
+    "unknown": ALL & ~mask(_READ_HAND + " 2c Kc 5c 4c 3d 9d 2d"),
+    "sizes": [12, 11, 11, 11],
+    "voids": [0, 0, 0, 0],
+    "leader": 1,
+    "trick": [PLAY_INDEX[f"play {c}"] for c in ("3d", "9d", "2d")],
+    "taken": [0, mask("2c Kc 5c 4c"), 0, 0],
+    "broken": False,
+    "tricks_played": 1,
+    "candidates": [PLAY_INDEX[f"play {c}"] for c in ("4d", "Jd", "Ad")],
+    "worlds": 200,
+    "seed": 7,
+    "epsilon": 0.0,
+    "objective": "deal",
+    "moon": True,
+    "policy": "unloading",
+}
+_READ_HISTORY = [PLAY_INDEX[f"play {c}"] for c in ("2c", "Kc", "5c", "4c", "3d", "9d", "2d")]
+
+
+def test_reading_off_changes_nothing_and_on_reweighs_the_worlds() -> None:
+    plain = hearts_search(**_READ_VIEW)
+    # Off (the default), a history changes nothing: the same worlds, the same values.
+    assert hearts_search(**_READ_VIEW, history=_READ_HISTORY) == plain
+    assert hearts_search(**_READ_VIEW, history=_READ_HISTORY, reading=0.0) == plain
+    # On, the worlds where K♣, 5♣, 4♣ and 9♦, 2♦ are what the policy plays count
+    # for more, and the values move.
+    read = hearts_search(**_READ_VIEW, history=_READ_HISTORY, reading=2.0)
+    assert read != plain
+
+
+def test_reading_refuses_bad_strengths_and_histories() -> None:
+    for strength in (-0.5, 10.5, float("nan")):
+        with pytest.raises(RuleOptionError, match="reading"):
+            hearts_search(**_READ_VIEW, history=_READ_HISTORY, reading=strength)
+    # Without a history a reading has nothing to read, past the first card.
+    with pytest.raises(RuleOptionError, match="history"):
+        hearts_search(**_READ_VIEW, reading=1.0)
+    for bad in (
+        _READ_HISTORY[:-1],  # the current trick's last card missing
+        _READ_HISTORY[1:4] + _READ_HISTORY[:1] + _READ_HISTORY[4:],  # not led by 2♣
+        [*_READ_HISTORY[:4], _READ_HISTORY[5], _READ_HISTORY[4], _READ_HISTORY[6]],  # not `trick`
+        [*_READ_HISTORY[:6], 52],  # outside the pack
+    ):
+        with pytest.raises(RuleOptionError):
+            hearts_search(**_READ_VIEW, history=bad, reading=1.0)
+    # The first trick said to be seat 2's: K♣'s seat leads now, so it took it.
+    elsewhere = {**_READ_VIEW, "taken": [0, 0, mask("2c Kc 5c 4c"), 0]}
+    with pytest.raises(RuleOptionError, match="took"):
+        hearts_search(**elsewhere, history=_READ_HISTORY, reading=1.0)
+    for bad_reading in (-1, 11, "1", None, float("inf")):
+        with pytest.raises(RuleOptionError, match="reading"):
+            HeartsSearchAgent(1, reading=bad_reading)  # type: ignore[arg-type]
+
+
+def test_reading_agent_plays_whole_deals_and_plays_differently() -> None:
+    # The agent hands the search every card played so far, in order, at every
+    # decision of every pass direction (a wrong history is refused); reading
+    # the plays changes some cards.
+    differs = False
+    for seed, direction in enumerate(("left", "right", "across", "hold")):
+        game = games.make("hearts", match=False, pass_direction=direction)
+
+        def table(reading: float, seed: int = seed) -> list[Any]:
+            return [
+                HeartsSearchAgent(seed * 4 + s, worlds=24, epsilon=0.0, reading=reading)
+                if s % 2
+                else HeartsRuleAgent()
+                for s in range(4)
+            ]
+
+        state = cardkit.play(game, table(1.5), seed=seed)
+        assert state.is_terminal and sum(state.scores) in (26, 78)
+        differs |= cardkit.play(game, table(0.0), seed=seed).history != state.history
+    assert differs

@@ -183,6 +183,11 @@ GAME_CASES: dict[str, tuple[str, str]] = {
         "hearts_search(0, known, unknown, [13] * 4, [0] * 4, 0, [], [0] * 4, False, 0,"
         " hand, 2**32 - 1, 1)",
     ),
+    "hearts_search reading": (
+        TRICK_VIEW + "from cardkit._core import hearts_search",
+        "hearts_search(0, known, unknown, [13] * 4, [0] * 4, 0, [], [0] * 4, False, 0,"
+        " hand, 2**32 - 1, 1, reading=1.0)",
+    ),
     "hearts_pass_search": (
         TRICK_VIEW + "from cardkit._core import hearts_pass_search",
         "hearts_pass_search(0, known[0], [sum(1 << c for c in hand[:3])], 1, 2**32 - 1, 1)",

@@ -2107,6 +2107,8 @@ def hearts_search(
     endgame_nodes: int = 20_000,
     policy: str = "plain",
     avoid: list[int] = ...,
+    history: list[int] = ...,
+    reading: float = 0.0,
 ) -> list[float]:
     """Average value for ``seat`` of each Hearts candidate over sampled deals.
 
@@ -2154,6 +2156,15 @@ def hearts_search(
         avoid: Per seat, a bitset of cards its play shows it almost surely does not
             hold: worlds keep them out of its hand while the sizes and voids allow;
             default all 0 (the worlds drawn before the option existed).
+        history: Card indices of every card played this deal in play order, from
+            the 2♣ lead, the current trick's cards last; default empty (right only
+            before the first card, and needed only with ``reading``).
+        reading: How strongly the opponents' plays so far weigh the worlds, 0..=10
+            (default 0: every world alike). Each world is replayed from the first
+            lead with the playout policy, and each opponent card the policy would
+            not have played there (with that seat's hand in the world, more than
+            one card legal) multiplies the world's weight by ``exp(-reading)``; the
+            values are the weighted averages.
 
     Returns:
         Each candidate's average value, in ``candidates`` order (higher is better).
@@ -2165,7 +2176,10 @@ def hearts_search(
             cards in two places, ``seat`` not the seat to act, candidates that are not
             distinct cards of its hand, ``tricks_played`` above 12, ``epsilon``
             outside 0..=1, an unknown ``objective`` or ``policy``, ``scores``/``target``
-            out of range, ``endgame_cards`` above 52, or ``avoid`` bits outside the pack.
+            out of range, ``endgame_cards`` above 52, ``avoid`` bits outside the pack,
+            a ``history`` that repeats a card, does not start with 2♣, does not end
+            with ``trick`` or whose tricks disagree with ``tricks_played``,
+            ``leader`` or ``taken``, or ``reading`` outside 0..=10.
         KeyboardInterrupt: On Ctrl-C during a long search.
     """
 

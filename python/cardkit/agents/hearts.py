@@ -257,7 +257,14 @@ class HeartsSearchAgent:
     rounds of successive halving (:meth:`_searched_pass`), so the close passes get
     most of the deals; ``pass_cards`` (3 to 13, default :data:`PASS_SHORTLIST`) is
     how many of the hand's most dangerous cards the pass is chosen from (13: all 286
-    three-card sets)."""
+    three-card sets).
+
+    ``reading`` > 0 (at most 10) reads the opponents' plays so far as evidence
+    about their hands: each sampled world is replayed from the first lead with the
+    playout policy, and every opponent card the policy would not have played with
+    that world's hand divides the world's weight by ``exp(reading)``; the
+    candidates' values are the weighted averages (``docs/hearts.md``, Agents).
+    Off (0) by default."""
 
     def __init__(
         self,
@@ -273,6 +280,7 @@ class HeartsSearchAgent:
         deal_objective: str = "deal",
         pass_halving: bool = False,
         pass_cards: int = PASS_SHORTLIST,
+        reading: float = 0.0,
     ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self.worlds = check_count("worlds", worlds, 1, 1_000_000)
@@ -296,6 +304,7 @@ class HeartsSearchAgent:
             raise RuleOptionError(f"pass_halving must be True or False, got {pass_halving!r}")
         self.pass_halving = pass_halving
         self.pass_cards = check_count("pass_cards", pass_cards, 3, 13)
+        self.reading = check_real("reading", reading, 0.0, 10.0)
         self._pass: tuple[int, list[int]] | None = None
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
@@ -319,6 +328,10 @@ class HeartsSearchAgent:
         standing = observation["deal"] > 0 or any(scores)
         avoid = queen_evidence(observation) if self.evidence else [0, 0, 0, 0]
         avoid[view.seat] = 0
+        history: list[int] = []
+        if self.reading:
+            history = [INDEX[n] for cards in observation["tricks"] for n in cards]
+            history += view.trick
 
         def search(worlds: int, seed: int) -> list[float]:
             return hearts_search(
@@ -344,6 +357,8 @@ class HeartsSearchAgent:
                 endgame_nodes=self.endgame_nodes,
                 policy=self.policy,
                 avoid=avoid,
+                history=history,
+                reading=self.reading,
             )
 
         values = search_values(search, self.worlds, self.time_per_move, self._rng)

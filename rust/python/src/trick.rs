@@ -14,7 +14,7 @@ use cardkit_engine::cardset::CardSet;
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::trick::bridge::{self, Auction, BridgeDeal, Contract};
 use cardkit_engine::trick::endgame::{self, Endgame};
-use cardkit_engine::trick::hearts::{self, HeartsDeal, HeartsObjective, HeartsPolicy};
+use cardkit_engine::trick::hearts::{self, HeartsDeal, HeartsObjective, HeartsPolicy, PlayReading};
 use cardkit_engine::trick::observe::{self, BridgeInfo, HeartsInfo, Position, SpadesInfo};
 use cardkit_engine::trick::spades::{self, SpadesDeal, SpadesObjective};
 use cardkit_engine::trick::{
@@ -240,8 +240,11 @@ fn trick_winner(
 /// "unloading" (counting, and sheds high cards, singletons and hearts sooner).
 /// `avoid` holds, per seat, cards its play shows it almost surely does not hold:
 /// worlds keep them out of its hand while the sizes and voids allow.
+/// `history` is every card played this deal in order (the current trick's last);
+/// with `reading` > 0 (at most 10) each world's weight is `exp(-reading)` to the
+/// power of the opponent plays in it that the playout policy would not have made.
 #[pyfunction]
-#[pyo3(signature = (seat, known, unknown, sizes, voids, leader, trick, taken, broken, tricks_played, candidates, worlds, seed, epsilon = 0.1, objective = "zero_sum", scores = [0; 4], target = 100, moon = false, endgame_cards = 0, endgame_nodes = 20_000, policy = "plain", avoid = [0; 4]))]
+#[pyo3(signature = (seat, known, unknown, sizes, voids, leader, trick, taken, broken, tricks_played, candidates, worlds, seed, epsilon = 0.1, objective = "zero_sum", scores = [0; 4], target = 100, moon = false, endgame_cards = 0, endgame_nodes = 20_000, policy = "plain", avoid = [0; 4], history = Vec::new(), reading = 0.0))]
 #[allow(clippy::too_many_arguments)]
 fn hearts_search(
     py: Python<'_>,
@@ -267,6 +270,8 @@ fn hearts_search(
     #[pyo3(from_py_with = arg)] endgame_nodes: u32,
     #[pyo3(from_py_with = arg)] policy: &str,
     #[pyo3(from_py_with = arg)] avoid: [u64; 4],
+    #[pyo3(from_py_with = arg)] history: Vec<u32>,
+    #[pyo3(from_py_with = arg)] reading: f64,
 ) -> PyResult<Vec<f64>> {
     let heuristic = hearts_policy(py, policy)?;
     let policy = self::policy(py, epsilon)?;
@@ -304,12 +309,33 @@ fn hearts_search(
     // Only the searching seat defends: it must not count on others to stop a moon.
     deal.moon_defenders = if moon { 1 << seat } else { 0 };
     heuristic.apply(&mut deal);
+    // Without a reading, an empty history (the default) is not checked.
+    let reading = if reading == 0.0 && history.is_empty() {
+        None
+    } else {
+        let plays = card_list(py, "history", &history)?;
+        let current = input.table.trick();
+        if plays.len() != 4 * tricks_played as usize + current.len() || !plays.ends_with(current) {
+            return Err(rule_error(
+                py,
+                "history must hold every card played, the current trick's last".into(),
+            ));
+        }
+        Some(PlayReading::new(plays, leader, &taken_sets, seat, reading).py_err(py)?)
+    };
     let in_hands = input.hidden.sizes.iter().sum();
     let (view, cands) = input.view(deal);
-    let micros = endgame_micros(worlds, &cands, endgame, in_hands);
+    // A reading replays the deal so far once per world, about a playout's work.
+    let replays = if reading.as_ref().is_some_and(PlayReading::is_on) {
+        u64::from(worlds) * PLAYOUT_MICROS
+    } else {
+        0
+    };
+    let micros = endgame_micros(worlds, &cands, endgame, in_hands).saturating_add(replays);
     interrupt::run_sized(py, micros, |cancel| {
         let value = |d: &HeartsDeal| objective.value(d.points(), seat);
-        view.evaluate(&cands, worlds, seed, policy, endgame, value, cancel)
+        let weigh = |d: &HeartsDeal| reading.as_ref().map_or(1.0, |r| r.weight(d));
+        view.evaluate_weighted(&cands, worlds, seed, policy, endgame, weigh, value, cancel)
     })?
     .py_err(py)
 }

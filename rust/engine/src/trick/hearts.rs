@@ -685,6 +685,126 @@ impl Solvable for HeartsDeal {
     }
 }
 
+/// The most a reading may discount a world per opponent play the policy would
+/// not have made (`exp(-strength)`); 10 keeps the weight of a world that
+/// contradicts all 39 opponent plays above `f64`'s smallest normal number.
+pub const MAX_READING: f64 = 10.0;
+
+/// The deal's plays so far, read as evidence about the opponents' hands
+/// (opponent modelling): a sampled world is replayed from the first lead, and
+/// each opponent play that the world's playout policy would not have made with
+/// that seat's hand there (or that the world's hand could not legally make)
+/// multiplies the world's weight by `exp(-strength)`. Plays with one legal card
+/// say nothing and the searching seat's own plays are not read. A world where
+/// the opponents' cards look like the policy's choices thus counts for more than
+/// one where they look like mistakes: a seat that dropped K♥ on a diamond lead
+/// probably held no Q♠ or A♥ to shed first.
+#[derive(Clone, Debug)]
+pub struct PlayReading {
+    /// Every card played this deal, in order from the first lead (2♣), the
+    /// current trick's cards last.
+    plays: Vec<Card>,
+    /// The seat that played each card of `plays`.
+    seats: Vec<usize>,
+    /// The searching seat.
+    seat: usize,
+    /// The log-weight a world loses per opponent play the policy would not make.
+    strength: f64,
+}
+
+impl PlayReading {
+    /// The reading of `plays` (every card of the deal so far in play order) for
+    /// `seat`, whose current trick was led by `leader`; `taken` is what each seat
+    /// has won. The seats of the cards follow from the tricks (each winner leads
+    /// next) and must agree with `leader` and `taken`; `strength` is in
+    /// `0..=MAX_READING` (0 weighs every world alike).
+    pub fn new(
+        plays: Vec<Card>,
+        leader: usize,
+        taken: &[CardSet; 4],
+        seat: usize,
+        strength: f64,
+    ) -> Result<PlayReading> {
+        let bad = |why: &str| Err(EngineError::RuleOption(why.to_string()));
+        if !(0.0..=MAX_READING).contains(&strength) {
+            return bad("reading must be a number from 0 to 10");
+        }
+        if leader >= 4 || seat >= 4 {
+            return bad("leader and seat must be 0..3");
+        }
+        if plays.len() > 52
+            || CardSet::from_cards(plays.iter().copied()).len() as usize != plays.len()
+        {
+            return bad("history must not repeat a card");
+        }
+        if plays.first().is_some_and(|&c| c != TWO_OF_CLUBS) {
+            return bad("history must start with the 2♣ lead");
+        }
+        // Each complete trick moves the lead to its winner: find the first
+        // leader from where the lead is now, then every card's seat.
+        let tricks: Vec<&[Card]> = plays.chunks_exact(4).collect();
+        let shift: usize = tricks.iter().map(|t| trick_winner(t, None)).sum();
+        let mut lead = (leader + 4 - shift % 4) % 4;
+        let mut won = [CardSet::EMPTY; 4];
+        let mut seats = Vec::with_capacity(plays.len());
+        for trick in plays.chunks(4) {
+            seats.extend((0..trick.len()).map(|pos| (lead + pos) % 4));
+            if trick.len() == 4 {
+                lead = (lead + trick_winner(trick, None)) % 4;
+                won[lead] = won[lead].union(CardSet::from_cards(trick.iter().copied()));
+            }
+        }
+        if won != *taken {
+            return bad("history's tricks do not match the cards each seat took");
+        }
+        Ok(PlayReading {
+            plays,
+            seats,
+            seat,
+            strength,
+        })
+    }
+
+    /// Whether the reading weighs worlds at all.
+    pub fn is_on(&self) -> bool {
+        self.strength > 0.0
+    }
+
+    /// The plays so far that `world`'s policy (its seats' heuristics and moon
+    /// play, as `world` holds them) would not have made for the opponents, given
+    /// `world`'s hands now with each seat's played cards put back; a play the
+    /// world's hand could not legally make counts too.
+    pub fn surprises(&self, world: &HeartsDeal) -> u32 {
+        let mut hands = world.table.hands;
+        for (&card, &p) in self.plays.iter().zip(&self.seats) {
+            hands[p].insert(card);
+        }
+        let mut replay = world.clone();
+        replay.table = TrickTable::new(hands, self.seats.first().copied().unwrap_or(0));
+        replay.taken = [CardSet::EMPTY; 4];
+        let mut surprises = 0;
+        for &card in &self.plays {
+            if replay.to_act() != self.seat {
+                let legal = replay.legal();
+                if !legal.contains(card) || (legal.len() > 1 && replay.heuristic() != card) {
+                    surprises += 1;
+                }
+            }
+            replay.play(card);
+        }
+        surprises
+    }
+
+    /// The weight of `world`: `exp(-strength * surprises)`, 1 when off (without
+    /// replaying).
+    pub fn weight(&self, world: &HeartsDeal) -> f64 {
+        if !self.is_on() {
+            return 1.0;
+        }
+        (-self.strength * f64::from(self.surprises(world))).exp()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{playout, PlayoutPolicy};
@@ -877,6 +997,185 @@ mod tests {
             }
         }
         totals
+    }
+
+    /// The first trick 2♣ (seat 0), K♣ (seat 1), 5♣, 4♣ as a reading for seat 0,
+    /// and the world where seat 1 now holds `rest` (the plain heuristic, no moon
+    /// play).
+    fn king_of_clubs_trick(rest: &str, strength: f64) -> (PlayReading, HeartsDeal) {
+        let plays: Vec<Card> = crate::cards::parse_cards("2c Kc 5c 4c").unwrap();
+        let taken = [
+            CardSet::EMPTY,
+            set("2c Kc 5c 4c"),
+            CardSet::EMPTY,
+            CardSet::EMPTY,
+        ];
+        let reading = PlayReading::new(plays, 1, &taken, 0, strength).unwrap();
+        let mut world = deal_with(["Ah", rest, "Qd", "Jd"]);
+        world.table.leader = 1;
+        world.table.tricks_played = 1;
+        world.taken = taken;
+        (reading, world)
+    }
+
+    #[test]
+    fn reading_discounts_a_world_where_an_opponent_played_against_the_policy() {
+        // Seat 1 played K♣ second to the 2♣ lead. Holding K♣ alone it had to;
+        // holding 3♣ as well, the plain heuristic plays the 3♣ (it cannot duck
+        // 2♣, so it plays low): that world explains the K♣ worse.
+        let (reading, forced) = king_of_clubs_trick("Kd", 0.5);
+        assert_eq!(reading.surprises(&forced), 0);
+        assert_eq!(reading.weight(&forced), 1.0);
+        let (reading, ducked) = king_of_clubs_trick("3c", 0.5);
+        assert_eq!(reading.surprises(&ducked), 1);
+        assert!((reading.weight(&ducked) - (-0.5f64).exp()).abs() < 1e-12);
+        // Off, every world weighs the same.
+        let (off, ducked) = king_of_clubs_trick("3c", 0.0);
+        assert!(!off.is_on());
+        assert_eq!(off.weight(&ducked), 1.0);
+    }
+
+    #[test]
+    fn reading_finds_the_true_deal_less_surprising_than_sampled_worlds() {
+        // Seats that play the unloading heuristic with 20% random cards, read
+        // by seat 0 at its turn after the fifth trick: the true hands explain
+        // their plays with fewer surprises than worlds dealt from the sizes and
+        // voids alone, so weighting by the reading moves the worlds toward them.
+        use super::super::{random_card, HiddenHands};
+        let mut rng = CardRng::new(17);
+        let (mut truth, mut sampled) = (0.0, 0.0);
+        for _ in 0..60 {
+            let mut deal = HeartsDeal::random(&mut rng);
+            HeartsPolicy::Unloading.apply(&mut deal);
+            deal.moon_play = true;
+            let mut plays = Vec::new();
+            let mut voids = [0u8; 4];
+            while plays.len() < 20 || deal.to_act() != 0 {
+                let legal = deal.legal();
+                let card = if rng.unit() < 0.2 {
+                    random_card(legal, &mut rng)
+                } else {
+                    deal.heuristic()
+                };
+                if let Some(&led) = deal.table.trick().first() {
+                    if suit_of(card) != suit_of(led) {
+                        voids[deal.to_act()] |= 1 << suit_of(led);
+                    }
+                }
+                plays.push(card);
+                deal.play(card);
+            }
+            let hands = deal.table.hands;
+            let hidden = HiddenHands {
+                known: [hands[0], CardSet::EMPTY, CardSet::EMPTY, CardSet::EMPTY],
+                unknown: hands[1].union(hands[2]).union(hands[3]),
+                sizes: hands.map(|h| h.len()),
+                voids,
+                avoid: [CardSet::EMPTY; 4],
+            };
+            let reading = PlayReading::new(plays, deal.table.leader, &deal.taken, 0, 1.0).unwrap();
+            truth += f64::from(reading.surprises(&deal));
+            for _ in 0..50 {
+                let mut world = deal.clone();
+                world.table.hands = hidden.sample(&mut rng);
+                sampled += f64::from(reading.surprises(&world)) / 50.0;
+            }
+        }
+        assert!(
+            truth + 60.0 < sampled,
+            "true deals {truth}, sampled worlds {sampled} surprises in 60 deals"
+        );
+    }
+
+    #[test]
+    fn reading_finds_the_seats_from_the_tricks_and_refuses_what_disagrees() {
+        let plays = || crate::cards::parse_cards("2c Kc 5c 4c 3d").unwrap();
+        let mut taken = [
+            CardSet::EMPTY,
+            set("2c Kc 5c 4c"),
+            CardSet::EMPTY,
+            CardSet::EMPTY,
+        ];
+        // K♣ won, so seat 1 leads the 3♦ and seat 0 led the 2♣.
+        let reading = PlayReading::new(plays(), 1, &taken, 2, 1.0).unwrap();
+        assert_eq!(reading.seats, vec![0, 1, 2, 3, 1]);
+        // Led now by seat 3, the first trick would have been seat 3's, but
+        // seat 1 took it.
+        assert!(PlayReading::new(plays(), 3, &taken, 2, 1.0).is_err());
+        for strength in [-0.1, 10.5, f64::NAN] {
+            assert!(PlayReading::new(plays(), 1, &taken, 2, strength).is_err());
+        }
+        let repeated = crate::cards::parse_cards("2c Kc 5c 4c 2c").unwrap();
+        assert!(PlayReading::new(repeated, 1, &taken, 2, 1.0).is_err());
+        let no_lead = crate::cards::parse_cards("3c Kc 5c 4c").unwrap();
+        taken[1] = set("3c Kc 5c 4c");
+        assert!(PlayReading::new(no_lead, 1, &taken, 2, 1.0).is_err());
+    }
+
+    #[test]
+    fn weighted_search_averages_by_weight_and_weights_of_one_change_nothing() {
+        use super::super::endgame::Endgame;
+        use super::super::{evaluate_candidates, evaluate_weighted_candidates};
+        let mut rng = CardRng::new(21);
+        let mut start = HeartsDeal::random(&mut rng);
+        for _ in 0..9 {
+            start.play(start.heuristic());
+        }
+        let cands: Vec<Card> = start.legal().iter().collect();
+        let seat = start.to_act();
+        let value = |d: &HeartsDeal| HeartsObjective::Deal.value(d.points(), seat);
+        let policy = PlayoutPolicy::Heuristic(0.1);
+        // Random worlds: the other seats' cards dealt afresh each time.
+        let build = |rng: &mut CardRng| {
+            let mut world = start.clone();
+            let mut rest: Vec<Card> = (0..4)
+                .filter(|&p| p != seat)
+                .flat_map(|p| start.table.hands[p].iter())
+                .collect();
+            rng.shuffle(&mut rest);
+            for p in (0..4).filter(|&p| p != seat) {
+                let n = start.table.hands[p].len() as usize;
+                world.table.hands[p] = CardSet::from_cards(rest.drain(..n));
+            }
+            world
+        };
+        let cancel = Cancel::new();
+        let plain = evaluate_candidates(&cands, 30, 4, policy, Endgame::OFF, build, value, &cancel)
+            .unwrap();
+        let ones = evaluate_weighted_candidates(
+            &cands,
+            30,
+            4,
+            policy,
+            Endgame::OFF,
+            |rng| (build(rng), 1.0),
+            value,
+            &cancel,
+        )
+        .unwrap();
+        assert_eq!(plain, ones);
+        // Only the first world weighs: the values are that one world's.
+        let mut first = true;
+        let only_first = evaluate_weighted_candidates(
+            &cands,
+            30,
+            4,
+            policy,
+            Endgame::OFF,
+            |rng| {
+                (
+                    build(rng),
+                    if std::mem::take(&mut first) { 2.5 } else { 0.0 },
+                )
+            },
+            value,
+            &cancel,
+        )
+        .unwrap();
+        let one_world =
+            evaluate_candidates(&cands, 1, 4, policy, Endgame::OFF, build, value, &cancel).unwrap();
+        assert_eq!(only_first, one_world);
+        assert_ne!(only_first, plain);
     }
 
     #[test]

@@ -538,12 +538,46 @@ where
     B: FnMut(&mut CardRng) -> G,
     V: Fn(&G) -> f64,
 {
+    evaluate_weighted_candidates(
+        candidates,
+        worlds,
+        seed,
+        policy,
+        endgame,
+        |rng| (build(rng), 1.0),
+        value,
+        cancel,
+    )
+}
+
+/// [`evaluate_candidates`] with a weight for each world: `build` gives the world
+/// and how likely the play so far makes it (a positive factor), and each
+/// candidate's value is the weighted average over the worlds. Weights of 1 give
+/// exactly the unweighted averages (the same draws, sums and division).
+#[allow(clippy::too_many_arguments)]
+pub fn evaluate_weighted_candidates<G, B, V>(
+    candidates: &[Card],
+    worlds: u32,
+    seed: u64,
+    policy: PlayoutPolicy,
+    endgame: Endgame,
+    mut build: B,
+    value: V,
+    cancel: &Cancel,
+) -> Result<Vec<f64>>
+where
+    G: Solvable,
+    B: FnMut(&mut CardRng) -> (G, f64),
+    V: Fn(&G) -> f64,
+{
     let mut totals = vec![0.0; candidates.len()];
+    let mut weights = 0.0;
     let mut rng = CardRng::new(seed);
     let mut solver: Option<Solver> = None;
     for _ in 0..worlds {
         cancel.check()?;
-        let world = build(&mut rng);
+        let (world, weight) = build(&mut rng);
+        weights += weight;
         let stream = rng.next_u64();
         let seat = world.to_act();
         for (i, &card) in candidates.iter().enumerate() {
@@ -552,16 +586,17 @@ where
             if endgame.applies(&deal) {
                 let solver = solver.get_or_insert_with(|| Solver::new(seat));
                 if let Some(v) = solver.solve(&deal, &value, endgame.nodes, cancel)? {
-                    totals[i] += v;
+                    totals[i] += weight * v;
                     continue;
                 }
             }
             let mut play_rng = CardRng::new(stream);
             playout(&mut deal, policy, &mut play_rng);
-            totals[i] += value(&deal);
+            totals[i] += weight * value(&deal);
         }
     }
-    let n = f64::from(worlds.max(1));
+    // No worlds (or none with weight) leave every total at 0: divide by 1.
+    let n = if weights > 0.0 { weights } else { 1.0 };
     Ok(totals.iter().map(|t| t / n).collect())
 }
 
@@ -600,6 +635,37 @@ impl<G: Solvable> SearchView<G> {
                 let mut deal = self.deal.clone();
                 deal.table_mut().hands = self.hidden.sample(rng);
                 deal
+            },
+            value,
+            cancel,
+        )
+    }
+
+    /// [`SearchView::evaluate`] with each sampled world weighted by `weigh`
+    /// (see [`evaluate_weighted_candidates`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn evaluate_weighted<W: Fn(&G) -> f64, V: Fn(&G) -> f64>(
+        &self,
+        candidates: &[Card],
+        worlds: u32,
+        seed: u64,
+        policy: PlayoutPolicy,
+        endgame: Endgame,
+        weigh: W,
+        value: V,
+        cancel: &Cancel,
+    ) -> Result<Vec<f64>> {
+        evaluate_weighted_candidates(
+            candidates,
+            worlds,
+            seed,
+            policy,
+            endgame,
+            |rng| {
+                let mut deal = self.deal.clone();
+                deal.table_mut().hands = self.hidden.sample(rng);
+                let weight = weigh(&deal);
+                (deal, weight)
             },
             value,
             cancel,
