@@ -737,6 +737,51 @@ def test_the_real_deal_fits_the_whole_double_dummy_defence() -> None:
     assert checked > 20 and searched > 0
 
 
+def test_a_forced_follow_is_not_solved(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A defender's only card of the suit led weighs 1 without a solve: the weights
+    # are those of solving every card read (the suit masks emptied), for fewer
+    # solves, over a deal's declarer decisions reading the whole play.
+    import cardkit.agents.bridge as bridge_agents
+
+    solve = bridge_agents.dd_solve_many
+    solved: list[int] = []
+
+    def counted(hands: Any, *rest: Any) -> Any:
+        solved.append(len(hands))
+        return solve(hands, *rest)
+
+    monkeypatch.setattr(bridge_agents, "dd_solve_many", counted)
+    game = cardkit.games.make("bridge")
+    state = game.new_state(seed=0)
+    rule = BridgeRuleAgent()
+    while state.phase == "auction":
+        seat = state.current_player
+        assert seat is not None
+        state.apply(rule.act(state.observation(seat), state.legal_actions()))
+    contract = state.contract
+    assert contract is not None
+    sides = (contract["declarer"], contract["dummy"])
+    strain = STRAINS.index(contract["strain"])
+    sampler = BridgeSearchAgent(3, samples=6)
+    suits = bridge_agents._SUIT_MASKS
+    counts = [0, 0]
+    while not state.is_terminal:
+        seat = state.current_player
+        assert seat is not None
+        obs, legal = state.observation(seat), state.legal_actions()
+        if seat in sides and len(obs["tricks"]) % 3 == 1:
+            worlds, _ = sampler._worlds(obs)
+            weights = []
+            for k, masks in enumerate((suits, [0, 0, 0, 0])):
+                monkeypatch.setattr(bridge_agents, "_SUIT_MASKS", masks)
+                solved.clear()
+                weights.append(_defence_likelihoods(obs, worlds, strain, 1, 0.3, 13))
+                counts[k] += sum(solved)
+            assert weights[0] == weights[1]
+        state.apply(rule.act(obs, legal))
+    assert 0 < counts[0] < counts[1], counts
+
+
 def test_weighed_deals_decide_the_card() -> None:
     # Two deals, card 0 takes 3 tricks in the first and 1 in the second, card
     # 1 the other way round, so unweighted they tie and the lower card wins;

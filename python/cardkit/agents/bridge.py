@@ -63,6 +63,8 @@ __all__ = [
 ]
 
 _SUITS = "cdhs"
+#: Each suit's cards as a card set (card index = 4 x rank + suit).
+_SUIT_MASKS = [sum(1 << (4 * rank + suit) for rank in range(13)) for suit in range(4)]
 _RANKS = "23456789TJQKA"
 _POINTS = {"A": 4, "K": 3, "Q": 2, "J": 1}
 
@@ -1141,13 +1143,23 @@ def _defence_likelihoods(
     for i, (leader, prefix, seat, card) in enumerate(plays):
         if seat % 2 == declarer % 2 or not alive:
             continue
+        # A defender following with its only card of the suit led had no choice
+        # (1/1): only the deals where it had several, or none (a discard), are solved.
+        led = _SUIT_MASKS[prefix[0] % 4] if prefix else 0
+        chose = [
+            j
+            for j in alive
+            if not led or ((worlds[j][seat] | back[i][seat]) & led).bit_count() != 1
+        ]
+        if not chose:
+            continue
         before = [
-            [held | again for held, again in zip(worlds[j], back[i], strict=True)] for j in alive
+            [held | again for held, again in zip(worlds[j], back[i], strict=True)] for j in chose
         ]
         solved = dd_solve_many(
             before, [strain] * len(before), [leader] * len(before), [prefix] * len(before), threads
         )
-        for j, plays_there in zip(alive, solved, strict=True):
+        for j, plays_there in zip(chose, solved, strict=True):
             most = max(t for _, t in plays_there)
             best = [c for c, t in plays_there if t == most]
             likely[j] *= 1 / len(best) if card in best else floor
