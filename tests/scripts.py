@@ -21,3 +21,14 @@ def load_script(path: Path, name: str) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def load_bench(name: str) -> ModuleType:
+    """``benches/NAME.py`` imported as module ``name``, with ``benches/`` on the path
+    while it loads, as running it from there would (benches import their siblings)."""
+    benches = ROOT / "benches"
+    sys.path.insert(0, str(benches))
+    try:
+        return load_script(benches / f"{name}.py", name)
+    finally:
+        sys.path.remove(str(benches))

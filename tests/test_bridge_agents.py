@@ -3,6 +3,7 @@ play, and whole deals."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from cardkit.agents.bridge import (
     natural_call,
     rule_card,
 )
+from cardkit.api import Observation
 from cardkit.bridge import dd_solve
 from cardkit.games.bridge import STRAINS
 
@@ -696,33 +698,45 @@ def test_earlier_tricks_are_read_with_read_tricks() -> None:
     assert _fit_the_defence(obs, [deal_a, deal_c], 4, 1) == [deal_a, deal_c]
 
 
-def test_the_real_deal_fits_the_whole_double_dummy_defence() -> None:
-    # Reading every card of the play (read_tricks=13), the real deal still fits a
-    # double-dummy defence at each of declarer's decisions, the opening lead
-    # included; and an agent reading that far plays a legal card, the same one
-    # each time for the same seed.
+def _declarer_decisions(seed: int) -> Iterator[tuple[Any, Observation, list[Any], int]]:
+    """Deal ``seed`` bid by the rule agents, then played out by double-dummy
+    defenders and the rule agent for declarer: the state, observation, legal
+    actions and strain at each of declarer's decisions (dummy's cards included),
+    before the rule agent plays; nothing when the deal is passed out."""
     game = cardkit.games.make("bridge")
-    state = game.new_state(seed=0)
+    state = game.new_state(seed=seed)
     rule = BridgeRuleAgent()
     while state.phase == "auction":
         seat = state.current_player
         assert seat is not None
         state.apply(rule.act(state.observation(seat), state.legal_actions()))
     contract = state.contract
-    assert contract is not None
+    if contract is None:
+        return
     sides = (contract["declarer"], contract["dummy"])
     strain = STRAINS.index(contract["strain"])
-    checked = searched = 0
     while not state.is_terminal:
         seat = state.current_player
         assert seat is not None
         obs, legal = state.observation(seat), state.legal_actions()
-        if seat not in sides:
-            solved = dd_solve(state)
-            best = max(solved.values())
-            card = min((c for c, t in solved.items() if t == best), key=lambda c: c.index)
-            state.apply(f"play {card}")
+        if seat in sides:
+            yield state, obs, legal, strain
+            state.apply(rule.act(obs, legal))
             continue
+        solved = dd_solve(state)
+        best = max(solved.values())
+        state.apply(
+            f"play {min((c for c, t in solved.items() if t == best), key=lambda c: c.index)}"
+        )
+
+
+def test_the_real_deal_fits_the_whole_double_dummy_defence() -> None:
+    # Reading every card of the play (read_tricks=13), the real deal still fits a
+    # double-dummy defence at each of declarer's decisions, the opening lead
+    # included; and an agent reading that far plays a legal card, the same one
+    # each time for the same seed.
+    checked = searched = 0
+    for state, obs, legal, strain in _declarer_decisions(0):
         real = state._current_hands()
         assert _fit_the_defence(obs, [real], strain, 1, 13) == [real]
         checked += 1
@@ -733,7 +747,6 @@ def test_the_real_deal_fits_the_whole_double_dummy_defence() -> None:
             ]
             assert cards[0] == cards[1] and cards[0] in legal
             searched += 1
-        state.apply(rule.act(obs, legal))
     assert checked > 20 and searched > 0
 
 
@@ -751,34 +764,20 @@ def test_a_forced_follow_is_not_solved(monkeypatch: pytest.MonkeyPatch) -> None:
         return solve(hands, *rest)
 
     monkeypatch.setattr(bridge_agents, "dd_solve_many", counted)
-    game = cardkit.games.make("bridge")
-    state = game.new_state(seed=0)
-    rule = BridgeRuleAgent()
-    while state.phase == "auction":
-        seat = state.current_player
-        assert seat is not None
-        state.apply(rule.act(state.observation(seat), state.legal_actions()))
-    contract = state.contract
-    assert contract is not None
-    sides = (contract["declarer"], contract["dummy"])
-    strain = STRAINS.index(contract["strain"])
     sampler = BridgeSearchAgent(3, samples=6)
     suits = bridge_agents._SUIT_MASKS
     counts = [0, 0]
-    while not state.is_terminal:
-        seat = state.current_player
-        assert seat is not None
-        obs, legal = state.observation(seat), state.legal_actions()
-        if seat in sides and len(obs["tricks"]) % 3 == 1:
-            worlds, _ = sampler._worlds(obs)
-            weights = []
-            for k, masks in enumerate((suits, [0, 0, 0, 0])):
-                monkeypatch.setattr(bridge_agents, "_SUIT_MASKS", masks)
-                solved.clear()
-                weights.append(_defence_likelihoods(obs, worlds, strain, 1, 0.3, 13))
-                counts[k] += sum(solved)
-            assert weights[0] == weights[1]
-        state.apply(rule.act(obs, legal))
+    for _, obs, _, strain in _declarer_decisions(0):
+        if len(obs["tricks"]) % 3 != 1:
+            continue
+        worlds, _ = sampler._worlds(obs)
+        weights = []
+        for k, masks in enumerate((suits, [0, 0, 0, 0])):
+            monkeypatch.setattr(bridge_agents, "_SUIT_MASKS", masks)
+            solved.clear()
+            weights.append(_defence_likelihoods(obs, worlds, strain, 1, 0.3, 13))
+            counts[k] += sum(solved)
+        assert weights[0] == weights[1]
     assert 0 < counts[0] < counts[1], counts
 
 
@@ -828,36 +827,15 @@ def test_the_real_deal_fits_the_double_dummy_defence() -> None:
     # deal is never left out, since each defender's card in it was a best one.
     checked = 0
     for seed in range(3):
-        game = cardkit.games.make("bridge")
-        state = game.new_state(seed=seed)
-        rule = BridgeRuleAgent()
-        while state.phase == "auction":
-            seat = state.current_player
-            assert seat is not None
-            state.apply(rule.act(state.observation(seat), state.legal_actions()))
-        contract = state.contract
-        if contract is None:
-            continue
-        sides = (contract["declarer"], contract["dummy"])
         searcher = BridgeSearchAgent(seed, samples=4, read_defence=True)
-        while not state.is_terminal:
-            seat = state.current_player
-            assert seat is not None
-            obs, legal = state.observation(seat), state.legal_actions()
-            if seat not in sides:
-                solved = dd_solve(state)
-                best = max(solved.values())
-                card = min((c for c, t in solved.items() if t == best), key=lambda c: c.index)
-                state.apply(f"play {card}")
-                continue
+        for state, obs, legal, strain in _declarer_decisions(seed):
             if obs["trick"] and len(legal) > 1:
                 worlds, _ = searcher._worlds(obs)
                 masks = [state._current_hands(), *worlds]
-                strain = STRAINS.index(contract["strain"])
                 kept = _fit_the_defence(obs, masks, strain, 1)
                 assert kept and kept[0] == masks[0]
-                checked += len(obs["trick"]) > 1 or obs["leader"] % 2 != contract["declarer"] % 2
-            state.apply(rule.act(obs, legal))
+                declarer = obs["contract"]["declarer"]
+                checked += len(obs["trick"]) > 1 or obs["leader"] % 2 != declarer % 2
     assert checked > 20
 
 

@@ -3,25 +3,16 @@ decisions, the solves B shares with A, and the paired report."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-from .scripts import load_script
-
-BENCHES = Path(__file__).resolve().parent.parent / "benches"
+from .scripts import load_bench
 
 
 def _bench() -> ModuleType:
-    # The bench imports its sibling bridge_agents, as running it from benches/ would.
-    sys.path.insert(0, str(BENCHES))
-    try:
-        return load_script(BENCHES / "bridge_declarer_pair.py", "bridge_declarer_pair")
-    finally:
-        sys.path.remove(str(BENCHES))
+    return load_bench("bridge_declarer_pair")
 
 
 def test_a_variant_reuses_only_the_decisions_it_cannot_change() -> None:

@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from types import ModuleType
 
-from .scripts import load_script
-
-BENCHES = Path(__file__).resolve().parent.parent / "benches"
+from .scripts import load_bench
 
 
 def _bench() -> ModuleType:
-    # The bench imports its sibling bridge_agents, as running it from benches/ would.
-    sys.path.insert(0, str(BENCHES))
-    try:
-        return load_script(BENCHES / "bridge_declarer_regret.py", "bridge_declarer_regret")
-    finally:
-        sys.path.remove(str(BENCHES))
+    return load_bench("bridge_declarer_regret")
 
 
 def test_main_loses_exactly_its_screened_regret() -> None:
