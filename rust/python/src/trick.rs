@@ -14,10 +14,10 @@ use cardkit_engine::cardset::CardSet;
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::trick::bridge::{self, Auction, BridgeDeal, Contract};
 use cardkit_engine::trick::endgame::{self, Endgame};
-use cardkit_engine::trick::tractor::endgame as tractor_endgame;
 use cardkit_engine::trick::hearts::{self, HeartsDeal, HeartsObjective, HeartsPolicy, PlayReading};
 use cardkit_engine::trick::observe::{self, BridgeInfo, HeartsInfo, Position, SpadesInfo};
 use cardkit_engine::trick::spades::{self, SpadesDeal, SpadesObjective};
+use cardkit_engine::trick::tractor::endgame as tractor_endgame;
 use cardkit_engine::trick::{
     self, HiddenHands, PlayoutPolicy, SearchView, SteppedDeal, TrickPlay, TrickTable,
 };
