@@ -6,7 +6,7 @@ they add to the determinized search.
     python benches/trick_endgame.py move --game hearts|spades [--deals 40]
         [--worlds 100] [--nodes 20000] [--left 12 16 20]
     python benches/trick_endgame.py strength --game hearts|spades|tractor
-        [--deals 400] [--worlds 50] [--endgame 12] [--every 100]
+        [--deals 400] [--worlds 50] [--endgame 12] [--every 100] [--start 0]
 
 ``solve``: ``--deals`` random deals a row (of ``--game``, else Hearts and
 Spades), played by the playout heuristic down to that many cards left in the
@@ -25,9 +25,10 @@ Rows are the cards in the hands at the decision; the solver answers only where t
 cards left after the candidate are at most ``endgame``.
 
 ``strength``: paired (duplicate) comparison at the same worlds. Deal ``n`` (seed
-``n``) is played twice: once with the search with ``endgame=--endgame`` in the
-tested seat (Hearts: seat ``n % 4``) or partnership (Spades: team ``n % 2``) and
-the plain search elsewhere, once with the plain search in every seat. Each seat's
+``n``, from ``--start``; a fresh ``--start`` re-checks a gain) is played twice:
+once with the search with ``endgame=--endgame`` in the tested seat (Hearts: seat
+``n % 4``) or partnership (Spades and Tractor: team ``n % 2``) and the plain
+search elsewhere, once with the plain search in every seat. Each seat's
 agent has the same seed in both plays, so both searches sample the same worlds
 until their choices differ. Reports the tested side's result with and without the
 solver and their paired difference with 95% CIs (Hearts: penalty points, lower is
@@ -121,7 +122,7 @@ def _team_points(state: State, team: int) -> float:
     return points if team % 2 != deal["dealer"] % 2 else -points
 
 
-def strength(game: str, deals: int, worlds: int, endgame: int, every: int) -> None:
+def strength(game: str, deals: int, worlds: int, endgame: int, every: int, start: int) -> None:
     tables = {"hearts": Hearts, "spades": Spades, "tractor": Tractor}
     table = tables[game](match=False)
 
@@ -150,7 +151,7 @@ def strength(game: str, deals: int, worlds: int, endgame: int, every: int) -> No
     levels: tuple[list[float], list[float], list[float]] = ([], [], [])
     differed = 0
     began = time.perf_counter()
-    for k, seed in enumerate(range(deals), 1):
+    for k, seed in enumerate(range(start, start + deals), 1):
         if game == "hearts":
             side = seed % 4
 
@@ -194,6 +195,7 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=None)
     parser.add_argument("--endgame", type=int, default=12)
     parser.add_argument("--every", type=int, default=100)
+    parser.add_argument("--start", type=int, default=0)
     args = parser.parse_args()
     game = args.game or "hearts"
     if args.mode == "solve":
@@ -204,7 +206,7 @@ def main() -> None:
             parser.error("move times Hearts and Spades searches only")
         move(game, args.deals or 40, args.worlds or 100, args.nodes, args.left or [12, 16, 20])
     else:
-        strength(game, args.deals or 400, args.worlds or 50, args.endgame, args.every)
+        strength(game, args.deals or 400, args.worlds or 50, args.endgame, args.every, args.start)
 
 
 if __name__ == "__main__":
