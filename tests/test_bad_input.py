@@ -24,6 +24,7 @@ import cardkit.agents.hearts as hearts_agents
 import cardkit.agents.holdem as holdem_agents
 import cardkit.agents.onepoker as onepoker_agents
 import cardkit.agents.spades as spades_agents
+import cardkit.agents.tractor as tractor_agents
 import cardkit.agents.zhengshangyou as zsy_agents
 from cardkit import (
     CardkitError,
@@ -320,6 +321,10 @@ AGENTS: list[tuple[Callable[..., Any], list[str]]] = [
     (
         spades_agents.SpadesSearchAgent,
         ["worlds", "epsilon", "bid_worlds", "endgame", "endgame_nodes"],
+    ),
+    (
+        tractor_agents.TractorSearchAgent,
+        ["worlds", "declare_worlds", "endgame", "endgame_nodes"],
     ),
     (zsy_agents.ZhengShangyouSearchAgent, ["samples", "endgame", "endgame_nodes"]),
 ]

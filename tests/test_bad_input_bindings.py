@@ -179,6 +179,28 @@ def test_climbing_view_histories_are_bounded_by_the_longest_card_play() -> None:
         view(_EndlessHistory())
 
 
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        ((0, 4, "5c"), IllegalActionError),
+        ((0, -1, "5c"), IllegalActionError),
+        ((0, 0, "5c5c5c"), InvalidCardError),
+        ((0, 0, "5c", 101), RuleOptionError),
+        ((0, 0, "5c", 2**32 - 1), RuleOptionError),
+    ],
+)
+def test_tractor_rollout_points_refuses_bad_seats_kitties_and_endgames(
+    args: tuple[Any, ...], error: type[Exception]
+) -> None:
+    deal = _core.TractorDeal(["3c4c", "5d6d", "7h8h", "9sTs"], "2", "s", 0)
+    before = deal.hand(0)
+    with pytest.raises(error):
+        deal.rollout_points(*args)
+    assert deal.hand(0) == before
+    # Zero nodes: every solve gives up and the world is played out.
+    assert deal.rollout_points(0, 0, "5c", 8, 0) == deal.rollout_points(0, 0, "5c")
+
+
 def test_tractor_tricks_hold_at_most_one_play_a_seat() -> None:
     assert _core.tractor_trick_winner(["5c", "3c", "Kc", "2s"], "2") == 3
     with pytest.raises(InvalidArgumentError, match="at most 4 items"):

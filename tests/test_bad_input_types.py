@@ -945,6 +945,17 @@ TABLE: dict[str, Entry] = {
     ),
     "TractorDeal.random_playout": Entry({"seed": 0}, {"seed": UINT}, _tractor_deal),
     "TractorDeal.heuristic_playout": Entry({"seed": 0}, {"seed": UINT}, _tractor_deal),
+    "TractorDeal.rollout_points": Entry(
+        {"seed": 0, "dealer": 0, "kitty": "5c", "endgame_cards": 0, "endgame_nodes": 1},
+        {
+            "seed": UINT,
+            "dealer": INT,
+            "kitty": CARDS,
+            "endgame_cards": UINT,
+            "endgame_nodes": UINT,
+        },
+        _tractor_deal,
+    ),
     "TractorDeal.write_observation": Entry(
         {"seat": 0, "out": np.zeros(TR_OBS, dtype=np.float32), "playing": True},
         {

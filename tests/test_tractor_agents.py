@@ -280,3 +280,88 @@ def test_the_rule_bindings_refuse_bad_input() -> None:
     with pytest.raises(InvalidCardError):
         _core.tractor_rule_burial(["As"] * 3, "2", "h")
     assert len(_core.tractor_rule_burial(hand, "2", None)) == 8
+
+
+# -- the endgame solver -------------------------------------------------------------
+
+
+def _positions(seeds: range, left: int) -> list[tuple[_core.TractorDeal, list[str]]]:
+    """Random card plays stopped once at most ``left`` cards are in the hands (a
+    follow possibly part-chosen), with random kitties of the rest of the pack."""
+    out = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        pack = [r + s for r in "23456789TJQKA" for s in "cdhs"] * 2 + ["BJ", "RJ"] * 2
+        rng.shuffle(pack)
+        deal = _core.TractorDeal(
+            [pack[25 * i : 25 * i + 25] for i in range(4)], "2", rng.choice("cdhs"), seed % 4
+        )
+        while sum(len(deal.hand(s)) for s in range(4)) > left:
+            deal.apply_id(rng.choice(deal.legal_ids()))
+        out.append((deal, pack[100:]))
+    return out
+
+
+def test_rollout_points_with_the_solver_off_is_the_heuristic_playout() -> None:
+    # endgame=0 values every world as TractorSearchAgent always did: the heuristic
+    # playout of a copy with the same seed, scored by attacker_points.
+    for i, (deal, kitty) in enumerate(_positions(range(30), 100 - 3 * 30)):
+        for dealer in range(4):
+            twin = deal.copy()
+            twin.heuristic_playout(i)
+            want = twin.attacker_points(dealer, kitty)
+            assert deal.rollout_points(i, dealer, kitty) == want
+            assert deal.rollout_points(i, dealer, kitty, 0, 1) == want
+
+
+def test_rollout_points_solved_do_not_depend_on_the_playout_seed() -> None:
+    # TRC-42, TRC-43: exact values, the best both teams can do.
+    for deal, kitty in _positions(range(40), 10):
+        solved = {deal.rollout_points(seed, 1, kitty, 10, 10**8) for seed in range(3)}
+        assert len(solved) == 1
+        attack = solved.pop()
+        assert 0 <= attack <= 200 + 8 * 5 * 10 * 2
+
+
+def test_search_agent_with_the_endgame_solver_plays_legal_deals_and_replays() -> None:
+    game = cardkit.games.make("tractor", match=False)
+    runs = [
+        cardkit.play(
+            game,
+            [TractorSearchAgent(s, worlds=3, endgame=16, endgame_nodes=5_000) for s in range(4)],
+            seed=4,
+        )
+        for _ in range(2)
+    ]
+    assert runs[0].is_terminal and runs[0].history == runs[1].history
+
+
+def test_search_agent_with_the_solver_off_is_unchanged_by_the_budget() -> None:
+    # endgame=0 never solves, so endgame_nodes cannot change a choice.
+    game = cardkit.games.make("tractor", match=False)
+    runs = [
+        cardkit.play(
+            game,
+            [TractorSearchAgent(s, worlds=2, endgame_nodes=n) for s in range(4)],
+            seed=6,
+        )
+        for n in (1, 20_000)
+    ]
+    assert runs[0].history == runs[1].history
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"endgame": -1},
+        {"endgame": 101},
+        {"endgame": "8"},
+        {"endgame": True},
+        {"endgame_nodes": 0},
+        {"endgame_nodes": 10**9},
+        {"endgame_nodes": 2.5},
+    ],
+)
+def test_bad_endgame_options_raise_rule_option_errors(options: dict[str, Any]) -> None:
+    with pytest.raises(RuleOptionError):
+        TractorSearchAgent(0, **options)

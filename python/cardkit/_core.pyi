@@ -2839,6 +2839,22 @@ class TractorDeal:
         can, else play their cheapest card; leads are random (pairs and tractors
         preferred half the time).
         """
+    def rollout_points(
+        self,
+        seed: int,
+        dealer: int,
+        kitty: _Hand,
+        endgame_cards: int = 0,
+        endgame_nodes: int = 20_000,
+    ) -> int:
+        """The attackers' points at the end of the deal, exact or from a heuristic playout.
+
+        ``kitty`` is buried by ``dealer`` (kitty bonus included, TRC-42, TRC-43). With
+        at most ``endgame_cards`` cards left in the hands (0 = never) the deal is
+        solved with every hand known, both teams playing their best, within
+        ``endgame_nodes`` nodes; otherwise, or when the solve needs more, it is the
+        result of ``heuristic_playout(seed)`` on a copy. The deal is not changed.
+        """
     def write_observation(
         self, seat: int, out: npt.NDArray[np.float32], playing: bool = True
     ) -> None:

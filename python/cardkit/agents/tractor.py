@@ -246,6 +246,13 @@ class TractorSearchAgent:
     attackers' points, kitty bonus included, counted against the defenders) is
     chosen. Burying follows :class:`TractorRuleAgent`.
 
+    ``endgame`` > 0 solves a world exactly instead of playing it out once the
+    action leaves at most that many cards in the four hands, both teams playing
+    their best with every hand known, each solve visiting at most
+    ``endgame_nodes`` nodes (past that, the world is played out as before):
+    :meth:`~cardkit._core.TractorDeal.rollout_points`, valuing a world by the
+    playouts' own measure. ``endgame=0`` (default) plays every world out.
+
     ``declaring="rule"`` (default) declares like the rule agent;
     ``declaring="search"`` makes the speech (``pass`` or a listed declaration) with
     the best expected level result for its team over ``declare_worlds`` sampled
@@ -258,12 +265,16 @@ class TractorSearchAgent:
         worlds: int = 16,
         declaring: str = "rule",
         declare_worlds: int = 64,
+        endgame: int = 0,
+        endgame_nodes: int = 20_000,
     ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self._worlds = check_count("worlds", worlds, 1, 10_000)
         self._rule = TractorRuleAgent(seed)
         self.declaring = check_choice("declaring", declaring, DECLARINGS)
         self.declare_worlds = check_count("declare_worlds", declare_worlds, 1, 1_000_000)
+        self.endgame = check_count("endgame", endgame, 0, 100)
+        self.endgame_nodes = check_count("endgame_nodes", endgame_nodes, 1, 100_000_000)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The chosen action among ``legal_actions``."""
@@ -293,8 +304,9 @@ class TractorSearchAgent:
                 action_id = deal.lead_id(cards) if lead else _PLAY_CARD + cards[0].index
                 assert action_id is not None  # a listed action names a legal play
                 deal.apply_id(action_id)
-                deal.heuristic_playout(self._rng.getrandbits(64))
-                points = deal.attacker_points(dealer, kitty)
+                points = deal.rollout_points(
+                    self._rng.getrandbits(64), dealer, kitty, self.endgame, self.endgame_nodes
+                )
                 totals[i] += points if attacking else -points
             if sampled == self._worlds:
                 break

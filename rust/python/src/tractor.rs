@@ -12,6 +12,7 @@ use cardkit_engine::trick::tractor::deal::{self, Deal, Trick, SEATS};
 use cardkit_engine::trick::tractor::declare::{
     declare_values, rule_burial, rule_declare, DeclareQuery,
 };
+use cardkit_engine::trick::tractor::endgame::{Endgame, Solver};
 use cardkit_engine::trick::tractor::round::{self, Round};
 use cardkit_engine::trick::tractor::{
     self as tr, observe, parse_level, parse_trump, shape_of, Follow, Hand, Trumps, LEVEL_TEXT,
@@ -404,6 +405,57 @@ impl PyTractorDeal {
         let mut rng = cardkit_engine::rng::CardRng::new(seed);
         self.0.heuristic_playout(&mut rng);
         self.0.points()
+    }
+
+    /// The attackers' points at the end of the deal, exact or from a heuristic playout.
+    ///
+    /// `kitty` is buried by `dealer` (kitty bonus included, TRC-42, TRC-43). With at
+    /// most `endgame_cards` cards left in the hands (0 = never) the deal is solved
+    /// with every hand known, both teams playing their best, within
+    /// `endgame_nodes` nodes; otherwise, or when the solve needs more, it is the
+    /// result of `heuristic_playout(seed)` on a copy. The deal is not changed.
+    #[pyo3(signature = (seed, dealer, kitty, endgame_cards = 0, endgame_nodes = 20_000))]
+    fn rollout_points(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = arg)] seed: u64,
+        #[pyo3(from_py_with = arg)] dealer: i64,
+        #[pyo3(from_py_with = arg)] kitty: Cards,
+        #[pyo3(from_py_with = arg)] endgame_cards: u32,
+        #[pyo3(from_py_with = arg)] endgame_nodes: u32,
+    ) -> PyResult<u32> {
+        let dealer = seat_of(py, dealer)? as u8;
+        let kitty = hand_of(py, "kitty", &kitty.0)?;
+        let max_cards = (SEATS * deal::HAND_SIZE) as u32;
+        if endgame_cards > max_cards {
+            return Err(to_py(
+                py,
+                EngineError::RuleOption(format!(
+                    "endgame_cards {endgame_cards} must be 0..{max_cards}"
+                )),
+            ));
+        }
+        let endgame = Endgame {
+            cards: endgame_cards,
+            nodes: u64::from(endgame_nodes),
+        };
+        let deal = &self.0;
+        let solving = endgame.applies_to_tractor(deal);
+        // A solve node costs about a microsecond at most.
+        let micros = if solving { endgame.nodes } else { 0 } + DEAL_MICROS;
+        interrupt::run_sized(py, micros, |cancel| {
+            if solving {
+                let mut solver = Solver::new(dealer, kitty);
+                if let Some(points) = solver.solve(deal, endgame.nodes, cancel)? {
+                    return Ok(points);
+                }
+            }
+            let mut rng = cardkit_engine::rng::CardRng::new(seed);
+            let mut rest = deal.clone();
+            rest.heuristic_playout(&mut rng);
+            Ok(rest.attacker_points(dealer, &kitty))
+        })?
+        .py_err(py)
     }
 
     /// Write what `seat` knows of the card play into `out`.

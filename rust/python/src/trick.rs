@@ -17,6 +17,7 @@ use cardkit_engine::trick::endgame::{self, Endgame};
 use cardkit_engine::trick::hearts::{self, HeartsDeal, HeartsObjective, HeartsPolicy, PlayReading};
 use cardkit_engine::trick::observe::{self, BridgeInfo, HeartsInfo, Position, SpadesInfo};
 use cardkit_engine::trick::spades::{self, SpadesDeal, SpadesObjective};
+use cardkit_engine::trick::tractor::endgame as tractor_endgame;
 use cardkit_engine::trick::{
     self, HiddenHands, PlayoutPolicy, SearchView, SteppedDeal, TrickPlay, TrickTable,
 };
@@ -700,9 +701,10 @@ fn bench_spades_playouts(
 /// Unstable, for benches only: the endgame solver's cost at `cards` cards left.
 ///
 /// `deals` random deals of `game` ("hearts": the deal objective; "spades": every
-/// seat bids 3, no bags) are played by the heuristic down to `cards` cards left
-/// and solved for the seat to act with at most `nodes` nodes each: (solved, gave
-/// up, nodes visited).
+/// seat bids 3, no bags; "tractor": the attackers' points of a random level-2
+/// deal) are played by the heuristic down to `cards` cards left and solved for
+/// the seat to act with at most `nodes` nodes each: (solved, gave up, nodes
+/// visited).
 #[pyfunction(name = "trick_endgame")]
 #[pyo3(signature = (game, cards, deals, seed, nodes = 20_000))]
 fn bench_trick_endgame(
@@ -733,11 +735,14 @@ fn bench_trick_endgame(
             let value = |d: &SpadesDeal, seat| d.team_value(seat, [0, 0]);
             endgame::solve_samples(deals, cards, endgame.nodes, seed, build, value, cancel)
         })?,
+        "tractor" => interrupt::run_sized(py, micros, |cancel| {
+            tractor_endgame::solve_samples(deals, cards, endgame.nodes, seed, cancel)
+        })?,
         other => {
             let shown: String = other.chars().take(40).collect();
             return Err(rule_error(
                 py,
-                format!("game {shown:?} must be hearts or spades"),
+                format!("game {shown:?} must be hearts, spades or tractor"),
             ));
         }
     }

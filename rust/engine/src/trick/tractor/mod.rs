@@ -23,6 +23,7 @@
 
 pub mod deal;
 pub mod declare;
+pub mod endgame;
 pub mod observe;
 pub mod round;
 
