@@ -9,11 +9,11 @@
 
 use cardkit_engine::cancel::NEVER;
 use cardkit_engine::climbing::endgame::{cards_left, Solver};
-use cardkit_engine::climbing::playout::{random_deal, rule_move};
 use cardkit_engine::climbing::guandan::deal::{Deal as GuandanDeal, SEATS};
 use cardkit_engine::climbing::guandan::endgame as guandan_endgame;
 use cardkit_engine::climbing::guandan::search::{self as guandan_search, Endgame};
 use cardkit_engine::climbing::guandan::Hand;
+use cardkit_engine::climbing::playout::{random_deal, rule_move};
 use cardkit_engine::rng::CardRng;
 use std::time::Instant;
 
@@ -68,7 +68,9 @@ fn guandan() {
             let seat = deal.to_move().unwrap_or(0);
             let mut solver = guandan_endgame::Solver::new(seat);
             let start = cpu_seconds();
-            let value = solver.solve(&deal, GD_BUDGET, &NEVER).expect("not cancelled");
+            let value = solver
+                .solve(&deal, GD_BUDGET, &NEVER)
+                .expect("not cancelled");
             micros.push((cpu_seconds() - start) * 1e6);
             nodes += solver.nodes();
             solved += usize::from(value.is_some());
@@ -87,7 +89,9 @@ fn guandan() {
     // solver and with it from `cards` cards left at 20,000 nodes a solve.
     const MOVES: usize = 30;
     println!();
-    println!("| cards left | search ms a move (off) | with endgame=cards, 20,000 nodes (ms) | ratio |");
+    println!(
+        "| cards left | search ms a move (off) | with endgame=cards, 20,000 nodes (ms) | ratio |"
+    );
     println!("| ---: | ---: | ---: | ---: |");
     for cards in [8u32, 10, 12, 14, 16, 20] {
         let (mut off, mut on) = (0.0, 0.0);
@@ -99,7 +103,13 @@ fn guandan() {
                 .collect();
             for (endgame, total) in [
                 (Endgame::OFF, &mut off),
-                (Endgame { cards, nodes: 20_000 }, &mut on),
+                (
+                    Endgame {
+                        cards,
+                        nodes: 20_000,
+                    },
+                    &mut on,
+                ),
             ] {
                 let mut rng = CardRng::new(1);
                 let start = cpu_seconds();
