@@ -16,6 +16,10 @@ The ``jiefeng`` matchup measures the rule policy's jiefeng awareness (GD-29):
 ``GuandanRuleAgent()`` against ``GuandanRuleAgent(jiefeng=False)``, as a team and
 per seat like the others.
 
+The ``endgame`` matchup measures the endgame solver: ``GuandanSearchAgent`` with
+``endgame=N`` (``--endgame N``) against the same search without it, as a team and
+per seat like the others.
+
 The ``returns`` matchup measures the rule agent's tribute return: rule agents play
 each seeded match to the end of its second deal (the first with tribute), the team
 returning by plan (``GuandanRuleAgent("plan")``) in seats 0 and 2, then the same
@@ -27,7 +31,7 @@ Each row is a mean level gain per deal with its 95% confidence interval
 side. A single deal pays 3, 2 or 1 levels to the first finisher's team.
 
 Run: python benches/guandan_agents.py [--deals N] [--samples S] [--first-seed F]
-[--matchups ...] [--json PATH]  (issue target: N=10000)
+[--matchups ...] [--endgame N] [--json PATH]  (issue target: N=10000)
 """
 
 from __future__ import annotations
@@ -47,17 +51,18 @@ from cardkit.sim import mean_ci
 Factory = Callable[[int], Agent]
 SEATS = 4
 MATCHUPS = ("rule-random", "search-rule", "search-random")
-#: The matchups a run may name: ``MATCHUPS``, the jiefeng awareness's and the
-#: return choice's.
-CHOICES = (*MATCHUPS, "jiefeng", "returns")
+#: The matchups a run may name: ``MATCHUPS``, the jiefeng awareness's, the
+#: endgame solver's and the return choice's.
+CHOICES = (*MATCHUPS, "jiefeng", "endgame", "returns")
 
 
-def _agents(samples: int) -> dict[str, Factory]:
+def _agents(samples: int, endgame: int) -> dict[str, Factory]:
     return {
         "random": lambda s: RandomAgent(s),
         "rule": lambda s: GuandanRuleAgent(),
         "plain": lambda s: GuandanRuleAgent(jiefeng=False),
         "search": lambda s: GuandanSearchAgent(s, samples),
+        "solving": lambda s: GuandanSearchAgent(s, samples, endgame=endgame),
     }
 
 
@@ -134,13 +139,16 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=10_000)
     parser.add_argument("--samples", type=int, default=32, help="search samples per move")
     parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument(
+        "--endgame", type=int, default=12, help="cards left to solve from (endgame matchup)"
+    )
     parser.add_argument("--matchups", nargs="*", choices=CHOICES, default=list(MATCHUPS))
     parser.add_argument(
         "--json", help="also write every per-deal gain here, to pool runs over other seeds"
     )
     args = parser.parse_args()
     saved: dict[str, dict[str, list[float]]] = {}
-    agents = _agents(args.samples)
+    agents = _agents(args.samples, args.endgame)
     print(
         f"Guandan, single deals at level 2: {args.deals} seeded deals per matchup "
         f"(seeds {args.first_seed}..), search samples {args.samples}\n"
@@ -164,6 +172,11 @@ def main() -> None:
             strong, weak = "rule", "rule without jiefeng"
             results = matchup(
                 agents["rule"], agents["plain"], args.deals, args.first_seed, checkpoint
+            )
+        elif name == "endgame":
+            strong, weak = f"search endgame={args.endgame}", "search"
+            results = matchup(
+                agents["solving"], agents["search"], args.deals, args.first_seed, checkpoint
             )
         else:
             strong, weak = name.split("-")

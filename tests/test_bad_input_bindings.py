@@ -25,6 +25,7 @@ from cardkit._core import (
     BettingCore,
     ChinesePokerRules,
     ClimbingView,
+    GuandanDeal,
     _bench,
     _test,
     chinese_poker_score,
@@ -243,6 +244,14 @@ def test_chinese_poker_score_stops_reading_at_the_fifth_entry() -> None:
         chinese_poker_score([entry] * 5, ChinesePokerRules())
     with pytest.raises(RuleOptionError, match="2 to 4 players"):
         chinese_poker_score(itertools.repeat(entry), ChinesePokerRules())
+
+
+@pytest.mark.parametrize("cards", [109, 255, 2**32 - 1])
+def test_guandan_search_refuses_endgame_cards_past_two_packs(cards: int) -> None:
+    deal = GuandanDeal([["3c"], ["4c"], ["5c"], ["6c"]], "2", 0, False)
+    assert str(deal.search_move(1, 0, 108, 10)) == "3"
+    with pytest.raises(RuleOptionError, match="endgame_cards"):
+        deal.search_move(1, 0, cards, 10)
 
 
 @pytest.mark.parametrize("options", [{"samples": 100_001}, {"candidates": 72_073}])

@@ -893,7 +893,9 @@ TABLE: dict[str, Entry] = {
     ),
     "GuandanDeal.apply_id": Entry({"id": _core.guandan_play_id("3")}, {"id": UINT}, _guandan_deal),
     "GuandanDeal.search_move": Entry(
-        {"samples": 1, "seed": 0}, {"samples": UINT, "seed": UINT}, _guandan_deal
+        {"samples": 1, "seed": 0, "endgame_cards": 0, "endgame_nodes": 1},
+        {"samples": UINT, "seed": UINT, "endgame_cards": UINT, "endgame_nodes": UINT},
+        _guandan_deal,
     ),
     "GuandanDeal.rule_move": Entry({"jiefeng": True}, {"jiefeng": BOOL}, _guandan_deal),
     "GuandanDeal.random_playout": Entry({"seed": 0}, {"seed": UINT}, _guandan_deal),

@@ -768,6 +768,49 @@ def test_the_search_agent_plays_deals_and_replays_from_its_seed() -> None:
         GuandanSearchAgent(samples=0)
 
 
+def test_search_with_the_endgame_solver_plays_whole_deals() -> None:
+    # Whole deals to the end with every seat searching and solving its sampled deals
+    # from 12 cards left; the same seeds replay the same game.
+    game = Guandan(match=False)
+
+    def run(seed: int) -> GuandanState:
+        agents = [GuandanSearchAgent(seed + s, samples=2, endgame=12) for s in range(4)]
+        state = cardkit.play(game, agents, seed=seed)
+        assert isinstance(state, GuandanState)
+        return state
+
+    for seed in (3, 4):
+        first = run(seed)
+        assert first.is_terminal and first.history == run(seed).history
+
+
+def test_the_endgame_solver_off_searches_as_before() -> None:
+    # endgame=0 (the default) chooses exactly what the search chose before the
+    # solver: the binding's default, and any node budget, give the same moves.
+    state = single_deal(6)
+    rng = random.Random(2)
+    compared = 0
+    while not state.is_terminal and compared < 40:
+        seat = state.current_player
+        assert seat is not None
+        deal = deal_of(state.observation(seat))
+        seed = rng.getrandbits(64)
+        before = deal.search_move(4, seed)
+        assert deal.search_move(4, seed, 0, 5) == before
+        assert deal.search_move(4, seed, endgame_cards=0, endgame_nodes=10**6) == before
+        compared += 1
+        state.apply(rng.choice(state.legal_actions()))
+    assert compared == 40
+
+
+@pytest.mark.parametrize(
+    "options", [{"endgame": -1}, {"endgame": 109}, {"endgame_nodes": 0}, {"endgame": True}]
+)
+def test_the_search_agent_refuses_endgame_options_out_of_range(options: dict[str, Any]) -> None:
+    with pytest.raises(RuleOptionError):
+        GuandanSearchAgent(1, **options)
+
+
 def test_a_play_may_name_the_copies_it_takes() -> None:
     # Both packs hold two of each card, so a pair of fives may be taken as different
     # cards; suits matter for later straight flushes. `play 5s5d` names them (docs).

@@ -1502,10 +1502,16 @@ class GuandanDeal:
         ``jiefeng=False`` plays without its jiefeng awareness (docs/guandan.md), to
         measure it against.
         """
-    def search_move(self, samples: int, seed: int) -> GuandanPlay | None:
+    def search_move(
+        self, samples: int, seed: int, endgame_cards: int = 0, endgame_nodes: int = 20_000
+    ) -> GuandanPlay | None:
         """Determinized search for the seat to act over `samples` deals of hidden cards.
 
         The other seats' hands here only give the pool of hidden cards and the counts.
+        `endgame_cards` > 0 (at most 108) solves each sampled deal exactly once at
+        most that many cards are left in the four hands after a candidate move, each
+        solve visiting at most `endgame_nodes` nodes (past that, the deal is played
+        out as without the solver).
         """
     def copy(self) -> GuandanDeal:
         """An independent copy (the action table is shared; the log is not kept)."""

@@ -17,7 +17,8 @@ comes back to it.
 The search tries a few candidate moves (the rule move, pass, the plays that keep
 the plan, the weakest bomb) in sampled deals finished by rule playouts, and leaves
 the rule move only for a candidate whose sampled gain stays positive two standard
-errors down. A tribute recipient returns the allowed card that costs its hand the
+errors down; with ``endgame``, a sampled deal with few cards left is solved
+exactly instead of played out. A tribute recipient returns the allowed card that costs its hand the
 least (:func:`planned_return`): a card of a rank it holds once, away from its
 straight chances, weakest first.
 """
@@ -138,11 +139,26 @@ class GuandanRuleAgent:
 
 
 class GuandanSearchAgent:
-    """Determinized Monte Carlo search over Rust rule playouts (seeded, so games replay)."""
+    """Determinized Monte Carlo search over Rust rule playouts (seeded, so games replay).
 
-    def __init__(self, seed: int | None = None, samples: int = 32) -> None:
+    ``samples`` deals of the unseen cards a move. ``endgame`` > 0 (off by default)
+    solves each sampled deal exactly once at most that many cards are left in the
+    four hands after a candidate move (alpha-beta for the two teams, scored with the
+    deal's levels), instead of playing it out; a solve that needs more than
+    ``endgame_nodes`` nodes gives up and that deal is played out as without the
+    solver."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = 32,
+        endgame: int = 0,
+        endgame_nodes: int = 20_000,
+    ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self.samples = check_count("samples", samples, 1, 1_000_000)
+        self.endgame = check_count("endgame", endgame, 0, 108)
+        self.endgame_nodes = check_count("endgame_nodes", endgame_nodes, 1, 100_000_000)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The move with the best sampled climb, or the planned return."""
@@ -152,4 +168,6 @@ class GuandanSearchAgent:
         if observation["phase"] == "return":
             return planned_return(observation, legal_actions)
         deal = deal_of(observation)
-        return _move(deal.search_move(self.samples, self._rng.getrandbits(64)), legal_actions)
+        seed = self._rng.getrandbits(64)
+        move = deal.search_move(self.samples, seed, self.endgame, self.endgame_nodes)
+        return _move(move, legal_actions)

@@ -12,7 +12,7 @@ use cardkit_engine::climbing::guandan::deal::{self, Deal, SEATS};
 use cardkit_engine::climbing::guandan::{
     self as gd, action_index, parse_level, type_name, Hand, Play, NO_SUIT,
 };
-use cardkit_engine::climbing::guandan::{observe, search};
+use cardkit_engine::climbing::guandan::{endgame, observe, search};
 use cardkit_engine::rng::CardRng;
 use cardkit_engine::{Cancel, EngineError};
 use pyo3::intern;
@@ -1063,12 +1063,31 @@ impl PyGuandanDeal {
     /// Determinized search for the seat to act over `samples` deals of hidden cards.
     ///
     /// The other seats' hands here only give the pool of hidden cards and the counts.
+    /// `endgame_cards` > 0 (at most 108) solves each sampled deal exactly once at
+    /// most that many cards are left in the four hands after a candidate move, each
+    /// solve visiting at most `endgame_nodes` nodes (past that, the deal is played
+    /// out as without the solver).
+    #[pyo3(signature = (samples, seed, endgame_cards = 0, endgame_nodes = 20_000))]
     fn search_move(
         &self,
         py: Python<'_>,
         #[pyo3(from_py_with = arg)] samples: u32,
         #[pyo3(from_py_with = arg)] seed: u64,
+        #[pyo3(from_py_with = arg)] endgame_cards: u32,
+        #[pyo3(from_py_with = arg)] endgame_nodes: u32,
     ) -> PyResult<Option<PyGuandanPlay>> {
+        if endgame_cards > 108 {
+            return Err(to_py(
+                py,
+                EngineError::RuleOption(format!(
+                    "endgame_cards {endgame_cards} must be 0..108 (two packs)"
+                )),
+            ));
+        }
+        let endgame = search::Endgame {
+            cards: endgame_cards,
+            nodes: u64::from(endgame_nodes),
+        };
         let mut rng = CardRng::new(seed);
         let Some(seat) = self.deal.to_move() else {
             return Ok(None);
@@ -1077,11 +1096,19 @@ impl PyGuandanDeal {
             .filter(|&s| s != usize::from(seat))
             .flat_map(|s| self.deal.hand(s).cards())
             .collect();
-        // A rule playout of a whole deal takes some 100 us.
-        let micros = search::search_playouts(&self.deal, samples).saturating_mul(100);
+        // A rule playout of a whole deal takes some 100 us, a solver node about
+        // 1 us (counted as 2 for margin), counted only when the search may solve
+        // (a candidate sheds at most MAX_PLAY cards).
+        let reach = endgame_cards + cardkit_engine::climbing::guandan::MAX_PLAY as u32;
+        let solving = if endgame_cards > 0 && endgame::cards_left(&self.deal) <= reach {
+            endgame.nodes.saturating_mul(2)
+        } else {
+            0
+        };
+        let micros = search::search_playouts(&self.deal, samples).saturating_mul(100 + solving);
         let deal = &self.deal;
         let found = interrupt::run_sized(py, micros, |cancel| {
-            search::search_move(deal, &unknown, samples, &mut rng, cancel)
+            search::search_move(deal, &unknown, samples, endgame, &mut rng, cancel)
         })?
         .py_err(py)?;
         Ok(found.map(PyGuandanPlay))

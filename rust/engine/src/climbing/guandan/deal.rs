@@ -208,6 +208,11 @@ impl Deal {
         self.over
     }
 
+    /// Whether the deal ends as soon as one team has finished first and second.
+    pub fn double_win_ends(&self) -> bool {
+        self.double_win_ends
+    }
+
     /// Whether `seat` has gone out.
     pub fn finished(&self, seat: u8) -> bool {
         self.out >> seat & 1 != 0

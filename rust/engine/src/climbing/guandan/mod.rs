@@ -14,6 +14,7 @@
 //! `3456 W=7` is 34567 with a wild as the 7, `3s4s5s6s W=7s` a straight flush.
 
 pub mod deal;
+pub mod endgame;
 pub mod observe;
 pub mod search;
 

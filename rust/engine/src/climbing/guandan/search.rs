@@ -13,6 +13,7 @@
 //! policy, so it stays cheap: one plan per move, one more per answer weighed.
 
 use super::deal::{partner, Deal, SEATS};
+use super::endgame::{cards_left, Solver};
 use super::{
     position_rank, rank_key, strength, Hand, Play, BLACK_JOKER, NUM_RANKS, RED_JOKER, TOP_POSITION,
 };
@@ -21,6 +22,7 @@ use crate::cards::{Card, NUM_CARDS};
 use crate::climbing::Kind;
 use crate::error::Result;
 use crate::rng::CardRng;
+pub use crate::search::Endgame;
 
 /// A move: a play, or `None` for pass.
 pub type Move = Option<Play>;
@@ -28,21 +30,22 @@ pub type Move = Option<Play>;
 /// The levels the first finisher's team climbs (GD-06), signed for `seat`'s team:
 /// positive when its team finished first. Zero while the deal runs.
 pub fn deal_score(deal: &Deal, seat: u8) -> i32 {
-    let places = deal.places();
-    if places.len() < SEATS {
-        return 0;
-    }
-    let first = places[0];
-    let mate_place = places
-        .iter()
-        .position(|&s| s == partner(first))
-        .unwrap_or(3);
-    let climb = [0, 3, 2, 1][mate_place];
-    if first % 2 == seat % 2 {
-        climb
+    if deal.is_over() {
+        decided_score(deal, seat).unwrap_or(0)
     } else {
-        -climb
+        0
     }
+}
+
+/// [`deal_score`] as soon as the places decide it: once the first finisher's
+/// partner has a place, the climb is fixed (a 1-2 finish decides it while the
+/// other team still plays). `None` until then.
+pub fn decided_score(deal: &Deal, seat: u8) -> Option<i32> {
+    let places = deal.places();
+    let first = *places.first()?;
+    let mate_place = places.iter().position(|&s| s == partner(first))?;
+    let climb = [0, 3, 2, 1][mate_place];
+    Some(if first % 2 == seat % 2 { climb } else { -climb })
 }
 
 /// How a rule player weighs a play it may make: cheap, low plays first, shedding
@@ -492,10 +495,18 @@ const DEVIATION_Z: f64 = 2.0;
 /// candidates on one world; keep the rule move unless a candidate beats it
 /// clearly (see [`DEVIATION_Z`]), else play the candidate with the best lower
 /// bound on its gain in [`deal_score`]. Polls `cancel` before every playout.
+///
+/// With `endgame` on and at most `endgame.cards` cards left in the four hands
+/// once a candidate is played, that world is solved exactly instead
+/// ([`super::endgame::Solver`]): the team score of best play by both teams in
+/// it, or a rule playout when the solve exceeds its node budget. One solver
+/// serves the whole search, so worlds share its table. [`Endgame::OFF`] plays
+/// every world out, as the search did before the solver.
 pub fn search_move(
     deal: &Deal,
     unknown: &[Card],
     samples: u32,
+    endgame: Endgame,
     rng: &mut CardRng,
     cancel: &Cancel,
 ) -> Result<Move> {
@@ -504,6 +515,7 @@ pub fn search_move(
     if moves.len() <= 1 {
         return Ok(moves.into_iter().next().flatten());
     }
+    let mut solver = Solver::new(seat);
     // Sums of each candidate's score minus the rule move's (candidate 0) in the
     // same sampled world, and of its square.
     let n = samples.max(1);
@@ -516,8 +528,7 @@ pub fn search_move(
             cancel.check()?;
             let mut trial = world.clone();
             trial.apply(mv.as_ref())?;
-            rule_playout(&mut trial);
-            scores[i] = i64::from(deal_score(&trial, seat));
+            scores[i] = i64::from(finish(&mut trial, seat, endgame, &mut solver, cancel)?);
         }
         for i in 1..moves.len() {
             let d = scores[i] - scores[0];
@@ -537,6 +548,25 @@ pub fn search_move(
         .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
         .map_or(0, |(_, i)| i);
     Ok(moves[best])
+}
+
+/// `seat`'s score at the end of `trial`: its exact value when at most
+/// `endgame.cards` cards are left and the solver finds it within its budget, else
+/// the end of a rule playout.
+fn finish(
+    trial: &mut Deal,
+    seat: u8,
+    endgame: Endgame,
+    solver: &mut Solver,
+    cancel: &Cancel,
+) -> Result<i32> {
+    if !trial.is_over() && cards_left(trial) <= endgame.cards {
+        if let Some(value) = solver.solve(trial, endgame.nodes, cancel)? {
+            return Ok(value);
+        }
+    }
+    rule_playout(trial);
+    Ok(deal_score(trial, seat))
 }
 
 /// Playouts [`search_move`] runs for `samples` (for callers that budget time).
@@ -688,7 +718,15 @@ mod tests {
             std::array::from_fn(|s| Hand::from_cards(&cards[27 * s..27 * (s + 1)]).unwrap());
         let mut deal = Deal::new(hands, 0, 0, false).unwrap();
         let unknown: Vec<Card> = cards[27..].to_vec();
-        let mv = search_move(&deal, &unknown, 2, &mut rng, &crate::cancel::NEVER).unwrap();
+        let mv = search_move(
+            &deal,
+            &unknown,
+            2,
+            Endgame::OFF,
+            &mut rng,
+            &crate::cancel::NEVER,
+        )
+        .unwrap();
         assert!(deal.legal().contains(&mv));
         rule_playout(&mut deal);
         assert_eq!(deal_score(&deal, 0), -deal_score(&deal, 1));
