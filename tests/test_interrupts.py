@@ -218,6 +218,14 @@ GAME_CASES: dict[str, tuple[str, str]] = {
         "deal = TractorDeal([''.join(pack[25 * i : 25 * i + 25]) for i in range(4)], '2', 's', 0)",
         "deal.rollout_points(0, 0, '', 100, 2**32 - 1)",
     ),
+    "GuandanDeal.search_move endgame": (
+        # A fresh deal solved whole from the first move: no node budget finishes it.
+        "import cardkit\n"
+        "from cardkit.agents.guandan import deal_of\n"
+        "state = cardkit.games.make('guandan').new_state(seed=1)\n"
+        "deal = deal_of(state.observation(state.current_player))",
+        "deal.search_move(2**32 - 1, 1, endgame_cards=108, endgame_nodes=2**32 - 1)",
+    ),
     "bridge_sample_deals": (
         # Points no hand can hold, tried for ever before they are relaxed.
         "from cardkit._core import bridge_sample_deals\n"
