@@ -22,6 +22,19 @@ def check_count(name: str, value: object, low: int, high: int) -> int:
     return value
 
 
+#: The most nodes one endgame solve of a search agent may visit (``endgame_nodes``).
+MAX_ENDGAME_NODES = 100_000_000
+
+
+def check_endgame(endgame: object, endgame_nodes: object, most_cards: int) -> tuple[int, int]:
+    """A search agent's endgame solver options: the cards left from which it solves
+    (``0..most_cards``; 0 is off) and the nodes one solve may visit."""
+    return (
+        check_count("endgame", endgame, 0, most_cards),
+        check_count("endgame_nodes", endgame_nodes, 1, MAX_ENDGAME_NODES),
+    )
+
+
 def check_seed(name: str, value: object, *, optional: bool = False) -> int | None:
     """``value`` as a seed in ``0..2**64-1`` (``None`` passes if ``optional``)."""
     if value is None and optional:

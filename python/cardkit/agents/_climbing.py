@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from cardkit._core import Card, ClimbingView, Combination, climbing_classify, deck
-from cardkit._validate import check_agent_seed, check_count, check_flag
+from cardkit._validate import check_agent_seed, check_count, check_endgame, check_flag
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError
 from cardkit.games._climbing import rank_text
@@ -120,8 +120,7 @@ class ClimbingSearch:
     ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self.samples = check_count("samples", samples, 1, 1_000_000)
-        self.endgame = check_count("endgame", endgame, 0, 54)
-        self.endgame_nodes = check_count("endgame_nodes", endgame_nodes, 1, 100_000_000)
+        self.endgame, self.endgame_nodes = check_endgame(endgame, endgame_nodes, 54)
         self.halving = check_flag("halving", halving)
         self.evidence = check_flag("evidence", evidence)
         self.shedding = check_flag("shedding", shedding)

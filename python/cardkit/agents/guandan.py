@@ -37,7 +37,13 @@ from cardkit._core import (
     guandan_play_of_id,
     guandan_strength,
 )
-from cardkit._validate import check_agent_seed, check_count, check_flag, check_legal_actions
+from cardkit._validate import (
+    check_agent_seed,
+    check_count,
+    check_endgame,
+    check_flag,
+    check_legal_actions,
+)
 from cardkit.agents._climbing import choose
 from cardkit.api import Action, Observation
 from cardkit.games._base import check_choice
@@ -157,8 +163,7 @@ class GuandanSearchAgent:
     ) -> None:
         self._rng = random.Random(check_agent_seed(seed))
         self.samples = check_count("samples", samples, 1, 1_000_000)
-        self.endgame = check_count("endgame", endgame, 0, 108)
-        self.endgame_nodes = check_count("endgame_nodes", endgame_nodes, 1, 100_000_000)
+        self.endgame, self.endgame_nodes = check_endgame(endgame, endgame_nodes, 108)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The move with the best sampled climb, or the planned return."""

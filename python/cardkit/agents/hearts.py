@@ -11,7 +11,13 @@ import random
 from collections.abc import Callable, Sequence
 
 from cardkit._core import hearts_moon_card, hearts_pass_search, hearts_search
-from cardkit._validate import check_agent_seed, check_count, check_legal_actions, check_real
+from cardkit._validate import (
+    check_agent_seed,
+    check_count,
+    check_endgame,
+    check_legal_actions,
+    check_real,
+)
 from cardkit.api import Action, Observation
 from cardkit.errors import IllegalActionError, RuleOptionError
 from cardkit.games._tricks import NAMES, PLAY_INDEX, SUIT_MASKS, bits
@@ -286,8 +292,7 @@ class HeartsSearchAgent:
         self.worlds = check_count("worlds", worlds, 1, 1_000_000)
         self.epsilon = check_real("epsilon", epsilon, 0.0, 1.0)
         self.time_per_move = check_time_per_move(time_per_move)
-        self.endgame = check_count("endgame", endgame, 0, 52)
-        self.endgame_nodes = check_count("endgame_nodes", endgame_nodes, 1, 100_000_000)
+        self.endgame, self.endgame_nodes = check_endgame(endgame, endgame_nodes, 52)
         if policy not in PLAYOUT_POLICIES:
             raise RuleOptionError(f"policy {policy!r} must be one of {', '.join(PLAYOUT_POLICIES)}")
         self.policy = policy

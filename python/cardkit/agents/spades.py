@@ -14,6 +14,7 @@ from cardkit._core import spades_bid_playouts, spades_search
 from cardkit._validate import (
     check_agent_seed,
     check_count,
+    check_endgame,
     check_flag,
     check_legal_actions,
     check_real,
@@ -271,8 +272,7 @@ class SpadesSearchAgent:
         self.time_per_move = check_time_per_move(time_per_move)
         self.bidding = check_choice("bidding", bidding, BIDDINGS)
         self.bid_worlds = check_count("bid_worlds", bid_worlds, 1, 1_000_000)
-        self.endgame = check_count("endgame", endgame, 0, 52)
-        self.endgame_nodes = check_count("endgame_nodes", endgame_nodes, 1, 100_000_000)
+        self.endgame, self.endgame_nodes = check_endgame(endgame, endgame_nodes, 52)
         self.objective = check_choice("objective", objective, OBJECTIVES)
         self.nil_play = check_flag("nil_play", nil_play)
 

@@ -28,6 +28,7 @@ from cardkit._core import (
 from cardkit._validate import (
     check_agent_seed,
     check_count,
+    check_endgame,
     check_legal_actions,
     check_seed,
 )
@@ -273,8 +274,7 @@ class TractorSearchAgent:
         self._rule = TractorRuleAgent(seed)
         self.declaring = check_choice("declaring", declaring, DECLARINGS)
         self.declare_worlds = check_count("declare_worlds", declare_worlds, 1, 1_000_000)
-        self.endgame = check_count("endgame", endgame, 0, 100)
-        self.endgame_nodes = check_count("endgame_nodes", endgame_nodes, 1, 100_000_000)
+        self.endgame, self.endgame_nodes = check_endgame(endgame, endgame_nodes, 100)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The chosen action among ``legal_actions``."""
