@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardkit._core import Card, TrickDeal, bridge_observation, bridge_score
 from cardkit.api import Action, Observation
+from cardkit.bridge.pbn import SEATS, STRAINS
 from cardkit.errors import IllegalActionError, shown
 from cardkit.games._base import Emit, action_text, check_choice, holds_lock
 from cardkit.games._phase import StrEnum
@@ -69,10 +70,8 @@ __all__ = [
     "score",
 ]
 
-#: Seat letters by index: North, East, South, West.
-SEAT_NAMES = ("N", "E", "S", "W")
-#: Strain letters by index: clubs, diamonds, hearts, spades, no trump.
-STRAINS = ("C", "D", "H", "S", "NT")
+#: Seat letters by index: North, East, South, West (PBN's, so one home).
+SEAT_NAMES = SEATS
 _STRAIN_WORDS = {"c": 0, "d": 1, "h": 2, "s": 3, "n": 4, "nt": 4}
 _DEALER = 2
 _PASS, _DOUBLE, _REDOUBLE = 0, 36, 37
