@@ -1,9 +1,11 @@
-"""Bridge declarer play, main's search agent (A) against a variant (B) on the
-same seeds, interleaved deal by deal in one process: the tricks each loses
-against the double-dummy result of the final contract (defenders double dummy,
-as in ``benches/bridge_agents.py``, whose ``deal`` gives the same ``lost`` for
-the same settings) and the CPU time (``time.process_time``, solver threads
-included) per searched declarer decision, so a loaded machine slows both alike.
+"""Bridge declarer play, the search agent as it was through session 18 (A:
+``samples=16, rival="next"``, :data:`BASELINE`) against a variant (B: the same
+with the given arguments changed) on the same seeds, interleaved deal by deal
+in one process: the tricks each loses against the double-dummy result of the
+final contract (defenders double dummy, as in ``benches/bridge_agents.py``,
+whose ``deal`` gives the same ``lost`` for the same settings) and the CPU time
+(``time.process_time``, solver threads included) per searched declarer
+decision, so a loaded machine slows both alike.
 
 B's decisions with no defender's card in the trick in progress are A's when A
 met the same observation (for ``weigh_defence`` every deal then weighs 1, so
@@ -108,6 +110,12 @@ class _SharedSolves:
         return [self.solved[k] for k in keys]
 
 
+#: A's settings: the agent's defaults through session 18, pinned so that every
+#: run in docs/bridge.md pairs against the same A (the defaults are now
+#: ``samples=32, rival="distinct"``).
+BASELINE: dict[str, Any] = {"samples": 16, "rival": "next"}
+
+
 def pair(seed: int, variant: dict[str, Any], threads: int | None, reuse: bool) -> dict[str, Any]:
     """One deal: A's and B's tricks lost, CPU time and searched decisions."""
     state = make("bridge").new_state(seed=seed)
@@ -122,7 +130,7 @@ def pair(seed: int, variant: dict[str, Any], threads: int | None, reuse: bool) -
     memo: dict[str, Any] = {}
     if isinstance(search_module.dd_solve_many, _SharedSolves):
         search_module.dd_solve_many.solved.clear()  # one deal's positions at a time
-    for name, kwargs in (("A", {}), ("B", variant)):
+    for name, kwargs in (("A", BASELINE), ("B", {**BASELINE, **variant})):
         agent = BridgeSearchAgent(seed=4 * seed + declarer, threads=threads, **kwargs)
         timed = _Timed(agent, memo, reuse and name == "B")
         seats: list[Agent | None] = [None] * 4

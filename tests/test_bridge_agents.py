@@ -407,11 +407,11 @@ def test_close_decisions_draw_more_deals() -> None:
 
 def test_close_decisions_against_the_best_cards_distinct_rival() -> None:
     # Cards 8 and 12 (touching, say) take the same tricks in every deal; card 20
-    # takes one fewer in one deal of three. By default the best card leads its
+    # takes one fewer in one deal of three. With rival="next" the best card leads its
     # equal, on no deal, and the draws stop; rival="distinct" puts card 20 up.
     taken_in = {8: [3, 2, 2], 12: [3, 2, 2], 20: [3, 2, 1]}
     ranked = [20, 12, 8]  # by merit, best last
-    assert BridgeSearchAgent(0)._rival_of(ranked, taken_in) == 12
+    assert BridgeSearchAgent(0, rival="next")._rival_of(ranked, taken_in) == 12
     assert BridgeSearchAgent(0, rival="distinct")._rival_of(ranked, taken_in) == 20
     # When every card is the best one's equal, the next best: a clear decision.
     equal = {8: [1, 2], 12: [1, 2]}

@@ -775,11 +775,14 @@ class BridgeSearchAgent:
     equal to ``samples``: one draw, when no deal is rejected; the last draw may
     go over by its kept deals), and at most twice the draws that takes (when no
     deal of them fits, the last draw is searched whole). A decision where the
-    two lead on every deal alike stops at once. With ``rival="distinct"`` the
-    card to lead is the best one taking other tricks than the best card in some
-    deal, not its equal (touching cards take the same tricks in every deal, so by
-    default a best card with an equal stops the draws at once however close the
-    next card is). Cards of one suit with nothing
+    two lead on every deal alike stops at once. With ``rival="distinct"`` (the
+    default) the card to lead is the best one taking other tricks than the best
+    card in some deal, not its equal (touching cards take the same tricks in
+    every deal); with ``rival="next"`` it is the next best card, so a best card
+    with an equal stops the draws at once however close the next different card
+    is. The defaults (32 deals a decision, up to 128 where it is close, the
+    distinct rival) are the strongest settings measured (``docs/bridge.md``).
+    Cards of one suit with nothing
     left in play between them are played low without a search (they take the
     same tricks in every deal).
 
@@ -798,14 +801,14 @@ class BridgeSearchAgent:
     def __init__(
         self,
         seed: int | None = None,
-        samples: int = 16,
+        samples: int = 32,
         threads: int | None = None,
         objective: str = "tricks",
         max_samples: int | None = None,
         read_defence: bool = False,
         weigh_defence: float | None = None,
         ties: str = "lowest",
-        rival: str = "next",
+        rival: str = "distinct",
         read_tricks: int = 1,
     ) -> None:
         self._read_defence = check_flag("read_defence", read_defence)
