@@ -24,7 +24,7 @@ use crate::cards::Card;
 use crate::error::Result;
 use crate::rng::CardRng;
 pub use crate::search::Endgame;
-use crate::search::{Table, Window};
+use crate::search::{NodeBudget, Table, Window};
 pub use crate::trick::endgame::SolveStats;
 
 impl Endgame {
@@ -63,8 +63,7 @@ pub struct Solver {
     dealer: u8,
     kitty: Hand,
     table: Table<Key, i32>,
-    nodes: u64,
-    limit: u64,
+    budget: NodeBudget,
 }
 
 impl Solver {
@@ -74,8 +73,7 @@ impl Solver {
             dealer,
             kitty,
             table: Table::new(),
-            nodes: 0,
-            limit: 0,
+            budget: NodeBudget::default(),
         }
     }
 
@@ -83,8 +81,7 @@ impl Solver {
     /// best play by both teams, or `None` when the solve needed more than `nodes`
     /// nodes. Polls `cancel` at the first node and every 1,024 after.
     pub fn solve(&mut self, deal: &Deal, nodes: u64, cancel: &Cancel) -> Result<Option<u32>> {
-        self.nodes = 0;
-        self.limit = nodes;
+        self.budget = NodeBudget::start(nodes);
         Ok(match self.search(deal, i32::MIN, i32::MAX, 0, cancel)? {
             Outcome::Value(v) => Some(u32::try_from(v).unwrap_or(0)),
             // The root has no floor, so it has a legal completion: only the budget
@@ -95,7 +92,7 @@ impl Solver {
 
     /// Nodes the last [`solve`](Self::solve) visited.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.budget.nodes()
     }
 
     /// The value of a deal no one can move in: over, or (hand-built hands of
@@ -121,12 +118,8 @@ impl Solver {
         if ids.is_empty() {
             return Ok(Outcome::DeadEnd);
         }
-        self.nodes += 1;
-        if self.nodes > self.limit {
+        if !self.budget.tick(cancel)? {
             return Ok(Outcome::OutOfNodes);
-        }
-        if self.nodes % 1024 == 1 {
-            cancel.check()?;
         }
         let key = (deal.lead().is_none()).then(|| Key {
             hands: std::array::from_fn(|s| deal.hand(s)),
