@@ -15,7 +15,7 @@ hands, then solved for the seat to act with a fresh table and at most
 budget, mean nodes a solve, CPU time a solve and nodes per CPU second (one
 thread, the solves that gave up included). Inside a Hearts or Spades search the
 table is shared by the worlds of a move, so solves there cost less than these
-cold ones; a Tractor search solves every world with a fresh table, as here.
+cold ones; a Tractor search shares one table among the actions of a world.
 
 ``move``: the search agent's time per card with the solver off and with
 ``endgame`` at each ``--left`` value, on the same positions: ``--deals`` deals

@@ -180,26 +180,35 @@ def test_climbing_view_histories_are_bounded_by_the_longest_card_play() -> None:
         view(_EndlessHistory())
 
 
+_LEAD_3C = _core.tractor_lead_id("3c", "2", "s")
+_LEAD_4C = _core.tractor_lead_id("4c", "2", "s")
+
+
 @pytest.mark.parametrize(
     ("args", "error"),
     [
-        ((0, 4, "5c"), IllegalActionError),
-        ((0, -1, "5c"), IllegalActionError),
-        ((0, 0, "5c5c5c"), InvalidCardError),
-        ((0, 0, "5c", 101), RuleOptionError),
-        ((0, 0, "5c", 2**32 - 1), RuleOptionError),
+        (([_LEAD_3C], [0], 4, "5c"), IllegalActionError),
+        (([_LEAD_3C], [0], -1, "5c"), IllegalActionError),
+        (([_LEAD_3C], [0], 0, "5c5c5c"), InvalidCardError),
+        (([_LEAD_3C], [0], 0, "5c", 101), RuleOptionError),
+        (([_LEAD_3C], [0], 0, "5c", 2**32 - 1), RuleOptionError),
+        (([_LEAD_3C], [0, 1], 0, "5c"), RuleOptionError),
+        (([_LEAD_3C, _core.tractor_lead_id("5d", "2", "s")], [0, 1], 0, "5c"), IllegalActionError),
+        (([2**31], [0], 0, "5c"), IllegalActionError),
     ],
 )
-def test_tractor_rollout_points_refuses_bad_seats_kitties_and_endgames(
+def test_tractor_action_points_refuses_bad_actions_seats_kitties_and_endgames(
     args: tuple[Any, ...], error: type[Exception]
 ) -> None:
     deal = _core.TractorDeal(["3c4c", "5d6d", "7h8h", "9sTs"], "2", "s", 0)
     before = deal.hand(0)
     with pytest.raises(error):
-        deal.rollout_points(*args)
+        deal.action_points(*args)
     assert deal.hand(0) == before
+    both = ([_LEAD_3C, _LEAD_4C], [0, 1], 0, "5c")
     # Zero nodes: every solve gives up and the world is played out.
-    assert deal.rollout_points(0, 0, "5c", 8, 0) == deal.rollout_points(0, 0, "5c")
+    assert deal.action_points(*both, 8, 0) == deal.action_points(*both)
+    assert deal.action_points([], [], 0, "5c") == []
 
 
 def test_tractor_tricks_hold_at_most_one_play_a_seat() -> None:

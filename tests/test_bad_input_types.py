@@ -947,10 +947,18 @@ TABLE: dict[str, Entry] = {
     ),
     "TractorDeal.random_playout": Entry({"seed": 0}, {"seed": UINT}, _tractor_deal),
     "TractorDeal.heuristic_playout": Entry({"seed": 0}, {"seed": UINT}, _tractor_deal),
-    "TractorDeal.rollout_points": Entry(
-        {"seed": 0, "dealer": 0, "kitty": "5c", "endgame_cards": 0, "endgame_nodes": 1},
+    "TractorDeal.action_points": Entry(
         {
-            "seed": UINT,
+            "ids": [_core.tractor_lead_id("3c", "2", "s")],
+            "seeds": [0],
+            "dealer": 0,
+            "kitty": "5c",
+            "endgame_cards": 0,
+            "endgame_nodes": 1,
+        },
+        {
+            "ids": LIST,
+            "seeds": LIST,
             "dealer": INT,
             "kitty": CARDS,
             "endgame_cards": UINT,

@@ -209,14 +209,16 @@ GAME_CASES: dict[str, tuple[str, str]] = {
         " '33445566778899TTTJJJQQQQKKKKAAA2')",
         "view.search_move(2**32 - 1, 1)",
     ),
-    "TractorDeal.rollout_points": (
-        # A whole deal solved: far beyond any node budget that finishes.
+    "TractorDeal.action_points": (
+        # Whole deals after each first lead solved: far beyond any node budget
+        # that finishes.
         "import random\n"
         "from cardkit._core import TractorDeal\n"
         "pack = [r + s for r in '23456789TJQKA' for s in 'cdhs'] * 2\n"
         "random.Random(5).shuffle(pack)\n"
-        "deal = TractorDeal([''.join(pack[25 * i : 25 * i + 25]) for i in range(4)], '2', 's', 0)",
-        "deal.rollout_points(0, 0, '', 100, 2**32 - 1)",
+        "deal = TractorDeal([''.join(pack[25 * i : 25 * i + 25]) for i in range(4)], '2', 's', 0)\n"
+        "ids = deal.legal_ids()",
+        "deal.action_points(ids, [0] * len(ids), 0, '', 100, 2**32 - 1)",
     ),
     "GuandanDeal.search_move endgame": (
         # A fresh deal solved whole from the first move: no node budget finishes it.

@@ -302,25 +302,85 @@ def _positions(seeds: range, left: int) -> list[tuple[_core.TractorDeal, list[st
     return out
 
 
-def test_rollout_points_with_the_solver_off_is_the_heuristic_playout() -> None:
-    # endgame=0 values every world as TractorSearchAgent always did: the heuristic
-    # playout of a copy with the same seed, scored by attacker_points.
+def test_action_points_with_the_solver_off_are_the_heuristic_playouts() -> None:
+    # endgame=0 values every world as TractorSearchAgent always did: each action
+    # played on a copy, then the heuristic playout with its seed, scored by
+    # attacker_points.
     for i, (deal, kitty) in enumerate(_positions(range(30), 100 - 3 * 30)):
+        ids = deal.legal_ids()[:6]
+        seeds = [1000 * i + k for k in range(len(ids))]
         for dealer in range(4):
-            twin = deal.copy()
-            twin.heuristic_playout(i)
-            want = twin.attacker_points(dealer, kitty)
-            assert deal.rollout_points(i, dealer, kitty) == want
-            assert deal.rollout_points(i, dealer, kitty, 0, 1) == want
+            want = []
+            for action, seed in zip(ids, seeds, strict=True):
+                twin = deal.copy()
+                twin.apply_id(action)
+                twin.heuristic_playout(seed)
+                want.append(twin.attacker_points(dealer, kitty))
+            assert deal.action_points(ids, seeds, dealer, kitty) == want
+            assert deal.action_points(ids, seeds, dealer, kitty, 0, 1) == want
 
 
-def test_rollout_points_solved_do_not_depend_on_the_playout_seed() -> None:
-    # TRC-42, TRC-43: exact values, the best both teams can do.
-    for deal, kitty in _positions(range(40), 10):
-        solved = {deal.rollout_points(seed, 1, kitty, 10, 10**8) for seed in range(3)}
-        assert len(solved) == 1
-        attack = solved.pop()
-        assert 0 <= attack <= 200 + 8 * 5 * 10 * 2
+def test_action_points_solved_share_a_solver_and_stay_exact() -> None:
+    # TRC-42, TRC-43: exact values, the best both teams can do, whatever the seeds
+    # and whether the actions share one solver (all at once) or not (one a call).
+    for deal, kitty in _positions(range(40), 11):
+        ids = deal.legal_ids()
+        together = deal.action_points(ids, [0] * len(ids), 1, kitty, 10, 10**8)
+        alone = [deal.action_points([a], [7], 1, kitty, 10, 10**8)[0] for a in ids]
+        assert together == alone
+        assert deal.action_points(ids, list(range(len(ids))), 1, kitty, 10, 10**8) == together
+        assert all(0 <= p <= 200 + 8 * 5 * 10 * 2 for p in together)
+
+
+#: The id of playing the card of index 0 in a follow (``tractor_action_index``).
+_PLAY_CARD = _core.tractor_action_index()[6]
+
+
+class _PlayoutReference(TractorSearchAgent):
+    """The search agent's card play as it was before ``action_points``: one
+    heuristic playout a world and action, each with its own draw from the agent's
+    generator, in the same order."""
+
+    def act(self, observation: Any, legal_actions: Any) -> Action:
+        if observation.get("phase") != "play" or len(legal_actions) == 1:
+            return super().act(observation, legal_actions)
+        dealer = observation["dealer"]
+        attacking = observation["seat"] % 2 != dealer % 2
+        totals = [0.0] * len(legal_actions)
+        sampled = 0
+        for _ in range(4 * self._worlds):
+            found = self._world(observation)
+            if found is None:
+                continue
+            world, kitty = found
+            sampled += 1
+            for i, action in enumerate(legal_actions):
+                deal = world.copy()
+                cards = cardkit.parse_cards(action.args[0])
+                lead = deal.lead is None
+                action_id = deal.lead_id(cards) if lead else _PLAY_CARD + cards[0].index
+                assert action_id is not None
+                deal.apply_id(action_id)
+                deal.heuristic_playout(self._rng.getrandbits(64))
+                points = deal.attacker_points(dealer, kitty)
+                totals[i] += points if attacking else -points
+            if sampled == self._worlds:
+                break
+        if not sampled:
+            return self._rule.act(observation, legal_actions)
+        return legal_actions[max(range(len(legal_actions)), key=totals.__getitem__)]
+
+
+def test_search_agent_with_the_solver_off_chooses_as_the_playout_reference() -> None:
+    # endgame=0: the same worlds, the same playout seeds drawn in the same order, so
+    # the same choices in every seat of whole deals.
+    game = cardkit.games.make("tractor", match=False)
+    for seed in range(3):
+        runs = [
+            cardkit.play(game, [kind(s + 10 * seed, worlds=4) for s in range(4)], seed=seed)
+            for kind in (TractorSearchAgent, _PlayoutReference)
+        ]
+        assert runs[0].is_terminal and runs[0].history == runs[1].history
 
 
 def test_search_agent_with_the_endgame_solver_plays_legal_deals_and_replays() -> None:

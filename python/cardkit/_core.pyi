@@ -2845,21 +2845,32 @@ class TractorDeal:
         can, else play their cheapest card; leads are random (pairs and tractors
         preferred half the time).
         """
-    def rollout_points(
+    def action_points(
         self,
-        seed: int,
+        ids: list[int],
+        seeds: list[int],
         dealer: int,
         kitty: _Hand,
         endgame_cards: int = 0,
         endgame_nodes: int = 20_000,
-    ) -> int:
-        """The attackers' points at the end of the deal, exact or from a heuristic playout.
+    ) -> list[int]:
+        """The attackers' points after each action of ``ids``, exact or from a heuristic playout.
 
-        ``kitty`` is buried by ``dealer`` (kitty bonus included, TRC-42, TRC-43). With
-        at most ``endgame_cards`` cards left in the hands (0 = never) the deal is
-        solved with every hand known, both teams playing their best, within
-        ``endgame_nodes`` nodes; otherwise, or when the solve needs more, it is the
-        result of ``heuristic_playout(seed)`` on a copy. The deal is not changed.
+        Each action is played on a copy of the deal (the deal is not changed);
+        ``kitty`` is buried by ``dealer`` (kitty bonus included, TRC-42, TRC-43).
+        With at most ``endgame_cards`` cards left in the hands after it (0 = never)
+        the copy is solved with every hand known, both teams playing their best,
+        within ``endgame_nodes`` nodes, by one solver for all the actions (positions
+        one action's solve reaches are not searched again for another); otherwise,
+        or when the solve needs more, it is the result of ``heuristic_playout`` on
+        the copy with the action's seed in ``seeds``.
+
+        Raises:
+            IllegalActionError: If an id is not a legal action of the deal, or
+                ``dealer`` is not a seat.
+            InvalidCardError: If ``kitty`` is not cards of the two packs.
+            RuleOptionError: If ``seeds`` is not as long as ``ids``, or
+                ``endgame_cards`` is above 100.
         """
     def write_observation(
         self, seat: int, out: npt.NDArray[np.float32], playing: bool = True

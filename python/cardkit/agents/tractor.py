@@ -86,6 +86,17 @@ def _declaration_id(declaration: dict[str, object]) -> int:
     return int(base) + _SUITS.index(str(declaration["suit"]))
 
 
+def _action_id(deal: TractorDeal, action: Action) -> int:
+    """The card-play id of a listed ``play`` action in ``deal``: the lead id of its
+    cards when a trick is to be led, else the id of its one follow card."""
+    cards = parse_cards(action.args[0])
+    if deal.lead is None:
+        lead = deal.lead_id(cards)
+        assert lead is not None  # a listed action names a legal play
+        return lead
+    return _PLAY_CARD + cards[0].index
+
+
 def declare_values(
     observation: Observation, legal_actions: Sequence[Action], worlds: int, seed: int
 ) -> list[float]:
@@ -251,8 +262,9 @@ class TractorSearchAgent:
     action leaves at most that many cards in the four hands, both teams playing
     their best with every hand known, each solve visiting at most
     ``endgame_nodes`` nodes (past that, the world is played out as before):
-    :meth:`~cardkit._core.TractorDeal.rollout_points`, valuing a world by the
-    playouts' own measure. ``endgame=0`` (default) plays every world out.
+    :meth:`~cardkit._core.TractorDeal.action_points`, valuing a world by the
+    playouts' own measure, one solver serving all the actions of a world.
+    ``endgame=0`` (default) plays every world out.
 
     ``declaring="rule"`` (default) declares like the rule agent;
     ``declaring="search"`` makes the speech (``pass`` or a listed declaration) with
@@ -290,6 +302,7 @@ class TractorSearchAgent:
         dealer = observation["dealer"]
         attacking = seat % 2 != dealer % 2
         totals = [0.0] * len(legal_actions)
+        ids: list[int] = []
         sampled = 0
         for _ in range(4 * self._worlds):
             found = self._world(observation)
@@ -297,17 +310,16 @@ class TractorSearchAgent:
                 continue
             world, kitty = found
             sampled += 1
-            for i, action in enumerate(legal_actions):
-                deal = world.copy()
-                cards = parse_cards(action.args[0])
-                lead = deal.lead is None
-                action_id = deal.lead_id(cards) if lead else _PLAY_CARD + cards[0].index
-                assert action_id is not None  # a listed action names a legal play
-                deal.apply_id(action_id)
-                points = deal.rollout_points(
-                    self._rng.getrandbits(64), dealer, kitty, self.endgame, self.endgame_nodes
-                )
-                totals[i] += points if attacking else -points
+            if not ids:
+                # Every world shares the trick in progress and the trumps, so an
+                # action's id is the same in all of them.
+                ids = [_action_id(world, action) for action in legal_actions]
+            seeds = [self._rng.getrandbits(64) for _ in legal_actions]
+            points = world.action_points(
+                ids, seeds, dealer, kitty, self.endgame, self.endgame_nodes
+            )
+            for i, p in enumerate(points):
+                totals[i] += p if attacking else -p
             if sampled == self._worlds:
                 break
         if not sampled:

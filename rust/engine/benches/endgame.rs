@@ -5,7 +5,11 @@
 //! policy until at most `cards` cards are left in all hands, then solved from the
 //! seat to act with a node budget. For Guandan, the second table times the search
 //! a move (32 samples, CPU time) without and with the solver from those positions.
-//! Run: `cargo bench -p cardkit-engine --bench endgame` (`-- guandan`: Guandan only).
+//! Hearts, Spades and Tractor: the trick solvers' `solve_samples` deals (played by
+//! the heuristic down to `cards` cards left, solved for the seat to act with a
+//! fresh table), CPU time a row.
+//! Run: `cargo bench -p cardkit-engine --bench endgame` (`-- guandan`: Guandan
+//! only; `-- trick`: Hearts, Spades and Tractor only).
 
 use cardkit_engine::cancel::NEVER;
 use cardkit_engine::climbing::endgame::{cards_left, Solver};
@@ -15,6 +19,10 @@ use cardkit_engine::climbing::guandan::search::{self as guandan_search, Endgame}
 use cardkit_engine::climbing::guandan::Hand;
 use cardkit_engine::climbing::playout::{random_deal, rule_move};
 use cardkit_engine::rng::CardRng;
+use cardkit_engine::trick::endgame::{self as trick_endgame, SolveStats};
+use cardkit_engine::trick::hearts::{HeartsDeal, HeartsObjective};
+use cardkit_engine::trick::spades::SpadesDeal;
+use cardkit_engine::trick::tractor::endgame as tractor_endgame;
 use std::time::Instant;
 
 const POSITIONS: usize = 200;
@@ -128,9 +136,60 @@ fn guandan() {
     }
 }
 
+/// Hearts (the deal objective), Spades (every seat bids 3, no bags) and Tractor
+/// (the attackers' points) solves: nodes and CPU time a row of `TRICK_DEALS` deals.
+fn trick() {
+    const TRICK_DEALS: u64 = 100;
+    const TRICK_BUDGET: u64 = 200_000;
+    println!();
+    println!("| game | cards left | solved within {TRICK_BUDGET} nodes | mean nodes | CPU ms a row | nodes/CPU s |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: |");
+    for game in ["hearts", "spades", "tractor"] {
+        for cards in [12u32, 16, 20, 24] {
+            let seed = u64::from(cards);
+            let start = cpu_seconds();
+            let stats: SolveStats = match game {
+                "hearts" => trick_endgame::solve_samples(
+                    TRICK_DEALS,
+                    cards,
+                    TRICK_BUDGET,
+                    seed,
+                    HeartsDeal::random,
+                    |d: &HeartsDeal, seat| HeartsObjective::Deal.value(d.points(), seat),
+                    &NEVER,
+                ),
+                "spades" => trick_endgame::solve_samples(
+                    TRICK_DEALS,
+                    cards,
+                    TRICK_BUDGET,
+                    seed,
+                    |rng: &mut CardRng| SpadesDeal::random([3; 4], rng),
+                    |d: &SpadesDeal, seat| d.team_value(seat, [0, 0]),
+                    &NEVER,
+                ),
+                _ => tractor_endgame::solve_samples(TRICK_DEALS, cards, TRICK_BUDGET, seed, &NEVER),
+            }
+            .expect("not cancelled");
+            let seconds = cpu_seconds() - start;
+            let deals = stats.solved + stats.gave_up;
+            println!(
+                "| {game} | {cards} | {}/{deals} | {} | {:.0} | {:.0} |",
+                stats.solved,
+                stats.nodes / deals.max(1),
+                seconds * 1e3,
+                stats.nodes as f64 / seconds.max(1e-9),
+            );
+        }
+    }
+}
+
 fn main() {
     if std::env::args().any(|a| a == "guandan") {
         guandan();
+        return;
+    }
+    if std::env::args().any(|a| a == "trick") {
+        trick();
         return;
     }
     println!("| game | cards left | solved within {BUDGET} nodes | mean nodes | median µs | p90 µs | nodes/s |");
@@ -169,4 +228,5 @@ fn main() {
         }
     }
     guandan();
+    trick();
 }

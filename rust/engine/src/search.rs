@@ -1,13 +1,18 @@
 //! What the exact endgame solvers of the determinized searches share: the budget
-//! that says when a sampled world is solved instead of played out, and the bounded
-//! transposition table of alpha-beta results.
+//! that says when a sampled world is solved instead of played out, the node budget
+//! and cancel polling of one solve, the alpha-beta window of a node, and the
+//! bounded transposition table of alpha-beta results.
 //!
 //! The solvers themselves stay with their games (`climbing::endgame` for Dou Dizhu
-//! and Zheng Shangyou, `trick::endgame` for Hearts and Spades): their positions,
-//! move orderings and values are the games' own.
+//! and Zheng Shangyou, `climbing::guandan::endgame`, `trick::endgame` for Hearts
+//! and Spades, `trick::tractor::endgame`): their positions, move orderings and
+//! values are the games' own.
 
 use std::collections::HashMap;
 use std::hash::Hash;
+
+use crate::cancel::Cancel;
+use crate::error::Result;
 
 /// Which worlds a search solves exactly, and how much work one solve may take.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -23,6 +28,46 @@ pub struct Endgame {
 impl Endgame {
     /// No exact solving: every world is played out by the playout policy.
     pub const OFF: Endgame = Endgame { cards: 0, nodes: 0 };
+}
+
+/// Nodes between two polls of the cancel flag: a poll is cheap, but not free at
+/// millions of nodes a second, and 1,024 nodes take well under a millisecond.
+const CANCEL_EVERY: u64 = 1024;
+
+/// The nodes one solve has visited against the most it may visit: every solver
+/// counts each node it expands with [`tick`](Self::tick), so a solve's cost is
+/// bounded and Ctrl-C reaches it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NodeBudget {
+    nodes: u64,
+    limit: u64,
+}
+
+impl NodeBudget {
+    /// A solve that may visit `limit` nodes, none visited yet.
+    pub fn start(limit: u64) -> Self {
+        NodeBudget { nodes: 0, limit }
+    }
+
+    /// Counts a node: `Ok(false)` when it is past the limit (the solve gives up),
+    /// else `Ok(true)`. Polls `cancel` at the first node and every 1,024 after,
+    /// `Err(Cancelled)` once it is set.
+    #[inline]
+    pub fn tick(&mut self, cancel: &Cancel) -> Result<bool> {
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            return Ok(false);
+        }
+        if self.nodes % CANCEL_EVERY == 1 {
+            cancel.check()?;
+        }
+        Ok(true)
+    }
+
+    /// Nodes counted so far (one past the limit when the budget ran out).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
 }
 
 /// Table entries kept before a table is cleared (about 64-100 bytes each, by game).
@@ -188,6 +233,39 @@ impl<K: Hash + Eq, V: Value> Default for Table<K, V> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cancel::NEVER;
+    use crate::error::EngineError;
+
+    #[test]
+    fn a_budget_counts_nodes_and_says_when_it_is_spent() {
+        let mut budget = NodeBudget::start(3);
+        for n in 1..=3 {
+            assert_eq!(budget.tick(&NEVER), Ok(true));
+            assert_eq!(budget.nodes(), n);
+        }
+        assert_eq!(budget.tick(&NEVER), Ok(false));
+        assert_eq!(budget.nodes(), 4);
+        // No budget at all: the first node is already past it.
+        assert_eq!(NodeBudget::start(0).tick(&NEVER), Ok(false));
+    }
+
+    #[test]
+    fn a_budget_polls_cancel_at_the_first_node_and_every_1024_after() {
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let mut budget = NodeBudget::start(u64::MAX);
+        assert_eq!(budget.tick(&cancel), Err(EngineError::Cancelled));
+        // Set after node 1: nodes 2..=1024 do not look, node 1025 does.
+        let cancel = Cancel::new();
+        let mut budget = NodeBudget::start(u64::MAX);
+        assert_eq!(budget.tick(&cancel), Ok(true));
+        cancel.cancel();
+        for _ in 2..=1024 {
+            assert_eq!(budget.tick(&cancel), Ok(true));
+        }
+        assert_eq!(budget.tick(&cancel), Err(EngineError::Cancelled));
+        assert_eq!(budget.nodes(), 1025);
+    }
 
     /// A maximizing node entered with `(alpha, beta)` whose one child is worth `best`.
     fn settled<V: Value>(best: V, alpha: V, beta: V) -> Window<V> {

@@ -407,23 +407,34 @@ impl PyTractorDeal {
         self.0.points()
     }
 
-    /// The attackers' points at the end of the deal, exact or from a heuristic playout.
+    /// The attackers' points after each action of `ids`, exact or from a heuristic playout.
     ///
+    /// Each action is played on a copy of the deal (the deal is not changed);
     /// `kitty` is buried by `dealer` (kitty bonus included, TRC-42, TRC-43). With at
-    /// most `endgame_cards` cards left in the hands (0 = never) the deal is solved
-    /// with every hand known, both teams playing their best, within
-    /// `endgame_nodes` nodes; otherwise, or when the solve needs more, it is the
-    /// result of `heuristic_playout(seed)` on a copy. The deal is not changed.
-    #[pyo3(signature = (seed, dealer, kitty, endgame_cards = 0, endgame_nodes = 20_000))]
-    fn rollout_points(
+    /// most `endgame_cards` cards left in the hands after it (0 = never) the copy is
+    /// solved with every hand known, both teams playing their best, within
+    /// `endgame_nodes` nodes, by one solver for all the actions (positions one
+    /// action's solve reaches are not searched again for another); otherwise, or
+    /// when the solve needs more, it is the result of `heuristic_playout` on the
+    /// copy with the action's seed in `seeds`.
+    #[pyo3(signature = (ids, seeds, dealer, kitty, endgame_cards = 0, endgame_nodes = 20_000))]
+    #[allow(clippy::too_many_arguments)]
+    fn action_points(
         &self,
         py: Python<'_>,
-        #[pyo3(from_py_with = arg)] seed: u64,
+        #[pyo3(from_py_with = arg)] ids: Vec<u32>,
+        #[pyo3(from_py_with = arg)] seeds: Vec<u64>,
         #[pyo3(from_py_with = arg)] dealer: i64,
         #[pyo3(from_py_with = arg)] kitty: Cards,
         #[pyo3(from_py_with = arg)] endgame_cards: u32,
         #[pyo3(from_py_with = arg)] endgame_nodes: u32,
-    ) -> PyResult<u32> {
+    ) -> PyResult<Vec<u32>> {
+        if seeds.len() != ids.len() {
+            return Err(to_py(
+                py,
+                EngineError::RuleOption("ids and seeds must have one entry per action".into()),
+            ));
+        }
         let dealer = seat_of(py, dealer)? as u8;
         let kitty = hand_of(py, "kitty", &kitty.0)?;
         let max_cards = (SEATS * deal::HAND_SIZE) as u32;
@@ -439,21 +450,39 @@ impl PyTractorDeal {
             cards: endgame_cards,
             nodes: u64::from(endgame_nodes),
         };
-        let deal = &self.0;
-        let solving = endgame.applies_to_tractor(deal);
+        // Every action is checked before any work.
+        let children = ids
+            .iter()
+            .map(|&id| {
+                let mut child = self.0.clone();
+                child.apply_id(id).map(|_| child)
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .py_err(py)?;
         // A solve node costs about a microsecond at most.
-        let micros = if solving { endgame.nodes } else { 0 } + DEAL_MICROS;
+        let micros = children.iter().fold(0u64, |acc, child| {
+            let solve = if endgame.applies_to_tractor(child) {
+                endgame.nodes
+            } else {
+                0
+            };
+            acc.saturating_add(solve + DEAL_MICROS)
+        });
         interrupt::run_sized(py, micros, |cancel| {
-            if solving {
-                let mut solver = Solver::new(dealer, kitty);
-                if let Some(points) = solver.solve(deal, endgame.nodes, cancel)? {
-                    return Ok(points);
-                }
-            }
-            let mut rng = cardkit_engine::rng::CardRng::new(seed);
-            let mut rest = deal.clone();
-            rest.heuristic_playout(&mut rng);
-            Ok(rest.attacker_points(dealer, &kitty))
+            let mut solver = Solver::new(dealer, kitty);
+            children
+                .into_iter()
+                .zip(seeds)
+                .map(|(mut child, seed)| {
+                    if endgame.applies_to_tractor(&child) {
+                        if let Some(points) = solver.solve(&child, endgame.nodes, cancel)? {
+                            return Ok(points);
+                        }
+                    }
+                    child.heuristic_playout(&mut cardkit_engine::rng::CardRng::new(seed));
+                    Ok(child.attacker_points(dealer, &kitty))
+                })
+                .collect::<cardkit_engine::error::Result<Vec<u32>>>()
         })?
         .py_err(py)
     }

@@ -19,7 +19,7 @@ use super::{Combination, Ranks, NUM_RANKS};
 use crate::cancel::Cancel;
 use crate::error::Result;
 pub use crate::search::Endgame;
-use crate::search::{Table, Window};
+use crate::search::{NodeBudget, Table, Window};
 
 /// Everything the rest of a deal's play and score depend on. The plays made so
 /// far matter only through spring (Dou Dizhu) and "never played" (Zheng
@@ -65,8 +65,7 @@ impl Key {
 pub struct Solver {
     seat: u8,
     table: Table<Key, i32>,
-    nodes: u64,
-    limit: u64,
+    budget: NodeBudget,
 }
 
 impl Solver {
@@ -75,8 +74,7 @@ impl Solver {
         Solver {
             seat,
             table: Table::new(),
-            nodes: 0,
-            limit: 0,
+            budget: NodeBudget::default(),
         }
     }
 
@@ -84,14 +82,13 @@ impl Solver {
     /// solve needed more than `nodes` nodes. Polls `cancel` at the first node and
     /// every 1,024 after.
     pub fn solve(&mut self, deal: &Deal, nodes: u64, cancel: &Cancel) -> Result<Option<i32>> {
-        self.nodes = 0;
-        self.limit = nodes;
+        self.budget = NodeBudget::start(nodes);
         self.search(deal, i32::MIN, i32::MAX, cancel)
     }
 
     /// Nodes the last [`solve`](Self::solve) visited.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.budget.nodes()
     }
 
     fn search(
@@ -104,12 +101,8 @@ impl Solver {
         if deal.is_over() {
             return Ok(Some(deal.scores()[usize::from(self.seat)]));
         }
-        self.nodes += 1;
-        if self.nodes > self.limit {
+        if !self.budget.tick(cancel)? {
             return Ok(None);
-        }
-        if self.nodes % 1024 == 1 {
-            cancel.check()?;
         }
         let key = Key::of(deal);
         if let Some(value) = self.table.probe(&key, &mut alpha, &mut beta) {

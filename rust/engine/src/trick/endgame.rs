@@ -26,7 +26,7 @@ use crate::cardset::CardSet;
 use crate::error::Result;
 use crate::rng::CardRng;
 pub use crate::search::Endgame;
-use crate::search::{Table, Window};
+use crate::search::{NodeBudget, Table, Window};
 
 impl Endgame {
     /// Whether `deal` is to be solved rather than played out.
@@ -84,8 +84,7 @@ impl Key {
 pub struct Solver {
     seat: usize,
     table: Table<Key, f64>,
-    nodes: u64,
-    limit: u64,
+    budget: NodeBudget,
 }
 
 impl Solver {
@@ -94,8 +93,7 @@ impl Solver {
         Solver {
             seat,
             table: Table::new(),
-            nodes: 0,
-            limit: 0,
+            budget: NodeBudget::default(),
         }
     }
 
@@ -113,14 +111,13 @@ impl Solver {
         G: Solvable,
         V: Fn(&G) -> f64,
     {
-        self.nodes = 0;
-        self.limit = nodes;
+        self.budget = NodeBudget::start(nodes);
         self.search(deal, value, f64::NEG_INFINITY, f64::INFINITY, cancel)
     }
 
     /// Nodes the last [`solve`](Self::solve) visited.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.budget.nodes()
     }
 
     fn search<G, V>(
@@ -138,12 +135,8 @@ impl Solver {
         if deal.is_over() {
             return Ok(Some(value(deal)));
         }
-        self.nodes += 1;
-        if self.nodes > self.limit {
+        if !self.budget.tick(cancel)? {
             return Ok(None);
-        }
-        if self.nodes % 1024 == 1 {
-            cancel.check()?;
         }
         let key = deal.table().trick().is_empty().then(|| Key::of(deal));
         if let Some(stored) = key

@@ -22,7 +22,7 @@ use super::search::{decided_score, Move};
 use super::{Hand, Play};
 use crate::cancel::Cancel;
 use crate::error::Result;
-use crate::search::{Table, Window};
+use crate::search::{NodeBudget, Table, Window};
 
 /// Everything [`Deal::legal`], [`Deal::apply`] and the score read from a position:
 /// each hand as its exact cards (suits matter for straight flushes, and the heart
@@ -72,8 +72,7 @@ impl Key {
 pub struct Solver {
     seat: u8,
     table: Table<Key, i32>,
-    nodes: u64,
-    limit: u64,
+    budget: NodeBudget,
 }
 
 impl Solver {
@@ -82,8 +81,7 @@ impl Solver {
         Solver {
             seat,
             table: Table::new(),
-            nodes: 0,
-            limit: 0,
+            budget: NodeBudget::default(),
         }
     }
 
@@ -91,14 +89,13 @@ impl Solver {
     /// `None` when the solve needed more than `nodes` nodes. Polls `cancel` at the
     /// first node and every 1,024 after.
     pub fn solve(&mut self, deal: &Deal, nodes: u64, cancel: &Cancel) -> Result<Option<i32>> {
-        self.nodes = 0;
-        self.limit = nodes;
+        self.budget = NodeBudget::start(nodes);
         self.search(deal, i32::MIN, i32::MAX, cancel)
     }
 
     /// Nodes the last [`solve`](Self::solve) visited.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.budget.nodes()
     }
 
     fn search(
@@ -111,12 +108,8 @@ impl Solver {
         if let Some(score) = decided_score(deal, self.seat) {
             return Ok(Some(score));
         }
-        self.nodes += 1;
-        if self.nodes > self.limit {
+        if !self.budget.tick(cancel)? {
             return Ok(None);
-        }
-        if self.nodes % 1024 == 1 {
-            cancel.check()?;
         }
         let key = Key::of(deal);
         if let Some(value) = self.table.probe(&key, &mut alpha, &mut beta) {

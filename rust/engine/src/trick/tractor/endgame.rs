@@ -24,7 +24,7 @@ use crate::cards::Card;
 use crate::error::Result;
 use crate::rng::CardRng;
 pub use crate::search::Endgame;
-use crate::search::{Table, Window};
+use crate::search::{NodeBudget, Table, Window};
 pub use crate::trick::endgame::SolveStats;
 
 impl Endgame {
@@ -63,8 +63,10 @@ pub struct Solver {
     dealer: u8,
     kitty: Hand,
     table: Table<Key, i32>,
-    nodes: u64,
-    limit: u64,
+    budget: NodeBudget,
+    /// The legal ids of the node being searched at each depth, kept between nodes
+    /// and solves so that no node allocates.
+    ids: Vec<Vec<u32>>,
 }
 
 impl Solver {
@@ -74,8 +76,8 @@ impl Solver {
             dealer,
             kitty,
             table: Table::new(),
-            nodes: 0,
-            limit: 0,
+            budget: NodeBudget::default(),
+            ids: Vec::new(),
         }
     }
 
@@ -83,9 +85,8 @@ impl Solver {
     /// best play by both teams, or `None` when the solve needed more than `nodes`
     /// nodes. Polls `cancel` at the first node and every 1,024 after.
     pub fn solve(&mut self, deal: &Deal, nodes: u64, cancel: &Cancel) -> Result<Option<u32>> {
-        self.nodes = 0;
-        self.limit = nodes;
-        Ok(match self.search(deal, i32::MIN, i32::MAX, 0, cancel)? {
+        self.budget = NodeBudget::start(nodes);
+        Ok(match self.search(deal, i32::MIN, i32::MAX, 0, 0, cancel)? {
             Outcome::Value(v) => Some(u32::try_from(v).unwrap_or(0)),
             // The root has no floor, so it has a legal completion: only the budget
             // can stop a solve.
@@ -95,7 +96,7 @@ impl Solver {
 
     /// Nodes the last [`solve`](Self::solve) visited.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.budget.nodes()
     }
 
     /// The value of a deal no one can move in: over, or (hand-built hands of
@@ -104,29 +105,46 @@ impl Solver {
         deal.attacker_points(self.dealer, &self.kitty) as i32
     }
 
+    /// Searches `deal` at `depth` (plies from the root) with that depth's ids
+    /// buffer, which goes back to the solver whatever the search found.
     fn search(
         &mut self,
         deal: &Deal,
-        mut alpha: i32,
-        mut beta: i32,
+        alpha: i32,
+        beta: i32,
         floor: u32,
+        depth: usize,
         cancel: &Cancel,
     ) -> Result<Outcome> {
-        let mut ids = Vec::new();
-        deal.legal_ids_into(&mut ids);
+        if self.ids.len() <= depth {
+            self.ids.resize_with(depth + 1, Vec::new);
+        }
+        let mut ids = std::mem::take(&mut self.ids[depth]);
+        let outcome = self.expand(deal, &mut ids, (alpha, beta), floor, depth, cancel);
+        self.ids[depth] = ids;
+        outcome
+    }
+
+    /// [`search`](Self::search) with the ids buffer in hand.
+    fn expand(
+        &mut self,
+        deal: &Deal,
+        ids: &mut Vec<u32>,
+        (mut alpha, mut beta): (i32, i32),
+        floor: u32,
+        depth: usize,
+        cancel: &Cancel,
+    ) -> Result<Outcome> {
+        deal.legal_ids_into(ids);
         let Some(seat) = deal.to_move().filter(|_| !ids.is_empty()) else {
             return Ok(Outcome::Value(self.value(deal)));
         };
-        let ids = ordered(deal, ids, floor);
+        ordered(deal, ids, floor);
         if ids.is_empty() {
             return Ok(Outcome::DeadEnd);
         }
-        self.nodes += 1;
-        if self.nodes > self.limit {
+        if !self.budget.tick(cancel)? {
             return Ok(Outcome::OutOfNodes);
-        }
-        if self.nodes % 1024 == 1 {
-            cancel.check()?;
         }
         let key = (deal.lead().is_none()).then(|| Key {
             hands: std::array::from_fn(|s| deal.hand(s)),
@@ -141,13 +159,13 @@ impl Solver {
         }
         let mut window = Window::new(alpha, beta, attacks(seat, self.dealer));
         let mut reached = false;
-        for id in ids {
+        for &id in ids.iter() {
             let mut child = deal.clone();
             child.apply_id(id)?;
             let (alpha, beta) = window.bounds();
             // A follow still being chosen goes on from this card up.
             let floor = if child.chosen().is_empty() { 0 } else { id };
-            match self.search(&child, alpha, beta, floor, cancel)? {
+            match self.search(&child, alpha, beta, floor, depth + 1, cancel)? {
                 Outcome::Value(v) => {
                     reached = true;
                     if window.take(v) {
@@ -179,7 +197,7 @@ enum Outcome {
     OutOfNodes,
 }
 
-/// The legal `ids` worth searching, the likeliest best first.
+/// Cuts the legal `ids` down to those worth searching, the likeliest best first.
 ///
 /// A follow is chosen one card at a time, so every order of its cards reaches the
 /// same follow: only ids at or above `floor`, the card this search chose last in
@@ -190,14 +208,14 @@ enum Outcome {
 /// go tractors, then pairs, then singles, higher first (the id order reversed);
 /// a follow card goes the heuristic's choice first (points to a winning partner,
 /// the cheapest winning card, else the cheapest), then the stronger cards.
-fn ordered(deal: &Deal, mut ids: Vec<u32>, floor: u32) -> Vec<u32> {
+fn ordered(deal: &Deal, ids: &mut Vec<u32>, floor: u32) {
     if deal.lead().is_none() {
         ids.reverse();
-        return ids;
+        return;
     }
     ids.retain(|&id| id >= floor);
     if ids.is_empty() {
-        return ids;
+        return;
     }
     let t = deal.trumps();
     let card = |id: u32| Card::from_index_unchecked((id - PLAY_CARD) as u8);
@@ -206,11 +224,10 @@ fn ordered(deal: &Deal, mut ids: Vec<u32>, floor: u32) -> Vec<u32> {
         std::cmp::Reverse((t.is_trump(c), t.position(c)))
     });
     // The heuristic consumes no randomness when following.
-    let first = deal.heuristic_id(&ids, &mut CardRng::new(0));
+    let first = deal.heuristic_id(ids, &mut CardRng::new(0));
     if let Some(i) = ids.iter().position(|&id| id == first) {
         ids[..=i].rotate_right(1);
     }
-    ids
 }
 
 /// The solver's cost at `left` cards: `deals` deals made by
