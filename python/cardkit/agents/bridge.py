@@ -781,7 +781,7 @@ class BridgeSearchAgent:
     every deal); with ``rival="next"`` it is the next best card, so a best card
     with an equal stops the draws at once however close the next different card
     is. The defaults (32 deals a decision, up to 128 where it is close, the
-    distinct rival) are the strongest settings measured (``docs/bridge.md``).
+    distinct rival) are the best estimate measured (``docs/bridge.md``).
     Cards of one suit with nothing
     left in play between them are played low without a search (they take the
     same tricks in every deal).
