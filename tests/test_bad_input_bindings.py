@@ -211,6 +211,18 @@ def test_tractor_action_points_refuses_bad_actions_seats_kitties_and_endgames(
     assert deal.action_points([], [], 0, "5c") == []
 
 
+def test_tractor_action_points_refuses_more_actions_than_the_action_space() -> None:
+    # Each action is played on a copy of the deal: the list's length bounds what
+    # a call copies, so a list longer than the action space is refused unread.
+    deal = _core.TractorDeal(["3c4c", "5d6d", "7h8h", "9sTs"], "2", "s", 0)
+    size = _core.tractor_action_index()[-1]
+    assert len(deal.action_points([_LEAD_3C] * size, [0] * size, 0, "5c")) == size
+    with pytest.raises(InvalidArgumentError, match="at most 3693"):
+        deal.action_points([_LEAD_3C] * (size + 1), [0] * (size + 1), 0, "5c")
+    with pytest.raises(InvalidArgumentError, match="at most 3693"):
+        deal.action_points([_LEAD_3C], [0] * (size + 1), 0, "5c")
+
+
 def test_tractor_tricks_hold_at_most_one_play_a_seat() -> None:
     assert _core.tractor_trick_winner(["5c", "3c", "Kc", "2s"], "2") == 3
     with pytest.raises(InvalidArgumentError, match="at most 4 items"):

@@ -2863,9 +2863,11 @@ class TractorDeal:
         within ``endgame_nodes`` nodes, by one solver for all the actions (positions
         one action's solve reaches are not searched again for another); otherwise,
         or when the solve needs more, it is the result of ``heuristic_playout`` on
-        the copy with the action's seed in ``seeds``.
+        the copy with the action's seed in ``seeds``. At most 3,693 actions (the
+        size of the action space) a call.
 
         Raises:
+            InvalidArgumentError: If ``ids`` or ``seeds`` has more than 3,693 items.
             IllegalActionError: If an id is not a legal action of the deal, or
                 ``dealer`` is not a seat.
             InvalidCardError: If ``kitty`` is not cards of the two packs.

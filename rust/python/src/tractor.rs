@@ -22,6 +22,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PySequence, PyString, PyTuple};
 use std::sync::OnceLock;
 
+/// The most actions one `action_points` call takes: the size of the action space,
+/// so what a call copies (a deal an action) stays bounded.
+const ACTION_IDS: usize = tr::NUM_ACTIONS as usize;
+
 fn cards_of(hand: &Hand) -> Vec<PyCard> {
     hand.cards().into_iter().map(PyCard).collect()
 }
@@ -416,19 +420,21 @@ impl PyTractorDeal {
     /// `endgame_nodes` nodes, by one solver for all the actions (positions one
     /// action's solve reaches are not searched again for another); otherwise, or
     /// when the solve needs more, it is the result of `heuristic_playout` on the
-    /// copy with the action's seed in `seeds`.
+    /// copy with the action's seed in `seeds`. At most 3,693 actions (the size of
+    /// the action space) a call.
     #[pyo3(signature = (ids, seeds, dealer, kitty, endgame_cards = 0, endgame_nodes = 20_000))]
     #[allow(clippy::too_many_arguments)]
     fn action_points(
         &self,
         py: Python<'_>,
-        #[pyo3(from_py_with = arg)] ids: Vec<u32>,
-        #[pyo3(from_py_with = arg)] seeds: Vec<u64>,
+        #[pyo3(from_py_with = arg)] ids: Bounded<u32, ACTION_IDS>,
+        #[pyo3(from_py_with = arg)] seeds: Bounded<u64, ACTION_IDS>,
         #[pyo3(from_py_with = arg)] dealer: i64,
         #[pyo3(from_py_with = arg)] kitty: Cards,
         #[pyo3(from_py_with = arg)] endgame_cards: u32,
         #[pyo3(from_py_with = arg)] endgame_nodes: u32,
     ) -> PyResult<Vec<u32>> {
+        let (Bounded(ids), Bounded(seeds)) = (ids, seeds);
         if seeds.len() != ids.len() {
             return Err(to_py(
                 py,
